@@ -1,0 +1,127 @@
+//! Small value types shared by rule sets and scenarios.
+//!
+//! Every table in the data files refers to other records by their *tag*: a short
+//! string such as `"swrd"` (an item), `"cmbt"` (a skill) or `"L12"` (a location).
+//! Tags are case-sensitive and unique within their kind.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The identifier of any record in a rule set or a scenario.
+pub type Tag = String;
+
+/// A map from a tag to a number, written in RON as `{"walk": 100, "ride": 20}`.
+/// Keys are kept sorted so that saved files are stable.
+pub type TagMap = BTreeMap<Tag, i32>;
+
+pub(crate) fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+pub(crate) fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+pub(crate) fn is_false(v: &bool) -> bool {
+    !*v
+}
+pub(crate) fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// Combat and character statistics, or modifiers to them.
+///
+/// Used by races (base values per figure), items (modifiers when equipped), skill
+/// levels, constructions (bonuses to units inside), enchantments and titles.
+/// Omitted fields are 0.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Stats {
+    /// Melee attack rating.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub melee: i32,
+    /// Ranged attack rating.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub missile: i32,
+    /// Defence rating.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub defense: i32,
+    /// Initiative: higher acts earlier in a combat round.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub initiative: i32,
+    /// Damage dealt by a melee hit.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub damage: i32,
+    /// Damage dealt by a ranged hit.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ranged_damage: i32,
+    /// Extra strikes per round.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hits: i32,
+    /// Hit points per figure.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub life: i32,
+    /// Maximum mana.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mana: i32,
+    /// Upkeep in coins per figure per month.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub upkeep: i32,
+    /// Control points used.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub control: i32,
+    /// Stealth level.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stealth: i32,
+    /// Observation level.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub observation: i32,
+}
+
+impl Stats {
+    /// Whether every field is zero.
+    pub fn is_empty(&self) -> bool {
+        *self == Stats::default()
+    }
+}
+
+/// Percentage bonuses keyed by skill or movement mode.
+///
+/// `study: {"mage": 20}` makes `mage` studied 20% faster; a negative value slows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bonuses {
+    /// Study speed bonus in % per skill tag.
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
+    pub study: TagMap,
+    /// Extra levels a unit may reach in a skill beyond the normal limit.
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
+    pub learning_level: TagMap,
+    /// Bonus in % to the effect of using a skill (output, strength).
+    #[serde(rename = "use", skip_serializing_if = "TagMap::is_empty")]
+    pub use_: TagMap,
+    /// Bonus in % to production made with a skill (constructions).
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
+    pub production: TagMap,
+    /// Bonus in % to movement speed per movement mode tag.
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
+    pub movement: TagMap,
+}
+
+impl Bonuses {
+    /// Whether no bonus is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Bonuses::default()
+    }
+}
+
+/// A skill and a level, as in a prerequisite or an equipment condition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillLevelReq {
+    /// Skill tag.
+    pub skill: Tag,
+    /// Level (1 = first level).
+    pub level: u32,
+}
+
+/// A quantity of an item, written `("iron", 2)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemCount(pub Tag, pub u32);

@@ -1,0 +1,9 @@
+//! overlord: an engine for computer-moderated play-by-email strategy games.
+//!
+//! See `ARCHITECTURE.md` for the map of the code.
+
+pub mod data;
+pub mod cli;
+pub mod diag;
+pub mod generate;
+pub mod legacy;
