@@ -196,11 +196,9 @@ pub fn load_game(scenario_dir: &Path, rules_dir: Option<&Path>) -> Result<GameDa
         Ok(s) => s.game.ruleset.clone(),
         Err(_) => String::new(),
     };
-    let dir = if name.is_empty() && rules_dir.is_none() {
-        None
-    } else {
-        find_ruleset_dir(scenario_dir, &name, rules_dir)
-    };
+    // Even when game.ron is broken, a rule set found without its name (given,
+    // or the scenario's own) is loaded, so that its errors are reported too.
+    let dir = find_ruleset_dir(scenario_dir, &name, rules_dir);
     let rules = match &dir {
         Some(d) => load_ruleset(d),
         None if scenario.is_ok() => Err(vec![Diagnostic::error(

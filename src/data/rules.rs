@@ -608,7 +608,7 @@ pub enum TargetScope {
 }
 
 /// What using a production skill makes in a day of work.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Production {
     /// Tag of the item, construction work, construction, race, enchantment, special
@@ -637,6 +637,22 @@ pub struct Production {
     /// Construction upgraded into `output` (vessels), and how many are needed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upgrade: Option<ItemCount>,
+}
+
+impl Default for Production {
+    /// Nothing produced; a batch yields one.
+    fn default() -> Self {
+        Production {
+            output: None,
+            days: 0,
+            multiple: 1,
+            inputs: Vec::new(),
+            reconsume: false,
+            tools: Vec::new(),
+            harvest: None,
+            upgrade: None,
+        }
+    }
 }
 
 /// An enchantment granted by a skill.

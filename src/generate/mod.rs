@@ -283,6 +283,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
 
     // ---- cities inside some territories
     let mut rng = stream(o.seed, CITIES, 0);
+    let mut cities = Vec::new();
     if let (Some(st), Some(din), Some(dout)) = (p.settlement, p.dir_in, p.dir_out) {
         let land_idx: Vec<usize> = (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
         let n = (o.locations / SHAPE.territories_per_city).max(usize::from(!land_idx.is_empty()));
@@ -319,6 +320,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 })
                 .collect();
             locations[host].exits.push(Exit { dir: din.into(), to: id.clone(), mode: None, days: Some(1) });
+            cities.push(locations.len());
             locations.push(Location {
                 id: id.clone(),
                 name: format!("City {}", k + 1),
@@ -399,7 +401,10 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             if lead {
                 leader_id = None;
             }
-            let loc = if lead {
+            let loc = if lead && !cities.is_empty() && rng.random_range(0..4) == 0 {
+                // A group in one of the cities, where the markets are.
+                cities[rng.random_range(0..cities.len())]
+            } else if lead {
                 // Spread groups around the home territory.
                 let (q, rr) = locations[home].hex.unwrap_or_default();
                 let dq = rng.random_range(-3..=3);

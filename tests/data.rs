@@ -1,0 +1,286 @@
+//! Whole-folder tests of the data layer: the alpha world, broken scenarios (one
+//! per kind of validation error, each asserting file and line), lossless save
+//! and load, and the world generator's determinism.
+
+use overlord::data::{self, Counts, load_game, validate};
+use overlord::diag::Diagnostic;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Loads and validates a scenario folder; returns every diagnostic.
+fn check(scenario: &Path) -> Vec<Diagnostic> {
+    match load_game(scenario, None) {
+        Err(d) => d,
+        Ok(g) => data::validate::resolve(&validate(&g.rules, &g.scenario), &g.rules_dir, &g.scenario_dir),
+    }
+}
+
+/// A copy of the alpha scenario with its own copy of the rule set (`<dir>/rules`).
+fn alpha_copy() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("scenarios/alpha"), t.path());
+    copy_dir(&root().join("assets/rules/overlord"), &t.path().join("rules"));
+    t
+}
+
+/// Replaces the first occurrence of `from` in `file` (under `dir`) by `to` and
+/// returns the 1-based line where the replacement starts.
+fn edit(dir: &Path, file: &str, from: &str, to: &str) -> usize {
+    let path = dir.join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    let at = text.find(from).unwrap_or_else(|| panic!("{from:?} not in {file}"));
+    let line = text[..at].matches('\n').count() + 1;
+    fs::write(&path, format!("{}{}{}", &text[..at], to, &text[at + from.len()..])).unwrap();
+    line
+}
+
+fn errors(d: &[Diagnostic]) -> Vec<&Diagnostic> {
+    d.iter().filter(|x| x.is_error()).collect()
+}
+
+/// Asserts exactly one error, in `file` at `line`, whose message contains `needle`.
+fn assert_one(d: &[Diagnostic], file: &str, line: usize, needle: &str) {
+    let e = errors(d);
+    assert_eq!(e.len(), 1, "expected one error, got: {e:#?}");
+    assert!(e[0].file.ends_with(file), "{}", e[0]);
+    assert_eq!(e[0].line, line, "{}", e[0]);
+    assert!(e[0].col > 0, "{}", e[0]);
+    assert!(e[0].message.contains(needle), "{}", e[0]);
+}
+
+#[test]
+fn alpha_loads_and_validates_with_the_expected_counts() {
+    // DATA-LOAD, LOC-DATA: the alpha world as committed.
+    let g = load_game(&root().join("scenarios/alpha"), None).expect("alpha loads");
+    let issues = validate(&g.rules, &g.scenario);
+    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::diag::Severity::Error).collect();
+    assert!(errs.is_empty(), "{errs:#?}");
+    let c = Counts::of(&g.rules, &g.scenario);
+    assert_eq!(
+        (c.locations, c.units, c.factions, c.skills, c.items, c.races, c.terrains),
+        (209, 275, 15, 299, 122, 59, 18)
+    );
+    assert_eq!((c.constructions, c.titles, c.enchantments, c.seasons, c.weathers), (30, 20, 48, 4, 5));
+    assert_eq!(g.scenario.orders.len(), 4, "the sample order files come along");
+}
+
+#[test]
+fn alpha_copy_is_clean() {
+    let t = alpha_copy();
+    let d = check(t.path());
+    assert!(errors(&d).is_empty(), "{d:#?}");
+}
+
+#[test]
+fn syntax_error_names_file_line_and_column() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "units.ron", "    figures: 60,", "    figures: 60 60,");
+    let d = check(t.path());
+    assert_one(&d, "units.ron", line, "");
+}
+
+#[test]
+fn misspelt_field_is_an_error_not_ignored() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "locations.ron", "    population: 500,", "    populaton: 500,");
+    let d = check(t.path());
+    assert_one(&d, "locations.ron", line, "populaton");
+}
+
+#[test]
+fn unknown_reference() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "units.ron", "race: \"man\"", "race: \"mann\"");
+    let d = check(t.path());
+    assert_one(&d, "units.ron", line, "unknown race 'mann'");
+}
+
+#[test]
+fn duplicate_id() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "locations.ron", "id: \"L3\"", "id: \"L2\"");
+    let d = check(t.path());
+    // L3 disappears too, so the exits into it are reported as well; the duplicate is the first error.
+    let e = errors(&d);
+    let dup: Vec<_> = e.iter().filter(|x| x.message.contains("duplicate location 'L2'")).collect();
+    assert_eq!(dup.len(), 1, "{e:#?}");
+    assert!(dup[0].file.ends_with("locations.ron"));
+    assert_eq!(dup[0].line, line - 1, "points at the record's opening line: {}", dup[0]);
+}
+
+#[test]
+fn exit_to_missing_location() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "locations.ron", "(dir: \"N\", to: \"L3\")", "(dir: \"N\", to: \"L99999\")");
+    let d = check(t.path());
+    assert_one(&d, "locations.ron", line, "leads to missing location 'L99999'");
+}
+
+#[test]
+fn skill_prerequisite_cycle() {
+    let t = alpha_copy();
+    // scouting requires observation, which requires scouting.
+    let line = edit(
+        t.path(),
+        "rules/skills.ron",
+        "    name: \"scouting\",",
+        "    name: \"scouting\",\n    requires: [(skill: \"obse\", level: 1)],",
+    );
+    let d = check(t.path());
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].file.ends_with("rules/skills.ron"));
+    assert!(e[0].message.contains("cycle") && e[0].message.contains("obse") && e[0].message.contains("scou"), "{}", e[0]);
+    // The cycle is reported at the requires of the first skill of the cycle (obse, before scou).
+    assert!(e[0].line < line, "{}", e[0]);
+}
+
+#[test]
+fn stacked_under_a_non_leader() {
+    let t = alpha_copy();
+    // U3 (archers) is stacked under U1 (a hero); put it under U2 (men).
+    let text = fs::read_to_string(t.path().join("units.ron")).unwrap();
+    let u3 = text.find("id: \"U3\"").unwrap();
+    let rel = text[u3..].find("stack_leader: Some(\"U1\")").unwrap();
+    let line = text[..u3 + rel].matches('\n').count() + 1;
+    let fixed = format!("{}{}", &text[..u3], text[u3..].replacen("stack_leader: Some(\"U1\")", "stack_leader: Some(\"U2\")", 1));
+    fs::write(t.path().join("units.ron"), fixed).unwrap();
+    let d = check(t.path());
+    assert_one(&d, "units.ron", line, "not a leader");
+}
+
+#[test]
+fn equipped_more_than_owned() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "units.ron", "(\"gshd\", 60, 60)", "(\"gshd\", 60, 61)");
+    let d = check(t.path());
+    let e = errors(&d);
+    assert!(!e.is_empty());
+    assert!(e.iter().all(|x| x.line == line && x.file.ends_with("units.ron")), "{e:#?}");
+    assert!(e.iter().any(|x| x.message.contains("61 'gshd' equipped but only 60 owned")), "{e:#?}");
+}
+
+#[test]
+fn structure_inside_a_structure() {
+    let t = alpha_copy();
+    let text = fs::read_to_string(t.path().join("structures.ron")).unwrap();
+    let b = text.find("id: \"B202\"").unwrap();
+    let rel = text[b..].find("location: ").unwrap();
+    let line = text[..b + rel].matches('\n').count() + 1;
+    let end = b + rel + text[b + rel..].find(',').unwrap();
+    let fixed = format!("{}location: \"B201\"{}", &text[..b + rel], &text[end..]);
+    fs::write(t.path().join("structures.ron"), fixed).unwrap();
+    let d = check(t.path());
+    let e = errors(&d);
+    let inside: Vec<_> = e.iter().filter(|x| x.message.contains("structures cannot contain structures")).collect();
+    assert_eq!(inside.len(), 1, "{e:#?}");
+    assert_eq!(inside[0].line, line);
+    assert!(inside[0].file.ends_with("structures.ron"));
+}
+
+#[test]
+fn all_errors_are_reported_at_once() {
+    let t = alpha_copy();
+    let a = edit(t.path(), "units.ron", "race: \"man\"", "race: \"mann\"");
+    let b = edit(t.path(), "locations.ron", "terrain: \"plai\"", "terrain: \"plian\"");
+    let c = edit(t.path(), "rules/items.ron", "slot: Some(\"equip_weapon\")", "slot: Some(\"equip_wepon\")");
+    let d = check(t.path());
+    let e = errors(&d);
+    assert_eq!(e.len(), 3, "{e:#?}");
+    let found: Vec<(String, usize)> =
+        e.iter().map(|x| (x.file.file_name().unwrap().to_string_lossy().into_owned(), x.line)).collect();
+    assert!(found.contains(&("units.ron".into(), a)));
+    assert!(found.contains(&("locations.ron".into(), b)));
+    assert!(found.contains(&("items.ron".into(), c)));
+}
+
+#[test]
+fn syntax_errors_of_several_files_are_reported_together() {
+    let t = alpha_copy();
+    let a = edit(t.path(), "units.ron", "    figures: 60,", "    figures: [60,");
+    let b = edit(t.path(), "rules/terrains.ron", "    name: \"plains\",", "    name: plains\",");
+    let d = check(t.path());
+    let e = errors(&d);
+    assert_eq!(e.len(), 2, "{e:#?}");
+    assert!(e.iter().any(|x| x.file.ends_with("units.ron") && x.line >= a));
+    assert!(e.iter().any(|x| x.file.ends_with("terrains.ron") && x.line == b));
+}
+
+#[test]
+fn load_save_load_is_lossless() {
+    let g = load_game(&root().join("scenarios/alpha"), None).unwrap();
+    let t = tempfile::tempdir().unwrap();
+    data::save_ruleset(&t.path().join("rules"), &g.rules).unwrap();
+    data::save_scenario(&t.path().join("scen"), &g.scenario).unwrap();
+    let r2 = data::load_ruleset(&t.path().join("rules")).unwrap();
+    let s2 = data::load_scenario(&t.path().join("scen")).unwrap();
+    assert_eq!(r2, g.rules);
+    assert_eq!(s2, g.scenario);
+    // And saving is byte-stable: the committed files are what saving writes.
+    for f in ["skills.ron", "items.ron", "races.ron", "climate.ron"] {
+        let a = fs::read(root().join("assets/rules/overlord").join(f)).unwrap();
+        let b = fs::read(t.path().join("rules").join(f)).unwrap();
+        assert!(a == b, "{f} differs after a save");
+    }
+    for f in ["units.ron", "locations.ron", "factions.ron", "structures.ron", "game.ron"] {
+        let a = fs::read(root().join("scenarios/alpha").join(f)).unwrap();
+        let b = fs::read(t.path().join("scen").join(f)).unwrap();
+        assert!(a == b, "{f} differs after a save");
+    }
+}
+
+fn generate(seed: u64, dir: &Path) {
+    let opts = overlord::generate::Options { locations: 300, factions: 6, units: 1500, seed };
+    overlord::generate::generate_to_dir(&root().join("assets/rules/overlord"), &opts, dir).unwrap();
+}
+
+fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn generator_is_deterministic_and_valid() {
+    let t = tempfile::tempdir().unwrap();
+    let (a, b, c) = (t.path().join("a"), t.path().join("b"), t.path().join("c"));
+    generate(42, &a);
+    generate(42, &b);
+    generate(43, &c);
+    assert_eq!(read_all(&a), read_all(&b), "same seed, same bytes");
+    assert_ne!(read_all(&a), read_all(&c), "another seed, another world");
+    let d = check(&a);
+    assert!(errors(&d).is_empty(), "{d:#?}");
+    let s = data::load_scenario(&a).unwrap();
+    assert_eq!(s.units.len(), 1500);
+    assert_eq!(s.factions.iter().filter(|f| !f.npc).count(), 6);
+    assert!(s.factions.iter().any(|f| f.npc));
+    assert!(s.locations.len() > 300, "cities are added inside territories");
+    assert!(s.locations.iter().any(|l| !l.market.sells.is_empty() && !l.recruits.is_empty()));
+    assert!(s.units.iter().any(|u| u.stack_leader.is_some()));
+    let orders: Vec<&str> = s.units.iter().flat_map(|u| u.orders.iter()).map(|o| o.split(' ').next().unwrap()).collect();
+    for kind in ["STUDY", "WORK", "USE", "MOVE", "BUY", "SELL", "@GUARD"] {
+        assert!(orders.contains(&kind), "no {kind} order generated");
+    }
+}
