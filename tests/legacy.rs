@@ -1,0 +1,142 @@
+//! The legacy importer on the alpha game and on a world made of two renumbered
+//! copies of it.
+
+use overlord::data::{self, Counts};
+use overlord::legacy::{ImportOptions, import};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn alpha_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/overlord-alpha")
+}
+
+/// Renumbers ids in a line of legacy text: `L12` → `L10012`, `U5` → `U10005`,
+/// `B201` → `B10201`, `f03` → `f1003`.
+fn renumber(line: &str, by: u32) -> String {
+    line.split(' ')
+        .map(|tok| {
+            let (head, digits) = tok.split_at(tok.find(|c: char| c.is_ascii_digit()).unwrap_or(tok.len()));
+            let n: Option<u32> = if digits.is_empty() { None } else { digits.trim_end_matches('\r').parse().ok() };
+            match (head, n) {
+                ("L" | "U" | "B", Some(n)) => format!("{head}{}", n + by),
+                ("f", Some(n)) => format!("f{}", n + by / 10),
+                _ => tok.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Moves a territory `dx` hexes east on the legacy grid (`XY x y`); an even
+/// shift keeps the grid's parity.
+fn shift_xy(line: &str, dx: i64) -> String {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    match t.as_slice() {
+        ["XY", x, y] if *x != "0" || *y != "0" => format!("XY {} {y}", x.parse::<i64>().unwrap() + dx),
+        _ => line.to_string(),
+    }
+}
+
+/// Builds a legacy game folder holding the alpha world twice: the second copy
+/// with every location, unit, building and faction renumbered.
+fn two_copies(out: &Path) {
+    let src = alpha_dir();
+    fs::create_dir_all(out).unwrap();
+    for e in fs::read_dir(&src).unwrap().flatten() {
+        let p = e.path();
+        if p.is_file() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let text = String::from_utf8_lossy(&fs::read(&p).unwrap()).into_owned();
+            let merged = if ["units.dat", "locations.dat", "buildings.dat", "factions.dat"].contains(&name.as_str()) {
+                let copy: Vec<String> = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("KEYWORD"))
+                    .map(|l| shift_xy(&renumber(l, 10000), 100))
+                    .collect();
+                format!("{text}\n{}\n", copy.join("\n"))
+            } else {
+                text
+            };
+            fs::write(out.join(&name), merged).unwrap();
+        }
+    }
+    for f in ["f01", "f02", "f03", "f04"] {
+        let text = fs::read_to_string(src.join("players").join(f).join("orders.0")).unwrap();
+        for (fid, body) in [(f.to_string(), text.clone()), (renumber(f, 10000), text.lines().map(|l| renumber(l, 10000)).collect::<Vec<_>>().join("\n"))] {
+            fs::create_dir_all(out.join("players").join(&fid)).unwrap();
+            fs::write(out.join("players").join(&fid).join("orders.0"), body).unwrap();
+        }
+    }
+}
+
+#[test]
+fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
+    let im = import(&alpha_dir(), &ImportOptions::default());
+    let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let c = Counts::of(&im.rules, &im.scenario);
+    assert_eq!((c.locations, c.units, c.factions, c.structures), (209, 275, 15, 17));
+    // Every warning names a file, and the keyword-level ones a line.
+    assert!(im.diagnostics.iter().all(|d| d.file.exists()));
+    let typo = im.diagnostics.iter().find(|d| d.message.contains("DESCRIPTIO ")).expect("typo reported");
+    assert!(typo.file.ends_with("combat_moves.var") && typo.line > 0, "{typo}");
+    let dup = im.diagnostics.iter().find(|d| d.message.contains("SKILL parr listed again")).expect("duplicate skill reported");
+    assert!(dup.file.ends_with("units.dat") && dup.line == 24, "{dup}");
+    // The data's own choices survive: hero race, legacy slot numbers, CAPACITY by mode number.
+    let hero = im.rules.races.iter().find(|r| r.tag == "hero").unwrap();
+    assert!(hero.hero && hero.capacity.get("walk") == Some(&100) && hero.capacity.get("ride") == Some(&20));
+    let swrd = im.rules.items.iter().find(|i| i.tag == "swrd").unwrap();
+    assert_eq!(swrd.slot.as_deref(), Some("equip_weapon"));
+    // Inner locations and hexes: the city of Itora lies in the Valley of Itora, which is N-adjacent to L3.
+    let l1 = im.scenario.locations.iter().find(|l| l.id == "L1").unwrap();
+    assert_eq!((l1.kind, l1.container.as_deref(), l1.hex), (data::LocationKind::Inner, Some("L2"), None));
+    let hex = |id: &str| im.scenario.locations.iter().find(|l| l.id == id).unwrap().hex.unwrap();
+    let n = im.rules.movement.directions.iter().find(|d| d.tag == "N").unwrap().hex.unwrap();
+    assert_eq!((hex("L2").0 + n.0, hex("L2").1 + n.1), hex("L3"));
+}
+
+#[test]
+fn every_hex_exit_agrees_with_the_coordinates() {
+    // MOV-DIR: the converted hex positions and the legacy EXIT directions agree.
+    let im = import(&alpha_dir(), &ImportOptions::default());
+    let s = &im.scenario;
+    let hex: std::collections::HashMap<&str, (i32, i32)> =
+        s.locations.iter().filter_map(|l| l.hex.map(|h| (l.id.as_str(), h))).collect();
+    let mut checked = 0;
+    for l in &s.locations {
+        for e in &l.exits {
+            let step = im.rules.movement.directions.iter().find(|d| d.tag == e.dir).and_then(|d| d.hex);
+            if let (Some((dq, dr)), Some(a), Some(b)) = (step, hex.get(l.id.as_str()), hex.get(e.to.as_str())) {
+                // Edge-of-map exits may wrap to the other side; all others are adjacent.
+                if (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1 {
+                    assert_eq!((a.0 + dq, a.1 + dr), *b, "{} {} {}", l.id, e.dir, e.to);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 800, "only {checked} exits checked");
+}
+
+#[test]
+fn two_renumbered_copies_import_and_validate() {
+    let t = tempfile::tempdir().unwrap();
+    let legacy = t.path().join("legacy");
+    two_copies(&legacy);
+    let im = import(&legacy, &ImportOptions::default());
+    let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let c = Counts::of(&im.rules, &im.scenario);
+    assert_eq!((c.locations, c.units, c.factions, c.structures), (418, 550, 30, 34));
+    assert_eq!(im.scenario.orders.len(), 8);
+    // Written out and read back, the world validates.
+    let out = t.path().join("out");
+    data::save_ruleset(&out.join("rules"), &im.rules).unwrap();
+    data::save_scenario(&out.join("scen"), &im.scenario).unwrap();
+    let g = data::load_game(&out.join("scen"), Some(&out.join("rules"))).unwrap();
+    let issues = data::validate(&g.rules, &g.scenario);
+    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::diag::Severity::Error).collect();
+    assert!(errs.is_empty(), "{errs:#?}");
+    let u = g.scenario.units.iter().find(|u| u.id == "U10002").unwrap();
+    assert_eq!((u.location.as_str(), u.stack_leader.as_deref(), u.faction.as_str()), ("L10001", Some("U10001"), "f1001"));
+}
