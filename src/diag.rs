@@ -34,13 +34,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at a position.
     pub fn error(file: impl AsRef<Path>, line: usize, col: usize, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            file: file.as_ref().to_path_buf(),
-            line,
-            col,
-            message: message.into(),
-        }
+        Diagnostic { severity: Severity::Error, file: file.as_ref().to_path_buf(), line, col, message: message.into() }
     }
 
     /// A warning at a position.

@@ -2,8 +2,8 @@
 //!
 //! See `ARCHITECTURE.md` for the map of the code.
 
-pub mod data;
 pub mod cli;
+pub mod data;
 pub mod diag;
 pub mod generate;
 pub mod legacy;

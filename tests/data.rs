@@ -146,7 +146,11 @@ fn skill_prerequisite_cycle() {
     let e = errors(&d);
     assert_eq!(e.len(), 1, "{e:#?}");
     assert!(e[0].file.ends_with("rules/skills.ron"));
-    assert!(e[0].message.contains("cycle") && e[0].message.contains("obse") && e[0].message.contains("scou"), "{}", e[0]);
+    assert!(
+        e[0].message.contains("cycle") && e[0].message.contains("obse") && e[0].message.contains("scou"),
+        "{}",
+        e[0]
+    );
     // The cycle is reported at the requires of the first skill of the cycle (obse, before scou).
     assert!(e[0].line < line, "{}", e[0]);
 }
@@ -159,7 +163,11 @@ fn stacked_under_a_non_leader() {
     let u3 = text.find("id: \"U3\"").unwrap();
     let rel = text[u3..].find("stack_leader: Some(\"U1\")").unwrap();
     let line = text[..u3 + rel].matches('\n').count() + 1;
-    let fixed = format!("{}{}", &text[..u3], text[u3..].replacen("stack_leader: Some(\"U1\")", "stack_leader: Some(\"U2\")", 1));
+    let fixed = format!(
+        "{}{}",
+        &text[..u3],
+        text[u3..].replacen("stack_leader: Some(\"U1\")", "stack_leader: Some(\"U2\")", 1)
+    );
     fs::write(t.path().join("units.ron"), fixed).unwrap();
     let d = check(t.path());
     assert_one(&d, "units.ron", line, "not a leader");
@@ -279,7 +287,8 @@ fn generator_is_deterministic_and_valid() {
     assert!(s.locations.len() > 300, "cities are added inside territories");
     assert!(s.locations.iter().any(|l| !l.market.sells.is_empty() && !l.recruits.is_empty()));
     assert!(s.units.iter().any(|u| u.stack_leader.is_some()));
-    let orders: Vec<&str> = s.units.iter().flat_map(|u| u.orders.iter()).map(|o| o.split(' ').next().unwrap()).collect();
+    let orders: Vec<&str> =
+        s.units.iter().flat_map(|u| u.orders.iter()).map(|o| o.split(' ').next().unwrap()).collect();
     for kind in ["STUDY", "WORK", "USE", "MOVE", "BUY", "SELL", "@GUARD"] {
         assert!(orders.contains(&kind), "no {kind} order generated");
     }

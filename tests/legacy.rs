@@ -62,7 +62,10 @@ fn two_copies(out: &Path) {
     }
     for f in ["f01", "f02", "f03", "f04"] {
         let text = fs::read_to_string(src.join("players").join(f).join("orders.0")).unwrap();
-        for (fid, body) in [(f.to_string(), text.clone()), (renumber(f, 10000), text.lines().map(|l| renumber(l, 10000)).collect::<Vec<_>>().join("\n"))] {
+        for (fid, body) in [
+            (f.to_string(), text.clone()),
+            (renumber(f, 10000), text.lines().map(|l| renumber(l, 10000)).collect::<Vec<_>>().join("\n")),
+        ] {
             fs::create_dir_all(out.join("players").join(&fid)).unwrap();
             fs::write(out.join("players").join(&fid).join("orders.0"), body).unwrap();
         }
@@ -80,7 +83,11 @@ fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
     assert!(im.diagnostics.iter().all(|d| d.file.exists()));
     let typo = im.diagnostics.iter().find(|d| d.message.contains("DESCRIPTIO ")).expect("typo reported");
     assert!(typo.file.ends_with("combat_moves.var") && typo.line > 0, "{typo}");
-    let dup = im.diagnostics.iter().find(|d| d.message.contains("SKILL parr listed again")).expect("duplicate skill reported");
+    let dup = im
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("SKILL parr listed again"))
+        .expect("duplicate skill reported");
     assert!(dup.file.ends_with("units.dat") && dup.line == 24, "{dup}");
     // The data's own choices survive: hero race, legacy slot numbers, CAPACITY by mode number.
     let hero = im.rules.races.iter().find(|r| r.tag == "hero").unwrap();
@@ -138,5 +145,8 @@ fn two_renumbered_copies_import_and_validate() {
     let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::diag::Severity::Error).collect();
     assert!(errs.is_empty(), "{errs:#?}");
     let u = g.scenario.units.iter().find(|u| u.id == "U10002").unwrap();
-    assert_eq!((u.location.as_str(), u.stack_leader.as_deref(), u.faction.as_str()), ("L10001", Some("U10001"), "f1001"));
+    assert_eq!(
+        (u.location.as_str(), u.stack_leader.as_deref(), u.faction.as_str()),
+        ("L10001", Some("U10001"), "f1001")
+    );
 }

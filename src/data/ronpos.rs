@@ -290,14 +290,15 @@ impl<'a> Cursor<'a> {
         match self.peek() {
             None => None,
             Some(b'"') => Some(self.string()),
-            Some(b'r') if matches!(self.peek_at(1), Some(b'"') | Some(b'#')) && {
-                // r"..." or r#"..."# versus the identifier r#name
-                let mut k = 1;
-                while self.peek_at(k) == Some(b'#') {
-                    k += 1;
-                }
-                self.peek_at(k) == Some(b'"')
-            } =>
+            Some(b'r')
+                if matches!(self.peek_at(1), Some(b'"') | Some(b'#')) && {
+                    // r"..." or r#"..."# versus the identifier r#name
+                    let mut k = 1;
+                    while self.peek_at(k) == Some(b'#') {
+                        k += 1;
+                    }
+                    self.peek_at(k) == Some(b'"')
+                } =>
             {
                 Some(self.string())
             }
@@ -472,10 +473,7 @@ mod tests {
     fn finds_records_fields_and_elements() {
         assert_eq!(locate(TEXT, &[Seg::Index(0)]), Pos { line: 3, col: 5 });
         assert_eq!(locate(TEXT, &[Seg::Index(0), Seg::Field("id")]), Pos { line: 4, col: 9 });
-        assert_eq!(
-            locate(TEXT, &[Seg::Index(0), Seg::Field("items"), Seg::Index(1)]),
-            Pos { line: 5, col: 34 }
-        );
+        assert_eq!(locate(TEXT, &[Seg::Index(0), Seg::Field("items"), Seg::Index(1)]), Pos { line: 5, col: 34 });
         assert_eq!(
             locate(TEXT, &[Seg::Index(0), Seg::Field("items"), Seg::Index(1), Seg::Index(2)]),
             Pos { line: 5, col: 46 }

@@ -270,7 +270,7 @@ pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
         cstances: HashMap::new(),
         ctargets: HashMap::new(),
         events: HashMap::new(),
-        };
+    };
     c.modes = c.index(MODES, "movement mode", &r.movement.modes, |m| &m.tag);
     c.dirs = c.index(DIRS, "direction", &r.movement.directions, |m| &m.tag);
     c.slots = c.index(SLOTS, "equipment slot", &r.equipment_slots, |m| &m.tag);
@@ -629,7 +629,14 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
 
     for (i, f) in s.factions.iter().enumerate() {
         let base = FACTIONS.at(i);
-        refcheck!(c, stances, "stance", &f.default_stance, FACTIONS, with(base.clone(), &[Seg::Field("default_stance")]));
+        refcheck!(
+            c,
+            stances,
+            "stance",
+            &f.default_stance,
+            FACTIONS,
+            with(base.clone(), &[Seg::Field("default_stance")])
+        );
         for (other, st) in &f.stances {
             let p = with(base.clone(), &[Seg::Field("stances"), Seg::Key(other.clone())]);
             if !factions.contains_key(other.as_str()) {
@@ -662,7 +669,11 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             .iter()
             .any(|ids| ids.contains_key(k));
             if !known {
-                c.push(FACTIONS, with(base.clone(), &[Seg::Field("known"), Seg::Index(j)]), format!("unknown record '{k}'"));
+                c.push(
+                    FACTIONS,
+                    with(base.clone(), &[Seg::Field("known"), Seg::Index(j)]),
+                    format!("unknown record '{k}'"),
+                );
             }
         }
     }
@@ -710,7 +721,11 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         if let Some(o) = &l.owner {
             let p = with(base.clone(), &[Seg::Field("owner")]);
             if !factions.contains_key(o.faction.as_str()) {
-                c.push(LOCATIONS, with(p.clone(), &[Seg::Field("faction")]), format!("unknown faction '{}'", o.faction));
+                c.push(
+                    LOCATIONS,
+                    with(p.clone(), &[Seg::Field("faction")]),
+                    format!("unknown faction '{}'", o.faction),
+                );
             }
             if let Some(tl) = &o.title_location {
                 if !locations.contains_key(tl.as_str()) {
@@ -777,7 +792,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         refcheck!(c, constructions, "construction", &st.kind, STRUCTURES, with(base.clone(), &[Seg::Field("kind")]));
         let p = with(base.clone(), &[Seg::Field("location")]);
         if structures.contains_key(st.location.as_str()) {
-            let msg = format!("structure '{}' stands inside structure '{}': structures cannot contain structures", st.id, st.location);
+            let msg = format!(
+                "structure '{}' stands inside structure '{}': structures cannot contain structures",
+                st.id, st.location
+            );
             c.push(STRUCTURES, p, msg);
         } else if !locations.contains_key(st.location.as_str()) {
             c.push(STRUCTURES, p, format!("unknown location '{}'", st.location));
@@ -805,7 +823,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         match race {
             None => c.push(UNITS, with(base.clone(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
             Some(rc) if rc.kind == RaceKind::Leader && u.figures > 1 => {
-                let msg = format!("unit '{}' of leader race '{}' has {} figures (leaders are single)", u.id, u.race, u.figures);
+                let msg = format!(
+                    "unit '{}' of leader race '{}' has {} figures (leaders are single)",
+                    u.id, u.race, u.figures
+                );
                 c.push(UNITS, with(base.clone(), &[Seg::Field("figures")]), msg);
             }
             _ => {}
@@ -837,11 +858,15 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 None => c.push(UNITS, p, format!("unknown unit '{lid}'")),
                 Some(&k) => {
                     let leader = &s.units[k];
-                    let is_leader = c.races.get(leader.race.as_str()).map(|&x| r.races[x].kind) == Some(RaceKind::Leader);
+                    let is_leader =
+                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].kind) == Some(RaceKind::Leader);
                     if k == i {
                         c.push(UNITS, p, format!("unit '{}' is stacked under itself", u.id));
                     } else if !is_leader {
-                        let msg = format!("unit '{}' is stacked under '{lid}', which is not a leader (race '{}')", u.id, leader.race);
+                        let msg = format!(
+                            "unit '{}' is stacked under '{lid}', which is not a leader (race '{}')",
+                            u.id, leader.race
+                        );
                         c.push(UNITS, p, msg);
                     } else if leader.location != u.location || leader.structure != u.structure {
                         let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
@@ -914,7 +939,8 @@ pub fn resolve(issues: &[Issue], rules_dir: &std::path::Path, scenario_dir: &std
             Origin::Scenario => scenario_dir,
         };
         let file = dir.join(is.file);
-        let text = texts.entry(file.clone()).or_insert_with(|| std::fs::read_to_string(&file).ok().map(ronpos::Index::new));
+        let text =
+            texts.entry(file.clone()).or_insert_with(|| std::fs::read_to_string(&file).ok().map(ronpos::Index::new));
         let (line, col) = match text {
             Some(t) => {
                 let p = t.locate(&is.path);

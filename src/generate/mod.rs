@@ -103,14 +103,12 @@ struct Palette<'a> {
 impl<'a> Palette<'a> {
     fn new(r: &'a RuleSet) -> Result<Palette<'a>, String> {
         let walk = r.movement.modes.first().map(|m| m.tag.as_str()).ok_or("the rule set has no movement modes")?;
-        let water_mode = r.movement.modes.iter().map(|m| m.tag.as_str()).find(|t| {
-            r.terrains.iter().any(|x| x.travel_days.contains_key(*t) && !x.travel_days.contains_key(walk))
-        });
-        let land: Vec<&Terrain> = r
-            .terrains
-            .iter()
-            .filter(|t| !t.covered && t.travel_days.get(walk).is_some_and(|d| *d > 1))
-            .collect();
+        let water_mode =
+            r.movement.modes.iter().map(|m| m.tag.as_str()).find(|t| {
+                r.terrains.iter().any(|x| x.travel_days.contains_key(*t) && !x.travel_days.contains_key(walk))
+            });
+        let land: Vec<&Terrain> =
+            r.terrains.iter().filter(|t| !t.covered && t.travel_days.get(walk).is_some_and(|d| *d > 1)).collect();
         if land.is_empty() {
             return Err("the rule set has no walkable open terrain".into());
         }
@@ -139,16 +137,14 @@ impl<'a> Palette<'a> {
             r.races.iter().filter(|x| x.kind == RaceKind::Creature && x.stats.melee > 0).collect();
         // Money: the item the factions' funds are kept in, i.e. the first item with
         // neither weight nor price (coins count themselves).
-        let money = r.items.iter().find(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty()).map(|i| i.tag.as_str());
+        let money =
+            r.items.iter().find(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty()).map(|i| i.tag.as_str());
         let skill_known = |s: &SkillLevelReq| r.skills.iter().any(|k| k.tag == s.skill);
         let equipment: Vec<&Item> = r
             .items
             .iter()
             .filter(|i| {
-                i.slot.is_some()
-                    && i.price > 0
-                    && i.flags.is_empty()
-                    && i.equip_skill.as_ref().is_none_or(skill_known)
+                i.slot.is_some() && i.price > 0 && i.flags.is_empty() && i.equip_skill.as_ref().is_none_or(skill_known)
             })
             .collect();
         let goods: Vec<&Item> = r.items.iter().filter(|i| i.slot.is_none() && i.price > 0 && i.weight > 0).collect();
@@ -159,7 +155,10 @@ impl<'a> Palette<'a> {
                 !s.levels.is_empty()
                     && s.requires.is_empty()
                     && !s.flags.iter().any(|f| {
-                        matches!(f, SkillFlag::NoLearn | SkillFlag::CreatureOnly | SkillFlag::LeaderOnly | SkillFlag::Magic)
+                        matches!(
+                            f,
+                            SkillFlag::NoLearn | SkillFlag::CreatureOnly | SkillFlag::LeaderOnly | SkillFlag::Magic
+                        )
                     })
             })
             .collect();
@@ -214,7 +213,10 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let months = r.climate.months.len().max(1) as u32;
     let game = GameSettings {
         name: format!("gen{}", o.seed),
-        title: format!("Generated world ({} territories, {} factions, {} units, seed {})", o.locations, o.factions, o.units, o.seed),
+        title: format!(
+            "Generated world ({} territories, {} factions, {} units, seed {})",
+            o.locations, o.factions, o.units, o.seed
+        ),
         ruleset: ruleset.to_string(),
         seed: o.seed,
         days_per_month: r.info.parameters.market_days.iter().copied().max().unwrap_or(30).max(1),
@@ -234,7 +236,13 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         let (col, row) = ((i % w) as i32, (i / w) as i32);
         let hex = (col, row - (col - (col & 1)) / 2);
         // Continue the terrain of the western or northern neighbour, or draw a new one.
-        let neighbour = if i % w > 0 { Some(i - 1) } else if i >= w { Some(i - w) } else { None };
+        let neighbour = if i % w > 0 {
+            Some(i - 1)
+        } else if i >= w {
+            Some(i - w)
+        } else {
+            None
+        };
         let terrain = match neighbour {
             Some(n) if rng.random_range(0..100) < SHAPE.terrain_cluster_percent => locations[n].terrain.clone(),
             _ if !p.water.is_empty() && rng.random_range(0..100) < SHAPE.water_percent => {
@@ -285,7 +293,8 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let mut rng = stream(o.seed, CITIES, 0);
     let mut cities = Vec::new();
     if let (Some(st), Some(din), Some(dout)) = (p.settlement, p.dir_in, p.dir_out) {
-        let land_idx: Vec<usize> = (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
+        let land_idx: Vec<usize> =
+            (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
         let n = (o.locations / SHAPE.territories_per_city).max(usize::from(!land_idx.is_empty()));
         let cw = width(n);
         let step = (land_idx.len() / n.max(1)).max(1);
@@ -298,7 +307,11 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             for _ in 0..6 {
                 if let Some(it) = pick(&mut rng, &p.equipment) {
                     if !sells.iter().any(|s| s.item == it.tag) {
-                        sells.push(MarketOffer { item: it.tag.clone(), quantity: rng.random_range(5..=40), price: it.price });
+                        sells.push(MarketOffer {
+                            item: it.tag.clone(),
+                            quantity: rng.random_range(5..=40),
+                            price: it.price,
+                        });
                     }
                 }
             }
@@ -306,7 +319,11 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             for _ in 0..4 {
                 if let Some(it) = pick(&mut rng, &p.goods) {
                     if !buys.iter().any(|s| s.item == it.tag) {
-                        buys.push(MarketOffer { item: it.tag.clone(), quantity: rng.random_range(20..=200), price: it.price });
+                        buys.push(MarketOffer {
+                            item: it.tag.clone(),
+                            quantity: rng.random_range(20..=200),
+                            price: it.price,
+                        });
                     }
                 }
             }
@@ -360,7 +377,12 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         known_skills: Vec::new(),
         known: Vec::new(),
     });
-    factions.push(Faction { id: "t1".into(), name: "Townsfolk".into(), default_stance: neutral.clone(), ..factions[0].clone() });
+    factions.push(Faction {
+        id: "t1".into(),
+        name: "Townsfolk".into(),
+        default_stance: neutral.clone(),
+        ..factions[0].clone()
+    });
     for k in 0..o.factions {
         let mut funds = std::collections::BTreeMap::new();
         if let Some(m) = p.money {
@@ -385,7 +407,8 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let monster_units = if p.creatures.is_empty() { 0 } else { o.units * SHAPE.monster_permille / 1000 };
     let player_units = o.units - monster_units;
     let mut units: Vec<Unit> = Vec::with_capacity(o.units);
-    let land_locs: Vec<usize> = (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
+    let land_locs: Vec<usize> =
+        (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
     let homes: Vec<usize> = if land_locs.is_empty() { (0..o.locations).collect() } else { land_locs.clone() };
     for k in 0..o.factions {
         let mut rng = stream(o.seed, UNITS, k as u64);

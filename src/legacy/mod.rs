@@ -86,7 +86,12 @@ impl Defaults {
     /// The built-in Overlord defaults.
     pub fn builtin() -> Result<Defaults, Diagnostic> {
         ron::Options::default().from_str(DEFAULTS_RON).map_err(|e| {
-            Diagnostic::error("src/legacy/overlord_defaults.ron", e.span.start.line, e.span.start.col, e.code.to_string())
+            Diagnostic::error(
+                "src/legacy/overlord_defaults.ron",
+                e.span.start.line,
+                e.span.start.col,
+                e.code.to_string(),
+            )
         })
     }
 }

@@ -1,8 +1,8 @@
 //! Converts the legacy rule files (`*.rules`, `*.var`) into a [`RuleSet`].
 
+use super::Defaults;
 use super::conv::{Conv, Modes, bonus, capacity, is_stat, stat};
 use super::lexer::{self, LegacyFile, Line, Record};
-use super::Defaults;
 use crate::data::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -64,7 +64,10 @@ fn first_wins(c: &mut Conv, seen: &mut BTreeMap<String, usize>, r: &Record) -> b
         return false;
     }
     if let Some(first) = seen.get(&t) {
-        c.warn(r.head.no, format!("{} '{t}' defined again (first at line {first}); this record is ignored", r.head.key));
+        c.warn(
+            r.head.no,
+            format!("{} '{t}' defined again (first at line {first}); this record is ignored", r.head.key),
+        );
         return false;
     }
     seen.insert(t, r.head.no);
@@ -143,7 +146,8 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         if !first_wins(c, &mut seen, r) {
             continue;
         }
-        let mut dir = Direction { tag: r.tag().into(), name: String::new(), hex: d.hex_directions.get(r.tag()).copied() };
+        let mut dir =
+            Direction { tag: r.tag().into(), name: String::new(), hex: d.hex_directions.get(r.tag()).copied() };
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut dir.name, l),

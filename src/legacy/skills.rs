@@ -70,7 +70,10 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
         if in_level {
             sk.levels.push(cur);
         } else if cur != SkillLevel::default() {
-            c.warn(r.head.no, format!("skill '{}' has effects but no LEVEL; they form level 1 at 0 experience", sk.tag));
+            c.warn(
+                r.head.no,
+                format!("skill '{}' has effects but no LEVEL; they form level 1 at 0 experience", sk.tag),
+            );
             sk.levels.push(cur);
         }
         sk.flags.sort();
@@ -219,14 +222,12 @@ fn level_data(c: &mut Conv, l: &Line, cur: &mut SkillLevel, modes: &Modes, damag
         "HARVEST" => {
             let item = c.tag(l, 0);
             let n = c.u32_or(l, 1, 1);
-            cur.production.get_or_insert_with(|| Production::default()).harvest =
-                Some(ItemCount(item, n));
+            cur.production.get_or_insert_with(|| Production::default()).harvest = Some(ItemCount(item, n));
         }
         "UPGRADE" => {
             let k = c.tag(l, 0);
             let n = c.u32_or(l, 1, 1);
-            cur.production.get_or_insert_with(|| Production::default()).upgrade =
-                Some(ItemCount(k, n));
+            cur.production.get_or_insert_with(|| Production::default()).upgrade = Some(ItemCount(k, n));
         }
         "GRANTS" => {
             let e = c.tag(l, 0);

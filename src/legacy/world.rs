@@ -1,8 +1,8 @@
 //! Converts the legacy world files (`overlord.config`, `*.dat`, order files) into a [`Scenario`].
 
+use super::Defaults;
 use super::conv::{Conv, Modes};
 use super::lexer::{self, LegacyFile, Line, Record};
-use super::Defaults;
 use crate::data::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -83,7 +83,10 @@ fn read_config(c: &mut Conv, dir: &Path) -> Config {
             }
             "PREFIX" | "NEW_ENTITY_PREFIX" | "NEW_CONSTRUCTION_PREFIX" => c.warn(
                 l.no,
-                format!("{} {}: ids are kept exactly as written in the data files; the prefix is not converted", l.key, l.rest),
+                format!(
+                    "{} {}: ids are kept exactly as written in the data files; the prefix is not converted",
+                    l.key, l.rest
+                ),
             ),
             _ => c.unknown(&l, "overlord.config"),
         }
@@ -115,7 +118,14 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
                 match l.key.as_str() {
                     "GAME" => {
                         if !game.name.is_empty() && game.name != l.arg(0) {
-                            c.warn(l.no, format!("GAME {} differs from overlord.config's {}; the config wins", l.arg(0), game.name));
+                            c.warn(
+                                l.no,
+                                format!(
+                                    "GAME {} differs from overlord.config's {}; the config wins",
+                                    l.arg(0),
+                                    game.name
+                                ),
+                            );
                         } else {
                             game.name = l.arg(0).to_string();
                         }
@@ -157,7 +167,10 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
     let ef = read(c, "EFFECTSFILE", "EFFECT");
     c.file(&ef.path);
     for r in &ef.records {
-        c.warn(r.head.no, format!("location effect '{}' not converted: running effects are not yet part of scenarios", r.tag()));
+        c.warn(
+            r.head.no,
+            format!("location effect '{}' not converted: running effects are not yet part of scenarios", r.tag()),
+        );
     }
 
     let factions = factions(c, &ff, &cfg.npcs);
@@ -294,7 +307,10 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
                 "ECONOMY" => loc.economy = c.u32(l, 0),
                 "MARKET_TYPE" => {
                     if !l.arg(0).eq_ignore_ascii_case("MARKET") {
-                        c.warn(l.no, format!("MARKET_TYPE {}: only MARKET is known; an ordinary market is used", l.arg(0)));
+                        c.warn(
+                            l.no,
+                            format!("MARKET_TYPE {}: only MARKET is known; an ordinary market is used", l.arg(0)),
+                        );
                     }
                 }
                 "OWNERSHIP_POLICY" => loc.policy = l.arg(0).to_string(),
@@ -335,7 +351,13 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
                     let what = c.tag(l, 0);
                     let places = if l.key == "UNIT" { &mut units } else { &mut structures };
                     if let Some((other, _, line)) = places.get(&what) {
-                        c.warn(l.no, format!("{} {what} already listed in {other} (line {line}); this listing is ignored", l.key));
+                        c.warn(
+                            l.no,
+                            format!(
+                                "{} {what} already listed in {other} (line {line}); this listing is ignored",
+                                l.key
+                            ),
+                        );
                     } else {
                         places.insert(what, (id.clone(), f.path.clone(), l.no));
                     }
@@ -367,12 +389,16 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
             }
         }
         // An exit OUT makes an inner location of the place it leads to.
-        let outs: BTreeSet<&str> = loc.exits.iter().filter(|e| e.dir.eq_ignore_ascii_case("OUT")).map(|e| e.to.as_str()).collect();
+        let outs: BTreeSet<&str> =
+            loc.exits.iter().filter(|e| e.dir.eq_ignore_ascii_case("OUT")).map(|e| e.to.as_str()).collect();
         if let Some(first) = outs.iter().next() {
             loc.kind = LocationKind::Inner;
             loc.container = Some(first.to_string());
             if outs.len() > 1 {
-                c.warn(r.head.no, format!("location {id} has exits OUT to several places; {first} taken as its container"));
+                c.warn(
+                    r.head.no,
+                    format!("location {id} has exits OUT to several places; {first} taken as its container"),
+                );
             }
         }
         if let Some((x, y, no)) = xy {
@@ -381,7 +407,10 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
                     c.warn(no, format!("XY {x} {y} of inner location {id} ignored: inner locations have no hex"));
                 }
             } else if *parity.get_or_insert((x + y).rem_euclid(2)) != (x + y).rem_euclid(2) {
-                c.warn(no, format!("XY {x} {y} is off the hex grid of the other territories (x + y parity); hex left unset"));
+                c.warn(
+                    no,
+                    format!("XY {x} {y} is off the hex grid of the other territories (x + y parity); hex left unset"),
+                );
             } else {
                 // Legacy XY: x grows east, y grows north, and a step north is +2 in y
                 // (NE is +1 +1). Axial (q, r) with r growing south: q = x, r = -⌊(x + y) / 2⌋.
@@ -479,7 +508,10 @@ fn units(c: &mut Conv, f: &LegacyFile, places: &Places, structures: &[Structure]
                     let s = c.tag(l, 0);
                     let e = c.u32(l, 1);
                     if let Some(first) = skill_lines.get(&s) {
-                        c.warn(l.no, format!("SKILL {s} listed again (first at line {first}); the higher experience is kept"));
+                        c.warn(
+                            l.no,
+                            format!("SKILL {s} listed again (first at line {first}); the higher experience is kept"),
+                        );
                         if let Some(x) = u.skills.iter_mut().find(|x| x.0 == s) {
                             x.1 = x.1.max(e);
                         }
@@ -560,7 +592,9 @@ fn orders(c: &mut Conv, players: &Path, factions: &[Faction], game: &GameSetting
                     let (f, pw) = (h.arg(0), h.arg(1));
                     match factions.iter().find(|x| x.id == f) {
                         None => c.warn(h.no, format!("order file for unknown faction {f}")),
-                        Some(x) if x.password != pw => c.warn(h.no, format!("order file for {f} has the wrong password")),
+                        Some(x) if x.password != pw => {
+                            c.warn(h.no, format!("order file for {f} has the wrong password"))
+                        }
                         _ => {}
                     }
                     if f != fid {
