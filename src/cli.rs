@@ -2,15 +2,22 @@
 
 use crate::data::{self, Counts};
 use crate::diag::Diagnostic;
+use crate::engine::Threads;
+use crate::game::{GameDir, GameError, ReportKind};
+use crate::progress::Progress;
 use crate::{generate, legacy};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// overlord: an engine for play-by-email strategy games.
 #[derive(Debug, Parser)]
 #[command(name = "overlord", version, about)]
 pub struct Cli {
+    /// Log what the engine does on standard error (-v: steps, -vv: details).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -66,6 +73,69 @@ pub enum Command {
         /// Output scenario folder.
         out_dir: PathBuf,
     },
+    /// Create a game directory from a scenario: turn 0's state, reports and order templates.
+    New {
+        /// Scenario folder (holding game.ron).
+        scenario: PathBuf,
+        /// The game directory to create (must not exist, or be empty).
+        game_dir: PathBuf,
+        /// Rule set folder (default: found as for `validate`).
+        #[arg(long)]
+        rules: Option<PathBuf>,
+    },
+    /// Store a faction's order file for the next turn (or the turn its header names).
+    ///
+    /// The file starts with `GAME faction password [turn|game]` and ends at `END`. A wrong
+    /// faction, password, game or turn rejects the whole file; nothing is stored. A later
+    /// submission for the same turn replaces the earlier one.
+    Submit {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// The order file (`-` for standard input).
+        order_file: PathBuf,
+    },
+    /// Run the next turn: read the state and the stored orders, write the new state and
+    /// every faction's reports.
+    Run {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Worker threads: 1 runs everything on one thread, 0 (default) uses every core.
+        /// The result is the same whatever the count.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Never show the progress bar.
+        #[arg(long)]
+        no_progress: bool,
+    },
+    /// Print a stored report.
+    Report {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Faction id.
+        faction: String,
+        /// Turn (default: the current turn).
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Print the JSON report instead of the text report.
+        #[arg(long, conflicts_with = "template")]
+        json: bool,
+        /// Print the order template instead of the text report.
+        #[arg(long)]
+        template: bool,
+    },
+    /// Demonstration: create a game from the bundled alpha scenario, submit its sample
+    /// orders, run two turns and print a summary.
+    Demo {
+        /// Where to create the game (default: a new folder under the system's temporary folder).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The scenario to use.
+        #[arg(long, default_value = "scenarios/alpha")]
+        scenario: PathBuf,
+        /// Number of turns to run.
+        #[arg(long, default_value_t = 2)]
+        turns: u32,
+    },
 }
 
 fn print_diags(diags: &[Diagnostic], warnings: bool) {
@@ -80,7 +150,22 @@ fn print_diags(diags: &[Diagnostic], warnings: bool) {
 
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
+    init_logging(cli.verbose);
     match cli.command {
+        Command::New { scenario, game_dir, rules } => new_game(&scenario, &game_dir, rules.as_deref()),
+        Command::Submit { game_dir, order_file } => submit(&game_dir, &order_file),
+        Command::Run { game_dir, threads, no_progress } => run_turn(&game_dir, threads, !no_progress),
+        Command::Report { game_dir, faction, turn, json, template } => {
+            let kind = if json {
+                ReportKind::Json
+            } else if template {
+                ReportKind::Template
+            } else {
+                ReportKind::Text
+            };
+            report(&game_dir, &faction, turn, kind)
+        }
+        Command::Demo { dir, scenario, turns } => demo(dir, &scenario, turns),
         Command::Validate { scenario, rules, warnings } => validate(&scenario, rules.as_deref(), warnings),
         Command::ImportLegacy { legacy_dir, out_dir, ruleset_name, seed, quiet } => {
             import(&legacy_dir, &out_dir, legacy::ImportOptions { ruleset_name, seed }, quiet)
@@ -153,5 +238,188 @@ fn import(dir: &Path, out: &Path, opts: legacy::ImportOptions, quiet: bool) -> i
         scen_dir.display(),
         Counts::of(&imported.rules, &imported.scenario)
     );
+    0
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => tracing::Level::WARN,
+        1 => tracing::Level::INFO,
+        _ => tracing::Level::DEBUG,
+    };
+    let _ = tracing_subscriber::fmt().with_max_level(level).with_writer(std::io::stderr).with_target(false).try_init();
+}
+
+fn fail(e: GameError) -> i32 {
+    eprintln!("{e}");
+    1
+}
+
+fn new_game(scenario: &Path, game_dir: &Path, rules: Option<&Path>) -> i32 {
+    match GameDir::create(scenario, rules, game_dir) {
+        Ok(s) => {
+            println!(
+                "created {}: turn {}, {} factions, {} units; reports and order templates in {}",
+                game_dir.display(),
+                s.turn,
+                s.factions,
+                s.units,
+                s.reports.display()
+            );
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn read_input(path: &Path) -> Result<String, GameError> {
+    let bytes = if path == Path::new("-") {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| GameError { path: path.to_path_buf(), message: e.to_string() })?;
+    String::from_utf8(bytes)
+        .map_err(|_| GameError { path: path.to_path_buf(), message: "orders must be plain text (UTF-8)".into() })
+}
+
+fn submit(game_dir: &Path, order_file: &Path) -> i32 {
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let text = read_input(order_file)?;
+        g.submit(&text).map_err(|e| {
+            if e.path == Path::new("orders") { GameError { path: order_file.to_path_buf(), ..e } } else { e }
+        })
+    });
+    match result {
+        Ok(r) => {
+            for w in &r.warnings {
+                println!("{}: warning: {w}", order_file.display());
+            }
+            println!(
+                "{}: orders of {} for turn {} stored ({} unit block(s), {} warning(s)){}",
+                order_file.display(),
+                r.faction,
+                r.turn,
+                r.unit_blocks,
+                r.warnings.len(),
+                if r.replaced { "; they replace the earlier submission" } else { "" }
+            );
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn run_turn(game_dir: &Path, threads: usize, progress: bool) -> i32 {
+    let g = match GameDir::open(game_dir) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let mut bar = Progress::new("turn", progress);
+    match g.run(Threads::from_count(threads), |day, days| bar.update(day, days)) {
+        Ok(s) => {
+            bar.finish();
+            println!(
+                "turn {} done: {} factions, {} units, {} order file(s), {:.3} s ({:.3} s running the month); reports in {}",
+                s.turn,
+                s.factions,
+                s.units,
+                s.order_files,
+                s.total_time.as_secs_f64(),
+                s.run_time.as_secs_f64(),
+                s.reports.display()
+            );
+            0
+        }
+        Err(e) => {
+            bar.finish();
+            fail(e)
+        }
+    }
+}
+
+fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: ReportKind) -> i32 {
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let turn = match turn {
+            Some(t) => t,
+            None => g.current_turn()?,
+        };
+        let state = g.state(turn)?;
+        let Some(f) = state.factions.iter().find(|f| f.id.eq_ignore_ascii_case(faction)) else {
+            return Err(GameError {
+                path: g.turn_dir(turn),
+                message: format!("no faction '{faction}' in turn {turn}"),
+            });
+        };
+        let path = g.report_path(turn, &f.id, kind);
+        std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
+    });
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            0
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn demo(dir: Option<PathBuf>, scenario: &Path, turns: u32) -> i32 {
+    let started = Instant::now();
+    let dir = dir.unwrap_or_else(|| {
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        std::env::temp_dir().join(format!("overlord-demo-{}-{stamp}", std::process::id()))
+    });
+    let created = match GameDir::create(scenario, None, &dir) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    println!("created {} from {} (turn {})", dir.display(), scenario.display(), created.turn);
+    let g = match GameDir::open(&dir) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let mut samples: Vec<PathBuf> = std::fs::read_dir(scenario.join("orders"))
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "txt")).collect())
+        .unwrap_or_default();
+    samples.sort();
+    for p in &samples {
+        match read_input(p).and_then(|t| g.submit(&t)) {
+            Ok(r) => println!("submitted {} for {} ({} unit blocks)", p.display(), r.faction, r.unit_blocks),
+            Err(e) => return fail(e),
+        }
+    }
+    let mut last = None;
+    for _ in 0..turns {
+        let mut bar = Progress::new("turn", true);
+        match g.run(Threads::All, |d, n| bar.update(d, n)) {
+            Ok(s) => {
+                bar.finish();
+                println!(
+                    "turn {}: {} factions, {} units, {:.3} s ({:.3} s running the month)",
+                    s.turn,
+                    s.factions,
+                    s.units,
+                    s.total_time.as_secs_f64(),
+                    s.run_time.as_secs_f64()
+                );
+                last = Some(s);
+            }
+            Err(e) => {
+                bar.finish();
+                return fail(e);
+            }
+        }
+    }
+    let Some(s) = last else { return 0 };
+    println!(
+        "demo done in {:.2} s: game at turn {}, {} factions, {} units; reports in {}",
+        started.elapsed().as_secs_f64(),
+        s.turn,
+        s.factions,
+        s.units,
+        s.reports.display()
+    );
+    println!("read one with: overlord report {} f01", dir.display());
     0
 }

@@ -5,5 +5,13 @@
 pub mod cli;
 pub mod data;
 pub mod diag;
+pub mod engine;
+pub mod game;
 pub mod generate;
 pub mod legacy;
+pub mod orders;
+pub mod progress;
+pub mod report;
+pub mod rules;
+#[doc(hidden)]
+pub mod testkit;

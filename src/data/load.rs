@@ -173,9 +173,12 @@ pub fn find_ruleset_dir(scenario_dir: &Path, name: &str, explicit: Option<&Path>
     }
     // A generated scenario records the folder of the rule set it was drawn from.
     if let Ok(text) = fs::read_to_string(scenario_dir.join("rules.path")) {
+        // A relative path is tried against the scenario folder, then the current folder.
         let p = PathBuf::from(text.trim());
-        if p.join("ruleset.ron").is_file() {
-            return Some(p);
+        for cand in [scenario_dir.join(&p), p] {
+            if cand.join("ruleset.ron").is_file() {
+                return Some(cand);
+            }
         }
     }
     let abs = fs::canonicalize(scenario_dir).unwrap_or_else(|_| scenario_dir.to_path_buf());
@@ -262,45 +265,61 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-fn save<T: Serialize + ?Sized>(dir: &Path, name: &str, value: &T) -> std::io::Result<()> {
-    save_depth(dir, name, value, 2)
-}
-
-fn save_rules<T: Serialize + ?Sized>(dir: &Path, name: &str, value: &T) -> std::io::Result<()> {
-    save_depth(dir, name, value, 4)
-}
-
-fn save_depth<T: Serialize + ?Sized>(dir: &Path, name: &str, value: &T, depth: usize) -> std::io::Result<()> {
-    let mut text = to_ron_depth(value, depth).map_err(std::io::Error::other)?;
-    text.push('\n');
-    write_atomic(&dir.join(name), text.as_bytes())
+/// The files of a rule set folder, as bytes, in the saved layout.
+pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
+    fn one<T: Serialize + ?Sized>(name: &str, value: &T) -> std::io::Result<(std::path::PathBuf, Vec<u8>)> {
+        let mut text = to_ron_depth(value, 4).map_err(std::io::Error::other)?;
+        text.push('\n');
+        Ok((name.into(), text.into_bytes()))
+    }
+    Ok(vec![
+        one("ruleset.ron", &r.info)?,
+        one("movement.ron", &r.movement)?,
+        one("equipment.ron", &r.equipment_slots)?,
+        one("climate.ron", &r.climate)?,
+        one("terrains.ron", &r.terrains)?,
+        one("races.ron", &r.races)?,
+        one("items.ron", &r.items)?,
+        one("skills.ron", &r.skills)?,
+        one("constructions.ron", &r.constructions)?,
+        one("titles.ron", &r.titles)?,
+        one("enchantments.ron", &r.enchantments)?,
+        one("diplomacy.ron", &r.stances)?,
+        one("combat.ron", &r.combat)?,
+        one("events.ron", &r.events)?,
+    ])
 }
 
 /// Writes a rule set as the files of a rule set folder.
 pub fn save_ruleset(dir: &Path, r: &RuleSet) -> std::io::Result<()> {
-    save_rules(dir, "ruleset.ron", &r.info)?;
-    save_rules(dir, "movement.ron", &r.movement)?;
-    save_rules(dir, "equipment.ron", &r.equipment_slots)?;
-    save_rules(dir, "climate.ron", &r.climate)?;
-    save_rules(dir, "terrains.ron", &r.terrains)?;
-    save_rules(dir, "races.ron", &r.races)?;
-    save_rules(dir, "items.ron", &r.items)?;
-    save_rules(dir, "skills.ron", &r.skills)?;
-    save_rules(dir, "constructions.ron", &r.constructions)?;
-    save_rules(dir, "titles.ron", &r.titles)?;
-    save_rules(dir, "enchantments.ron", &r.enchantments)?;
-    save_rules(dir, "diplomacy.ron", &r.stances)?;
-    save_rules(dir, "combat.ron", &r.combat)?;
-    save_rules(dir, "events.ron", &r.events)
+    for (name, bytes) in ruleset_files(r)? {
+        write_atomic(&dir.join(name), &bytes)?;
+    }
+    Ok(())
+}
+
+/// The files of a scenario folder (without its order files), as bytes, in the saved
+/// layout: `(file name, contents)`.
+pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    fn one<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
+        let mut text = to_ron_depth(value, 2).map_err(std::io::Error::other)?;
+        text.push('\n');
+        Ok(text.into_bytes())
+    }
+    Ok(vec![
+        ("game.ron", one(&s.game)?),
+        ("factions.ron", one(&s.factions)?),
+        ("locations.ron", one(&s.locations)?),
+        ("structures.ron", one(&s.structures)?),
+        ("units.ron", one(&s.units)?),
+    ])
 }
 
 /// Writes a scenario as the files of a scenario folder, with its order files.
 pub fn save_scenario(dir: &Path, s: &Scenario) -> std::io::Result<()> {
-    save(dir, "game.ron", &s.game)?;
-    save(dir, "factions.ron", &s.factions)?;
-    save(dir, "locations.ron", &s.locations)?;
-    save(dir, "structures.ron", &s.structures)?;
-    save(dir, "units.ron", &s.units)?;
+    for (name, bytes) in scenario_files(s)? {
+        write_atomic(&dir.join(name), &bytes)?;
+    }
     for (name, text) in &s.orders {
         write_atomic(&dir.join("orders").join(name), text.as_bytes())?;
     }

@@ -17,7 +17,7 @@ pub mod scenario;
 pub mod validate;
 
 pub use common::*;
-pub use load::{GameData, load_game, load_ruleset, load_scenario, save_ruleset, save_scenario};
+pub use load::{GameData, load_game, load_ruleset, load_scenario, save_ruleset, save_scenario, scenario_files};
 pub use rules::*;
 pub use scenario::*;
 pub use validate::{Counts, Issue, validate};

@@ -1,0 +1,160 @@
+//! Interned ids: the engine refers to items, skills, races and terrains by small
+//! integers, never by comparing tag strings.
+//!
+//! An id is the index of its record in the rule set's list, so `catalog.rules.items[id.index()]`
+//! is the item. Tags are turned into ids once, when a game is loaded or an order is parsed.
+
+use crate::data::{RuleSet, Tag};
+use bevy_ecs::prelude::Resource;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u16);
+        impl $name {
+            /// The index of the record in its rule-set list.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An item of the rule set (`items.ron`).
+    ItemId
+);
+id_type!(
+    /// A skill of the rule set (`skills.ron`).
+    SkillId
+);
+id_type!(
+    /// A race of the rule set (`races.ron`).
+    RaceId
+);
+id_type!(
+    /// A terrain of the rule set (`terrains.ron`).
+    TerrainId
+);
+
+/// A two-way table between the tags of one kind of record and their indices.
+#[derive(Debug, Default, Clone)]
+pub struct Interner {
+    by_tag: HashMap<Tag, u16>,
+    tags: Vec<Tag>,
+}
+
+impl Interner {
+    /// Builds the table from the tags in list order; the first of duplicate tags wins.
+    pub fn new<'a>(tags: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut t = Interner::default();
+        for tag in tags {
+            let index = u16::try_from(t.tags.len()).expect("more than 65535 records of one kind");
+            t.by_tag.entry(tag.to_string()).or_insert(index);
+            t.tags.push(tag.to_string());
+        }
+        t
+    }
+    /// The index of `tag`, if it exists.
+    pub fn get(&self, tag: &str) -> Option<u16> {
+        self.by_tag.get(tag).copied()
+    }
+    /// The tag at `index`.
+    pub fn tag(&self, index: u16) -> &str {
+        &self.tags[index as usize]
+    }
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.tags.len()
+    }
+    /// Whether there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+}
+
+/// The rule set as the engine reads it: the data, and the tables that turn tags
+/// into ids. A resource of every game world.
+#[derive(Resource, Clone)]
+pub struct Catalog {
+    /// The rule set.
+    pub rules: Arc<RuleSet>,
+    items: Interner,
+    skills: Interner,
+    races: Interner,
+    terrains: Interner,
+    /// Per skill: the cumulative experience of each level, ascending.
+    skill_levels: Vec<Vec<u32>>,
+}
+
+impl Catalog {
+    /// Interns every tag of `rules`.
+    pub fn new(rules: Arc<RuleSet>) -> Self {
+        let items = Interner::new(rules.items.iter().map(|i| i.tag.as_str()));
+        let skills = Interner::new(rules.skills.iter().map(|s| s.tag.as_str()));
+        let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
+        let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
+        let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
+        Catalog { rules, items, skills, races, terrains, skill_levels }
+    }
+
+    /// The id of item `tag`.
+    pub fn item(&self, tag: &str) -> Option<ItemId> {
+        self.items.get(tag).map(ItemId)
+    }
+    /// The id of skill `tag`.
+    pub fn skill(&self, tag: &str) -> Option<SkillId> {
+        self.skills.get(tag).map(SkillId)
+    }
+    /// The id of race `tag`.
+    pub fn race(&self, tag: &str) -> Option<RaceId> {
+        self.races.get(tag).map(RaceId)
+    }
+    /// The id of terrain `tag`.
+    pub fn terrain(&self, tag: &str) -> Option<TerrainId> {
+        self.terrains.get(tag).map(TerrainId)
+    }
+    /// The tag of an item.
+    pub fn item_tag(&self, id: ItemId) -> &str {
+        self.items.tag(id.0)
+    }
+    /// The tag of a skill.
+    pub fn skill_tag(&self, id: SkillId) -> &str {
+        self.skills.tag(id.0)
+    }
+    /// The tag of a race.
+    pub fn race_tag(&self, id: RaceId) -> &str {
+        self.races.tag(id.0)
+    }
+    /// The tag of a terrain.
+    pub fn terrain_tag(&self, id: TerrainId) -> &str {
+        self.terrains.tag(id.0)
+    }
+    /// The level reached with `experience` points in a skill: the number of its
+    /// levels whose threshold is at most `experience`.
+    pub fn skill_level(&self, id: SkillId, experience: u32) -> u32 {
+        self.skill_levels[id.index()].partition_point(|&need| need <= experience) as u32
+    }
+    /// Whole days of study that `experience` points stand for.
+    pub fn experience_days(&self, experience: u32) -> u32 {
+        experience / self.rules.info.parameters.experience_per_day.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interner_round_trips_and_keeps_the_first_duplicate() {
+        let t = Interner::new(["a", "b", "a"]);
+        assert_eq!(t.get("a"), Some(0));
+        assert_eq!(t.get("b"), Some(1));
+        assert_eq!(t.get("c"), None);
+        assert_eq!(t.tag(1), "b");
+        assert_eq!(t.len(), 3);
+    }
+}

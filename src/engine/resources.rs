@@ -1,0 +1,95 @@
+//! Resources of the game world: the clock, the game settings, the index of entities
+//! by id, the random streams and the month's inputs.
+
+use super::rng;
+use crate::data::{GameSettings, Tag};
+use crate::orders::OrderFile;
+use bevy_ecs::prelude::*;
+use rand::rngs::ChaCha8Rng;
+use std::collections::HashMap;
+
+/// Where in time the game is.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// The turn being played (the state loaded was the turn before), or the turn of
+    /// the loaded state when no turn is running.
+    pub turn: u32,
+    /// Index of the month in the rule set's calendar.
+    pub month: u32,
+    /// Day of the month: 0 before day 1, then `1..=days_per_month`.
+    pub day: u32,
+    /// Days in a month.
+    pub days_per_month: u32,
+}
+
+/// The game's settings, as in `game.ron`.
+#[derive(Resource, Debug, Clone)]
+pub struct Game(pub GameSettings);
+
+/// The game's randomness: see [`rng`].
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct Randomness {
+    /// The game seed.
+    pub seed: u64,
+    /// The turn being played.
+    pub turn: u32,
+}
+
+impl Randomness {
+    /// The stream for `purpose` and the entity with scenario id `tag`.
+    pub fn stream(&self, purpose: &str, tag: &str) -> ChaCha8Rng {
+        rng::stream(self.seed, self.turn, purpose, rng::key_of(tag))
+    }
+}
+
+/// The entities of each kind, in report order, and by scenario id.
+///
+/// Lookups by id are for resolving what players and data name; systems that visit
+/// every entity of a kind in a fixed order use the ordered lists.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Directory {
+    /// Factions in report order.
+    pub factions: Vec<Entity>,
+    /// Locations in report order.
+    pub locations: Vec<Entity>,
+    /// Structures in report order.
+    pub structures: Vec<Entity>,
+    /// Units in report order.
+    pub units: Vec<Entity>,
+    by_id: [HashMap<Tag, Entity>; 4],
+}
+
+/// The kinds of entity a scenario id may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A faction.
+    Faction,
+    /// A location.
+    Location,
+    /// A structure.
+    Structure,
+    /// A unit.
+    Unit,
+}
+
+impl Directory {
+    /// Records `entity` as the next of its kind.
+    pub fn insert(&mut self, kind: Kind, id: &str, entity: Entity) {
+        self.by_id[kind as usize].insert(id.to_string(), entity);
+        match kind {
+            Kind::Faction => self.factions.push(entity),
+            Kind::Location => self.locations.push(entity),
+            Kind::Structure => self.structures.push(entity),
+            Kind::Unit => self.units.push(entity),
+        }
+    }
+    /// The entity of `kind` with scenario id `id`.
+    pub fn get(&self, kind: Kind, id: &str) -> Option<Entity> {
+        self.by_id[kind as usize].get(id).copied()
+    }
+}
+
+/// The order files submitted for the turn being played, in faction order. Applied at
+/// [`super::schedule::MonthStep::Orders`].
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Submissions(pub Vec<OrderFile>);

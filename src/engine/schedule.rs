@@ -1,0 +1,139 @@
+//! The month, top to bottom.
+//!
+//! A turn is one month. [`run_month`] runs these schedules on the game world, in
+//! this order:
+//!
+//! 1. [`MonthStart`]: [`MonthStep::Orders`] (submitted order files replace pending
+//!    orders) → [`MonthStep::Press`] (press rewards) → [`MonthStep::FactionOrders`].
+//! 2. For each day `1..=days_per_month`, [`Day`]: [`Phase::Immediate`] →
+//!    [`Phase::FullDay`] → [`Phase::Movement`] → [`Phase::Battle`] → [`Phase::Market`]
+//!    → [`Phase::DayEnd`] (recruits arrive, mana, effects tick).
+//!    After day 1 only, [`ControlCheck`] (control points are checked).
+//! 3. [`MonthEnd`]: [`MonthStep::Wages`] → [`MonthStep::Upkeep`] (and desertion) →
+//!    [`MonthStep::Allegiance`] → [`MonthStep::Evolve`] (locations) →
+//!    [`MonthStep::Weather`] (next month's weather).
+//! 4. [`Report`]: [`MonthStep::Knowledge`] → [`MonthStep::Reports`].
+//!
+//! Each mechanic is a plugin (`src/rules/<mechanic>/`) that adds its systems to these
+//! sets. Sets within a schedule run in the order above; systems within a set run in
+//! the order their plugin gives, or in parallel when they touch disjoint data.
+
+use super::resources::Clock;
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{MultiThreadedExecutor, ScheduleLabel, SingleThreadedExecutor};
+
+/// Before day 1.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MonthStart;
+
+/// One day; run `days_per_month` times.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Day;
+
+/// The control-point check, after day 1.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ControlCheck;
+
+/// After the last day.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MonthEnd;
+
+/// Building the factions' knowledge and reports.
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Report;
+
+/// The phases of a day, in order.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Immediate orders, in passes until a pass executes nothing.
+    Immediate,
+    /// One full-day order per unit.
+    FullDay,
+    /// Stacks on the move advance.
+    Movement,
+    /// The day's battles.
+    Battle,
+    /// Markets clear, on market days.
+    Market,
+    /// Recruits arrive, mana changes, effects lose a day.
+    DayEnd,
+}
+
+impl Phase {
+    /// All phases in the order they run.
+    pub const ALL: [Phase; 6] =
+        [Phase::Immediate, Phase::FullDay, Phase::Movement, Phase::Battle, Phase::Market, Phase::DayEnd];
+}
+
+/// The steps of the schedules outside the days, in order within each schedule.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MonthStep {
+    /// [`MonthStart`]: submitted order files are applied.
+    Orders,
+    /// [`MonthStart`]: press rewards are added to faction funds.
+    Press,
+    /// [`MonthStart`]: faction-wide orders run.
+    FactionOrders,
+    /// [`ControlCheck`]: control points are checked.
+    ControlPoints,
+    /// [`MonthEnd`]: work wages are paid.
+    Wages,
+    /// [`MonthEnd`]: upkeep is paid; dissent and desertion.
+    Upkeep,
+    /// [`MonthEnd`]: allegiance changes.
+    Allegiance,
+    /// [`MonthEnd`]: locations evolve.
+    Evolve,
+    /// [`MonthEnd`]: next month's weather is drawn.
+    Weather,
+    /// [`Report`]: factions' knowledge is updated.
+    Knowledge,
+    /// [`Report`]: report models are built.
+    Reports,
+}
+
+/// Adds the schedules and orders their sets. `single_threaded` runs every system on
+/// the calling thread; otherwise systems that touch disjoint data run in parallel.
+pub fn configure(app: &mut App, single_threaded: bool) {
+    fn add(app: &mut App, label: impl ScheduleLabel, single_threaded: bool) {
+        let mut schedule = Schedule::new(label);
+        if single_threaded {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        } else {
+            schedule.set_executor(MultiThreadedExecutor::new());
+        }
+        app.add_schedule(schedule);
+    }
+    add(app, MonthStart, single_threaded);
+    add(app, Day, single_threaded);
+    add(app, ControlCheck, single_threaded);
+    add(app, MonthEnd, single_threaded);
+    add(app, Report, single_threaded);
+    use MonthStep::*;
+    app.configure_sets(MonthStart, (Orders, Press, FactionOrders).chain());
+    app.configure_sets(
+        Day,
+        (Phase::Immediate, Phase::FullDay, Phase::Movement, Phase::Battle, Phase::Market, Phase::DayEnd).chain(),
+    );
+    app.configure_sets(ControlCheck, ControlPoints);
+    app.configure_sets(MonthEnd, (Wages, Upkeep, Allegiance, Evolve, Weather).chain());
+    app.configure_sets(Report, (Knowledge, Reports).chain());
+}
+
+/// Runs one month on `world`: the schedules in the order given at the top of this file.
+/// `on_day` is called after each day (for progress display).
+pub fn run_month(world: &mut World, mut on_day: impl FnMut(u32, u32)) {
+    world.run_schedule(MonthStart);
+    let days = world.resource::<Clock>().days_per_month;
+    for day in 1..=days {
+        world.resource_mut::<Clock>().day = day;
+        world.run_schedule(Day);
+        if day == 1 {
+            world.run_schedule(ControlCheck);
+        }
+        on_day(day, days);
+    }
+    world.run_schedule(MonthEnd);
+    world.run_schedule(Report);
+}

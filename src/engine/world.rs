@@ -1,0 +1,239 @@
+//! Loading a scenario into a game world, and saving the world back as a scenario.
+//!
+//! [`build`] spawns one entity per faction, location, structure and unit, in the order
+//! of the scenario files, interning every tag. [`extract`] writes the world back in the
+//! same order; a loaded world extracted without running anything gives the scenario
+//! it was loaded from.
+
+use super::components::*;
+use super::ids::Catalog;
+use super::resources::{Clock, Directory, Game, Kind, Randomness, Submissions};
+use crate::data::{self, ItemHolding, Scenario, SkillExperience};
+use bevy_ecs::prelude::*;
+
+/// The month index (into the rule set's calendar) in which `turn` is played. Turn 0
+/// (the starting state) and turn 1 both fall in the scenario's starting month.
+pub fn month_of_turn(settings: &data::GameSettings, months: usize, turn: u32) -> u32 {
+    let months = months.max(1) as u64;
+    ((u64::from(settings.start_month) + u64::from(turn.saturating_sub(1))) % months) as u32
+}
+
+/// Spawns the scenario into `world`, which must hold a [`Catalog`]. Fails with one
+/// message per reference that does not resolve (a validated scenario has none).
+pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
+    let catalog = world.resource::<Catalog>().clone();
+    let months = catalog.rules.climate.months.len();
+    let Scenario { game, factions, locations, structures, units, orders: _ } = scenario;
+    let mut dir = Directory::default();
+    let mut errors = Vec::new();
+
+    for (seq, mut f) in factions.into_iter().enumerate() {
+        let mut funds = Vec::new();
+        for (tag, count) in std::mem::take(&mut f.funds) {
+            match catalog.item(&tag) {
+                Some(id) => funds.push((id, count)),
+                None => errors.push(format!("faction {}: funds of unknown item '{tag}'", f.id)),
+            }
+        }
+        funds.sort();
+        let id = f.id.clone();
+        let e = world
+            .spawn((
+                Seq(seq as u32),
+                Id(id.clone()),
+                DisplayName(f.name.clone()),
+                Funds(funds),
+                Events::default(),
+                Faction(f),
+            ))
+            .id();
+        dir.insert(Kind::Faction, &id, e);
+    }
+    for (seq, l) in locations.into_iter().enumerate() {
+        let Some(terrain) = catalog.terrain(&l.terrain) else {
+            errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
+            continue;
+        };
+        let id = l.id.clone();
+        let e = world
+            .spawn((
+                Seq(seq as u32),
+                Id(id.clone()),
+                DisplayName(l.name.clone()),
+                Terrain(terrain),
+                Population(l.population),
+                Location(l),
+            ))
+            .id();
+        dir.insert(Kind::Location, &id, e);
+    }
+    for (seq, s) in structures.into_iter().enumerate() {
+        let Some(at) = dir.get(Kind::Location, &s.location) else {
+            errors.push(format!("structure {}: unknown location '{}'", s.id, s.location));
+            continue;
+        };
+        let id = s.id.clone();
+        let e = world
+            .spawn((Seq(seq as u32), Id(id.clone()), DisplayName(s.name.clone()), StructureAt(at), Structure(s)))
+            .id();
+        dir.insert(Kind::Structure, &id, e);
+    }
+    let mut leaders = Vec::new();
+    for (seq, mut u) in units.into_iter().enumerate() {
+        let owner = dir.get(Kind::Faction, &u.faction);
+        let race = catalog.race(&u.race);
+        let location = dir.get(Kind::Location, &u.location);
+        let structure = u.structure.as_deref().map(|s| dir.get(Kind::Structure, s));
+        let (Some(owner), Some(race), Some(location), None | Some(Some(_))) = (owner, race, location, structure) else {
+            errors.push(format!(
+                "unit {}: unknown faction '{}', race '{}', location '{}' or structure '{}'",
+                u.id,
+                u.faction,
+                u.race,
+                u.location,
+                u.structure.as_deref().unwrap_or("")
+            ));
+            continue;
+        };
+        let mut inventory = Vec::with_capacity(u.items.len());
+        for ItemHolding(tag, count, equipped) in std::mem::take(&mut u.items) {
+            match catalog.item(&tag) {
+                Some(item) => inventory.push(Holding { item, count, equipped }),
+                None => errors.push(format!("unit {}: unknown item '{tag}'", u.id)),
+            }
+        }
+        let mut skills = Vec::with_capacity(u.skills.len());
+        for SkillExperience(tag, exp) in std::mem::take(&mut u.skills) {
+            match catalog.skill(&tag) {
+                Some(s) => skills.push((s, exp)),
+                None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
+            }
+        }
+        let orders = Orders(std::mem::take(&mut u.orders));
+        let id = std::mem::take(&mut u.id);
+        let name = DisplayName(std::mem::take(&mut u.name));
+        let figures = Figures(u.figures);
+        if let Some(leader) = u.stack_leader.take() {
+            leaders.push((seq, id.clone(), leader));
+        }
+        let at = At { location, structure: structure.flatten() };
+        let e = world
+            .spawn((
+                Seq(seq as u32),
+                Id(id.clone()),
+                name,
+                Owner(owner),
+                Race(race),
+                figures,
+                at,
+                StackLeader(None),
+                Inventory(inventory),
+                Skills(skills),
+                orders,
+                Events::default(),
+                Unit(u),
+            ))
+            .id();
+        dir.insert(Kind::Unit, &id, e);
+    }
+    for (_, id, leader) in leaders {
+        let (Some(unit), Some(l)) = (dir.get(Kind::Unit, &id), dir.get(Kind::Unit, &leader)) else {
+            errors.push(format!("unit {id}: unknown stack leader '{leader}'"));
+            continue;
+        };
+        world.entity_mut(unit).insert(StackLeader(Some(l)));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    world.insert_resource(Clock {
+        turn: game.turn,
+        month: month_of_turn(&game, months, game.turn),
+        day: 0,
+        days_per_month: game.days_per_month,
+    });
+    world.insert_resource(Randomness { seed: game.seed, turn: game.turn });
+    world.insert_resource(Game(game));
+    world.insert_resource(dir);
+    world.init_resource::<Submissions>();
+    Ok(())
+}
+
+/// Writes the world back as a scenario, entities in report order.
+pub fn extract(world: &World) -> Scenario {
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
+    let clock = world.resource::<Clock>();
+    let mut game = world.resource::<Game>().0.clone();
+    game.turn = clock.turn;
+    let id_of = |e: Entity| world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
+
+    let factions = dir
+        .factions
+        .iter()
+        .map(|&e| {
+            let mut f = world.get::<Faction>(e).expect("faction entity").0.clone();
+            f.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
+            f.funds = world
+                .get::<Funds>(e)
+                .map(|fu| fu.0.iter().map(|&(item, n)| (catalog.item_tag(item).to_string(), n)).collect())
+                .unwrap_or_default();
+            f
+        })
+        .collect();
+    let locations = dir
+        .locations
+        .iter()
+        .map(|&e| {
+            let mut l = world.get::<Location>(e).expect("location entity").0.clone();
+            l.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
+            l.terrain = catalog.terrain_tag(world.get::<Terrain>(e).expect("terrain").0).to_string();
+            l.population = world.get::<Population>(e).map_or(0, |p| p.0);
+            l
+        })
+        .collect();
+    let structures = dir
+        .structures
+        .iter()
+        .map(|&e| {
+            let mut s = world.get::<Structure>(e).expect("structure entity").0.clone();
+            s.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
+            s.location = world.get::<StructureAt>(e).map(|a| id_of(a.0)).unwrap_or_default();
+            s
+        })
+        .collect();
+    let units = dir
+        .units
+        .iter()
+        .map(|&e| {
+            let r = world.entity(e);
+            let mut u = r.get::<Unit>().expect("unit entity").0.clone();
+            u.id = r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default();
+            u.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
+            u.faction = r.get::<Owner>().map(|o| id_of(o.0)).unwrap_or_default();
+            u.race = r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default();
+            u.figures = r.get::<Figures>().map_or(0, |f| f.0);
+            if let Some(at) = r.get::<At>() {
+                u.location = id_of(at.location);
+                u.structure = at.structure.map(id_of);
+            }
+            u.stack_leader = r.get::<StackLeader>().and_then(|s| s.0).map(id_of);
+            u.items = r
+                .get::<Inventory>()
+                .map(|inv| {
+                    inv.0
+                        .iter()
+                        .map(|h| ItemHolding(catalog.item_tag(h.item).to_string(), h.count, h.equipped))
+                        .collect()
+                })
+                .unwrap_or_default();
+            u.skills = r
+                .get::<Skills>()
+                .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
+                .unwrap_or_default();
+            u.orders = r.get::<Orders>().map(|o| o.0.clone()).unwrap_or_default();
+            u
+        })
+        .collect();
+    Scenario { game, factions, locations, structures, units, orders: Vec::new() }
+}

@@ -1,0 +1,69 @@
+//! Crash-safe file writing: whole folders are written beside their target, flushed,
+//! then renamed into place.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Fault injection for crash tests: when this variable is set to `N`, a process
+/// writing a turn aborts (as if killed) after writing its `N`th file, or just before
+/// the final rename when `N` is `rename`.
+pub const ABORT_ENV: &str = "OVERLORD_ABORT_AFTER";
+
+fn abort_point() -> Option<String> {
+    std::env::var(ABORT_ENV).ok()
+}
+
+fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    // Flushes the folder entry itself, so that a created or renamed file survives a
+    // power cut. Opening a folder for reading is enough on Unix.
+    #[cfg(unix)]
+    fs::File::open(dir)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Removes a folder left by an interrupted write.
+pub fn remove_if_exists(dir: &Path) -> std::io::Result<()> {
+    match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `files` (paths relative to `root`) under `root`, flushing each file and
+/// each folder to disk.
+pub fn write_tree(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
+    let abort = abort_point();
+    fs::create_dir_all(root)?;
+    let mut dirs: Vec<PathBuf> = vec![root.to_path_buf()];
+    for (i, (rel, bytes)) in files.iter().enumerate() {
+        let path = root.join(rel);
+        if let Some(parent) = path.parent()
+            && !dirs.iter().any(|d| d == parent)
+        {
+            fs::create_dir_all(parent)?;
+            dirs.push(parent.to_path_buf());
+        }
+        let mut f = fs::File::create(&path)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if abort.as_deref() == Some(&(i + 1).to_string()) {
+            std::process::abort();
+        }
+    }
+    for d in dirs.iter().rev() {
+        sync_dir(d)?;
+    }
+    Ok(())
+}
+
+/// Renames the finished folder `from` to `to` and flushes the parent folder.
+pub fn commit(from: &Path, to: &Path) -> std::io::Result<()> {
+    if abort_point().as_deref() == Some("rename") {
+        std::process::abort();
+    }
+    fs::rename(from, to)?;
+    sync_dir(to.parent().unwrap_or(Path::new(".")))
+}

@@ -1,0 +1,351 @@
+//! Game directories: a game's state, its archive of turns, and the orders waiting
+//! for the next turn. The layout (also in README.md):
+//!
+//! ```text
+//! <game>/
+//!   rules/                      the rule set, copied when the game was created
+//!   orders/<turn>/<faction>.txt submitted orders waiting for that turn
+//!   turns/<turn>/               one folder per complete turn, never changed again:
+//!     state/*.ron               the world after the turn (a scenario folder)
+//!     orders/<faction>.txt      the order files the turn was run with
+//!     reports/<faction>.txt     each faction's text report,
+//!     reports/<faction>.json    JSON report (docs/report-schema.json),
+//!     reports/<faction>.orders.txt  and order template
+//! ```
+//!
+//! Turn folders are named with four or more digits (`0000`, `0001`, …). The current
+//! turn is the highest complete one. A turn is written into `turns/.<turn>.partial/`,
+//! every file and folder is flushed to disk, then the folder is renamed into place:
+//! a run killed at any moment leaves the game at its last complete turn, and the next
+//! run removes the leftovers and starts again, giving the same bytes.
+
+mod fsutil;
+
+use crate::data::{self, RuleSet, Scenario};
+use crate::engine::{Engine, Threads};
+use crate::orders::{self, HeaderTarget, OrderFile};
+use crate::report::{json, text};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use fsutil::{ABORT_ENV, write_tree};
+
+/// An error from a game command, with the file it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameError {
+    /// The file or folder concerned.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl GameError {
+    fn new(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        GameError { path: path.into(), message: message.into() }
+    }
+    fn io(path: &Path, e: std::io::Error) -> Self {
+        GameError::new(path, e.to_string())
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: error: {}", self.path.display(), self.message)
+    }
+}
+
+/// What a turn produced.
+#[derive(Debug, Clone)]
+pub struct TurnSummary {
+    /// The turn written.
+    pub turn: u32,
+    /// Number of factions (and so of reports).
+    pub factions: usize,
+    /// Number of units at the end of the turn.
+    pub units: usize,
+    /// Number of order files the turn was run with.
+    pub order_files: usize,
+    /// Time spent running the month (excluding loading and writing).
+    pub run_time: Duration,
+    /// Time spent in all.
+    pub total_time: Duration,
+    /// The folder of the turn's reports.
+    pub reports: PathBuf,
+}
+
+/// A submission accepted by [`GameDir::submit`].
+#[derive(Debug, Clone)]
+pub struct Receipt {
+    /// The faction id.
+    pub faction: String,
+    /// The turn the orders are for.
+    pub turn: u32,
+    /// Where they were stored.
+    pub path: PathBuf,
+    /// Number of `UNIT` blocks.
+    pub unit_blocks: usize,
+    /// Problems that did not stop the file being stored.
+    pub warnings: Vec<orders::OrderError>,
+    /// Whether an earlier submission for that turn was replaced.
+    pub replaced: bool,
+}
+
+/// A game directory.
+#[derive(Debug, Clone)]
+pub struct GameDir {
+    root: PathBuf,
+}
+
+fn turn_name(turn: u32) -> String {
+    format!("{turn:04}")
+}
+
+impl GameDir {
+    /// Opens an existing game directory.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self, GameError> {
+        let g = GameDir { root: root.into() };
+        if !g.root.join("rules").join("ruleset.ron").is_file() || !g.root.join("turns").is_dir() {
+            return Err(GameError::new(&g.root, "not a game directory (create one with `overlord new`)"));
+        }
+        Ok(g)
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of a complete turn.
+    pub fn turn_dir(&self, turn: u32) -> PathBuf {
+        self.root.join("turns").join(turn_name(turn))
+    }
+
+    /// The folder of orders waiting for `turn`.
+    pub fn pending_dir(&self, turn: u32) -> PathBuf {
+        self.root.join("orders").join(turn_name(turn))
+    }
+
+    /// The path of a faction's report.
+    pub fn report_path(&self, turn: u32, faction: &str, kind: ReportKind) -> PathBuf {
+        let ext = match kind {
+            ReportKind::Text => "txt",
+            ReportKind::Json => "json",
+            ReportKind::Template => "orders.txt",
+        };
+        self.turn_dir(turn).join("reports").join(format!("{faction}.{ext}"))
+    }
+
+    /// The highest complete turn.
+    pub fn current_turn(&self) -> Result<u32, GameError> {
+        let dir = self.root.join("turns");
+        let entries = std::fs::read_dir(&dir).map_err(|e| GameError::io(&dir, e))?;
+        let mut best = None;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.len() >= 4 && name.bytes().all(|b| b.is_ascii_digit()) {
+                if let Ok(n) = name.parse::<u32>() {
+                    best = best.max(Some(n));
+                }
+            }
+        }
+        best.ok_or_else(|| GameError::new(&dir, "no complete turn"))
+    }
+
+    /// Creates a game from a scenario: copies the rule set, writes turn 0's state and
+    /// reports. The scenario must validate.
+    pub fn create(scenario_dir: &Path, rules_dir: Option<&Path>, root: &Path) -> Result<TurnSummary, GameError> {
+        let started = Instant::now();
+        if root.exists() && std::fs::read_dir(root).map(|mut d| d.next().is_some()).unwrap_or(true) {
+            return Err(GameError::new(root, "already exists and is not empty"));
+        }
+        let game = data::load_game(scenario_dir, rules_dir).map_err(|d| diag_error(scenario_dir, &d))?;
+        let issues = data::validate(&game.rules, &game.scenario);
+        let diags = data::validate::resolve(&issues, &game.rules_dir, &game.scenario_dir);
+        if diags.iter().any(|d| d.is_error()) {
+            return Err(diag_error(scenario_dir, &diags));
+        }
+        let rules = Arc::new(game.rules);
+        let turn = game.scenario.game.turn;
+        tracing::info!(scenario = %scenario_dir.display(), units = game.scenario.units.len(), "creating game");
+        let mut engine = Engine::new(rules.clone(), game.scenario, Threads::All)
+            .map_err(|e| GameError::new(scenario_dir, e.join("; ")))?;
+        let t = Instant::now();
+        engine.report_only();
+        let run_time = t.elapsed();
+        let tmp_rules = root.join(".rules.partial");
+        fsutil::remove_if_exists(&tmp_rules).map_err(|e| GameError::io(&tmp_rules, e))?;
+        write_tree(&tmp_rules, &data::load::ruleset_files(&rules).map_err(|e| GameError::io(&tmp_rules, e))?)
+            .map_err(|e| GameError::io(&tmp_rules, e))?;
+        fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
+        let g = GameDir { root: root.to_path_buf() };
+        let mut summary = g.write_turn(&engine, &rules, turn, &[])?;
+        summary.run_time = run_time;
+        summary.total_time = started.elapsed();
+        Ok(summary)
+    }
+
+    /// Loads the rule set of the game.
+    pub fn rules(&self) -> Result<RuleSet, GameError> {
+        let dir = self.root.join("rules");
+        data::load_ruleset(&dir).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Loads the state of a complete turn.
+    pub fn state(&self, turn: u32) -> Result<Scenario, GameError> {
+        let dir = self.turn_dir(turn).join("state");
+        data::load_scenario(&dir).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Checks and stores an order file for its turn. A wrong faction, password, game
+    /// or turn rejects the whole file and stores nothing.
+    pub fn submit(&self, text: &str) -> Result<Receipt, GameError> {
+        let current = self.current_turn()?;
+        let state = self.state(current)?;
+        let reject = |m: String| GameError::new("orders", m);
+        let file = orders::parse(text).map_err(|e| reject(e.to_string()))?;
+        let h = &file.header;
+        let at = |m: String| reject(format!("line {}: {m}; nothing was stored", h.line));
+        let faction = state
+            .factions
+            .iter()
+            .find(|f| f.id.eq_ignore_ascii_case(&h.faction))
+            .ok_or_else(|| at(format!("there is no faction '{}' in this game", h.faction)))?;
+        if faction.password != h.password {
+            return Err(at(format!("wrong password for faction {}", faction.id)));
+        }
+        let turn = match &h.target {
+            HeaderTarget::Next => current + 1,
+            HeaderTarget::Turn(n) if *n <= current => {
+                return Err(at(format!("turn {n} has already been run (the next turn is {})", current + 1)));
+            }
+            HeaderTarget::Turn(n) => *n,
+            HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&state.game.name) => {
+                return Err(at(format!("these orders are for game '{name}', but this game is '{}'", state.game.name)));
+            }
+            HeaderTarget::Game(_) => current + 1,
+        };
+        let path = self.pending_dir(turn).join(format!("{}.txt", faction.id));
+        let replaced = path.is_file();
+        data::load::write_atomic(&path, text.as_bytes()).map_err(|e| GameError::io(&path, e))?;
+        Ok(Receipt {
+            faction: faction.id.clone(),
+            turn,
+            path,
+            unit_blocks: file.units.len(),
+            warnings: file.warnings.clone(),
+            replaced,
+        })
+    }
+
+    /// The order files waiting for `turn`, parsed, in faction-id order.
+    fn pending(&self, turn: u32) -> Result<Vec<(String, String, OrderFile)>, GameError> {
+        let dir = self.pending_dir(turn);
+        let mut out = Vec::new();
+        let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(out) };
+        let mut paths: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "txt")
+                    && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect();
+        paths.sort();
+        for p in paths {
+            let text = std::fs::read_to_string(&p).map_err(|e| GameError::io(&p, e))?;
+            let file = orders::parse(&text).map_err(|e| GameError::new(&p, e.to_string()))?;
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            out.push((name, text, file));
+        }
+        Ok(out)
+    }
+
+    /// Runs the next turn and writes it. `on_day(day, days)` is called after each day.
+    pub fn run(&self, threads: Threads, on_day: impl FnMut(u32, u32)) -> Result<TurnSummary, GameError> {
+        let started = Instant::now();
+        let current = self.current_turn()?;
+        let next = current + 1;
+        let rules = Arc::new(self.rules()?);
+        let state = self.state(current)?;
+        let pending = self.pending(next)?;
+        tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
+        let mut engine = Engine::new(rules.clone(), state, threads)
+            .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
+        engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
+        let t = Instant::now();
+        engine.run_turn(on_day);
+        let run_time = t.elapsed();
+        tracing::info!(seconds = run_time.as_secs_f64(), "month run");
+        let inputs: Vec<(String, Vec<u8>)> = pending.into_iter().map(|(n, text, _)| (n, text.into_bytes())).collect();
+        let mut summary = self.write_turn(&engine, &rules, next, &inputs)?;
+        summary.run_time = run_time;
+        summary.total_time = started.elapsed();
+        Ok(summary)
+    }
+
+    /// Writes turn `turn` (state, reports, the order files it ran with) atomically.
+    fn write_turn(
+        &self,
+        engine: &Engine,
+        rules: &Arc<RuleSet>,
+        turn: u32,
+        inputs: &[(String, Vec<u8>)],
+    ) -> Result<TurnSummary, GameError> {
+        let state = engine.scenario();
+        let catalog = crate::engine::Catalog::new(rules.clone());
+        let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+        let state_files = data::scenario_files(&state).map_err(|e| GameError::io(&self.root, e))?;
+        for (name, bytes) in state_files {
+            files.push((Path::new("state").join(name), bytes));
+        }
+        files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+        for (name, bytes) in inputs {
+            files.push((Path::new("orders").join(name), bytes.clone()));
+        }
+        let reports = engine.reports();
+        for r in reports {
+            let dir = Path::new("reports");
+            files.push((dir.join(format!("{}.txt", r.faction.id)), text::render(r, &catalog).into_bytes()));
+            files.push((dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()));
+            files.push((dir.join(format!("{}.orders.txt", r.faction.id)), text::template(r).into_bytes()));
+        }
+        let turns = self.root.join("turns");
+        let partial = turns.join(format!(".{}.partial", turn_name(turn)));
+        let target = self.turn_dir(turn);
+        if target.exists() {
+            return Err(GameError::new(&target, "this turn has already been written"));
+        }
+        fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
+        write_tree(&partial, &files).map_err(|e| GameError::io(&partial, e))?;
+        fsutil::commit(&partial, &target).map_err(|e| GameError::io(&target, e))?;
+        tracing::info!(turn, files = files.len(), "turn written");
+        Ok(TurnSummary {
+            turn,
+            factions: reports.len(),
+            units: state.units.len(),
+            order_files: inputs.len(),
+            run_time: Duration::ZERO,
+            total_time: Duration::ZERO,
+            reports: target.join("reports"),
+        })
+    }
+}
+
+/// Which report file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportKind {
+    /// The text report.
+    Text,
+    /// The JSON report.
+    Json,
+    /// The order template.
+    Template,
+}
+
+fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
+    let errors: Vec<String> = diags.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+    GameError::new(path, format!("{} error(s):\n{}", errors.len(), errors.join("\n")))
+}

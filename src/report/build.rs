@@ -1,0 +1,190 @@
+//! Building the report models from the world.
+
+use super::Reports;
+use super::model::*;
+use crate::engine::ThreadCount;
+use crate::engine::components::*;
+use crate::engine::ids::Catalog;
+use crate::engine::resources::{Clock, Directory, Game};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+
+/// Builds every faction's report into [`Reports`]. Factions are built in parallel
+/// on [`ThreadCount`] threads; the result is in faction order whatever the count.
+pub fn build_reports(world: &mut World) {
+    let reports = build_all(world);
+    world.resource_mut::<Reports>().0 = reports;
+}
+
+/// Who is where: units grouped by owner and by location, in report order.
+struct Index {
+    by_faction: Vec<Vec<Entity>>,
+    by_location: Vec<Vec<Entity>>,
+    location_index: EntityHashMap<usize>,
+}
+
+fn index(world: &World, dir: &Directory) -> Index {
+    let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let location_index: EntityHashMap<usize> = dir.locations.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let mut by_faction = vec![Vec::new(); dir.factions.len()];
+    let mut by_location = vec![Vec::new(); dir.locations.len()];
+    for &u in &dir.units {
+        let r = world.entity(u);
+        if let Some(&f) = r.get::<Owner>().and_then(|o| faction_index.get(&o.0)) {
+            by_faction[f].push(u);
+        }
+        if let Some(&l) = r.get::<At>().and_then(|a| location_index.get(&a.location)) {
+            by_location[l].push(u);
+        }
+    }
+    Index { by_faction, by_location, location_index }
+}
+
+fn build_all(world: &World) -> Vec<FactionReport> {
+    let dir = world.resource::<Directory>();
+    let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+    let idx = index(world, dir);
+    let n = dir.factions.len();
+    if threads == 1 || n < 2 {
+        return (0..n).map(|i| faction_report(world, &idx, i)).collect();
+    }
+    let chunk = n.div_ceil(threads);
+    let idx = &idx;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|start| {
+                s.spawn(move || {
+                    (start..(start + chunk).min(n)).map(|i| faction_report(world, idx, i)).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect::<Vec<_>>()
+    })
+}
+
+fn id_of(world: &World, e: Entity) -> String {
+    world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default()
+}
+
+fn events(e: Option<&Events>) -> Vec<EventRecord> {
+    e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect()).unwrap_or_default()
+}
+
+fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
+    let dir = world.resource::<Directory>();
+    let catalog = world.resource::<Catalog>();
+    let clock = world.resource::<Clock>();
+    let game = &world.resource::<Game>().0;
+    let fe = dir.factions[i];
+    let f = world.entity(fe);
+    let record = &f.get::<Faction>().expect("faction").0;
+    let faction = FactionInfo {
+        id: record.id.clone(),
+        name: f.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        email: record.email.clone(),
+        funds: f
+            .get::<Funds>()
+            .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it).to_string(), n)).collect())
+            .unwrap_or_default(),
+        password: record.password.clone(),
+    };
+    let mut locations: Vec<usize> = Vec::new();
+    let units = idx.by_faction[i]
+        .iter()
+        .map(|&u| {
+            let r = world.entity(u);
+            let at = r.get::<At>().copied();
+            if let Some(&l) = at.and_then(|a| idx.location_index.get(&a.location)) {
+                locations.push(l);
+            }
+            UnitRecord {
+                id: id_of(world, u),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                faction: record.id.clone(),
+                location: at.map(|a| id_of(world, a.location)).unwrap_or_default(),
+                structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
+                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+                figures: r.get::<Figures>().map_or(0, |x| x.0),
+                stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
+                items: r
+                    .get::<Inventory>()
+                    .map(|inv| {
+                        inv.0
+                            .iter()
+                            .map(|h| {
+                                (
+                                    catalog.item_tag(h.item).to_string(),
+                                    ItemRecord { count: h.count, equipped: h.equipped },
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                skills: r
+                    .get::<Skills>()
+                    .map(|s| {
+                        s.0.iter()
+                            .map(|&(id, exp)| {
+                                let rec = SkillRecord {
+                                    days: catalog.experience_days(exp),
+                                    level: catalog.skill_level(id, exp),
+                                };
+                                (catalog.skill_tag(id).to_string(), rec)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                orders: r.get::<Orders>().map(|o| o.0.clone()).unwrap_or_default(),
+                events: events(r.get::<Events>()),
+            }
+        })
+        .collect();
+    locations.sort_unstable();
+    locations.dedup();
+    let locations = locations
+        .into_iter()
+        .map(|l| {
+            let le = dir.locations[l];
+            let r = world.entity(le);
+            let record = &r.get::<Location>().expect("location").0;
+            LocationRecord {
+                id: record.id.clone(),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
+                population: r.get::<Population>().map_or(0, |p| p.0),
+                container: record.container.clone(),
+                units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
+            }
+        })
+        .collect();
+    let month = catalog.rules.climate.months.get(clock.month as usize).map(|m| m.name.clone()).unwrap_or_default();
+    FactionReport {
+        game: game.name.clone(),
+        turn: clock.turn,
+        month,
+        deadline: game.deadline.clone(),
+        faction,
+        events: events(f.get::<Events>()),
+        units,
+        locations,
+    }
+}
+
+fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> SeenUnit {
+    let r = world.entity(u);
+    let owner = r.get::<Owner>().map(|o| o.0);
+    let own = owner == Some(observer);
+    let advertises = r.get::<Unit>().is_some_and(|x| x.0.settings.advertise);
+    let at = r.get::<At>().copied();
+    SeenUnit {
+        id: id_of(world, u),
+        name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        faction: owner.filter(|_| own || advertises).map(|f| id_of(world, f)),
+        race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+        figures: r.get::<Figures>().map_or(0, |x| x.0),
+        structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
+        stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
+        own,
+    }
+}

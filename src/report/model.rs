@@ -1,0 +1,139 @@
+//! The report model: everything a faction's report says, as plain data. The text and
+//! JSON renderers read only this. Field names are those of the JSON report.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One faction's report for one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FactionReport {
+    /// Game name.
+    pub game: String,
+    /// Turn number (0: the starting position).
+    pub turn: u32,
+    /// Name of the month the turn was played in.
+    pub month: String,
+    /// Deadline for the next orders, as the GM wrote it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub deadline: String,
+    /// The faction.
+    pub faction: FactionInfo,
+    /// Faction-wide events, by day.
+    pub events: Vec<EventRecord>,
+    /// The faction's units, in report order.
+    pub units: Vec<UnitRecord>,
+    /// Locations where the faction has units, in report order.
+    pub locations: Vec<LocationRecord>,
+}
+
+/// The faction itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FactionInfo {
+    /// Faction id.
+    pub id: String,
+    /// Faction name.
+    pub name: String,
+    /// Where reports are sent.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub email: String,
+    /// Faction funds: coins and items, by item tag.
+    pub funds: BTreeMap<String, u64>,
+    /// Password (shown in the order template only; never in JSON).
+    #[serde(skip)]
+    pub password: String,
+}
+
+/// A dated event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventRecord {
+    /// Day of the month (0: before day 1).
+    pub day: u32,
+    /// What happened.
+    pub text: String,
+}
+
+/// Count and equipped count of one item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ItemRecord {
+    /// How many are held.
+    pub count: u32,
+    /// How many are equipped.
+    pub equipped: u32,
+}
+
+/// Experience in one skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SkillRecord {
+    /// Days of experience.
+    pub days: u32,
+    /// Level reached (0: not yet the first).
+    pub level: u32,
+}
+
+/// One of the faction's own units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnitRecord {
+    /// Unit id.
+    pub id: String,
+    /// Unit name.
+    pub name: String,
+    /// Owning faction id.
+    pub faction: String,
+    /// Location id.
+    pub location: String,
+    /// Structure id, if inside one.
+    pub structure: Option<String>,
+    /// Race tag.
+    pub race: String,
+    /// Number of figures.
+    pub figures: u32,
+    /// Id of the unit this one is stacked under.
+    pub stack_leader: Option<String>,
+    /// Items by tag.
+    pub items: BTreeMap<String, ItemRecord>,
+    /// Skills by tag.
+    pub skills: BTreeMap<String, SkillRecord>,
+    /// Pending orders, as written.
+    pub orders: Vec<String>,
+    /// What the unit did this month, by day.
+    pub events: Vec<EventRecord>,
+}
+
+/// A unit seen in a location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeenUnit {
+    /// Unit id.
+    pub id: String,
+    /// Unit name.
+    pub name: String,
+    /// Faction id, when the observer may know it: its own units, and units that
+    /// advertise their faction (SET-ADVERTISE).
+    pub faction: Option<String>,
+    /// Race tag.
+    pub race: String,
+    /// Number of figures.
+    pub figures: u32,
+    /// Structure id, if inside one.
+    pub structure: Option<String>,
+    /// Id of the unit it is stacked under.
+    pub stack_leader: Option<String>,
+    /// Whether it is one of the observer's units.
+    pub own: bool,
+}
+
+/// A location where the faction has units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LocationRecord {
+    /// Location id.
+    pub id: String,
+    /// Location name.
+    pub name: String,
+    /// Terrain tag.
+    pub terrain: String,
+    /// Population.
+    pub population: u32,
+    /// The location it lies inside, for inner locations.
+    pub container: Option<String>,
+    /// Units present at month end, in report order.
+    pub units: Vec<SeenUnit>,
+}

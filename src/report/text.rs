@@ -1,0 +1,227 @@
+//! The text report, in the layout of the rules' sample report, and the order template.
+
+use super::model::*;
+use crate::engine::ids::Catalog;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn item_name(c: &Catalog, tag: &str, count: u64) -> String {
+    match c.item(tag).map(|i| &c.rules.items[i.index()]) {
+        Some(it) if count != 1 && !it.plural.is_empty() => it.plural.clone(),
+        Some(it) => it.name.clone(),
+        None => tag.to_string(),
+    }
+}
+
+fn race_name(c: &Catalog, tag: &str, count: u32) -> String {
+    match c.race(tag).map(|r| &c.rules.races[r.index()]) {
+        Some(r) if count != 1 && !r.plural.is_empty() => r.plural.clone(),
+        Some(r) => r.name.clone(),
+        None => tag.to_string(),
+    }
+}
+
+fn skill_name(c: &Catalog, tag: &str) -> String {
+    c.skill(tag).map_or_else(|| tag.to_string(), |s| c.rules.skills[s.index()].name.clone())
+}
+
+fn terrain_name(c: &Catalog, tag: &str) -> String {
+    c.terrain(tag).map_or_else(|| tag.to_string(), |t| c.rules.terrains[t.index()].name.clone())
+}
+
+fn goods(c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) -> String {
+    let parts: Vec<String> = items
+        .iter()
+        .map(|(tag, r)| {
+            let mut s = format!("{} {} [{tag}]", r.count, item_name(c, tag, u64::from(r.count)));
+            if r.equipped > 0 {
+                let _ = write!(s, " ({} equipped)", r.equipped);
+            }
+            s
+        })
+        .collect();
+    if parts.is_empty() { "nothing".to_string() } else { parts.join(", ") }
+}
+
+/// Renders a report as text. Names come from the rule set; the model gives the rest.
+pub fn render(r: &FactionReport, c: &Catalog) -> String {
+    let mut o = String::new();
+    let loc_names: HashMap<&str, &str> = r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
+    let place = |id: &str| match loc_names.get(id) {
+        Some(n) if !n.is_empty() => format!("{n} [{id}]"),
+        _ => format!("[{id}]"),
+    };
+    let f = &r.faction;
+    let _ = write!(o, "{} Report for Turn {} for {} [{}]", r.game, r.turn, f.name, f.id);
+    if !f.email.is_empty() {
+        let _ = write!(o, ", {}", f.email);
+    }
+    o.push('\n');
+    if !r.month.is_empty() {
+        let _ = writeln!(o, "Month: {}", r.month);
+    }
+    if !r.deadline.is_empty() {
+        let _ = writeln!(o, "Next turn: {}", r.deadline);
+    }
+    o.push_str("\nFaction funds:\n");
+    if f.funds.is_empty() {
+        o.push_str("  none.\n");
+    }
+    for (tag, n) in &f.funds {
+        let _ = writeln!(o, "  {n} {} [{tag}].", item_name(c, tag, *n));
+    }
+    if !r.events.is_empty() {
+        o.push_str("\nEvents:\n");
+        for e in &r.events {
+            let _ = writeln!(o, "  {} - {}", day_label(e.day), e.text);
+        }
+    }
+    o.push_str("\nUnits:\n");
+    if r.units.is_empty() {
+        o.push_str("  none.\n");
+    }
+    for u in &r.units {
+        let _ = write!(o, "{} [{}] at {}", u.name, u.id, place(&u.location));
+        if let Some(s) = &u.structure {
+            let _ = write!(o, ", in [{s}]");
+        }
+        if let Some(l) = &u.stack_leader {
+            let _ = write!(o, ", stacked under [{l}]");
+        }
+        o.push_str(",\n");
+        let _ = writeln!(
+            o,
+            "  {} {} [{}] has: {}.",
+            u.figures,
+            race_name(c, &u.race, u.figures),
+            u.race,
+            goods(c, &u.items)
+        );
+        if !u.skills.is_empty() {
+            let skills: Vec<String> = u
+                .skills
+                .iter()
+                .map(|(tag, s)| {
+                    let name = skill_name(c, tag);
+                    if s.level > 0 {
+                        format!("{} {name} [{tag}] ({})", ordinal(s.level), s.days)
+                    } else {
+                        format!("{name} [{tag}] ({})", s.days)
+                    }
+                })
+                .collect();
+            let _ = writeln!(o, "  Skills: {}.", skills.join(", "));
+        }
+        if !u.events.is_empty() {
+            let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+            for e in &u.events {
+                let _ = writeln!(o, "  {} - {}", day_label(e.day), e.text);
+            }
+        }
+    }
+    o.push_str("\nLocations:\n");
+    for l in &r.locations {
+        let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
+        if let Some(cont) = &l.container {
+            let _ = write!(o, ", located in {}", place(cont));
+        }
+        o.push_str(".\n");
+        let _ = writeln!(o, "  Population: {}.", l.population);
+        let depth = stack_depths(&l.units);
+        for (s, d) in l.units.iter().zip(depth) {
+            let mark = if s.own {
+                '*'
+            } else if s.faction.is_some() {
+                '+'
+            } else {
+                '-'
+            };
+            let _ = write!(
+                o,
+                "  {}{mark} {} [{}], {} {} [{}]",
+                "  ".repeat(d),
+                s.name,
+                s.id,
+                s.figures,
+                race_name(c, &s.race, s.figures),
+                s.race
+            );
+            if let Some(fid) = &s.faction {
+                let _ = write!(o, ", of [{fid}]");
+            }
+            if let Some(st) = &s.structure {
+                let _ = write!(o, ", in [{st}]");
+            }
+            o.push_str(".\n");
+        }
+    }
+    o.push_str("\nOrders template:\n\n");
+    o.push_str(&template(r));
+    o
+}
+
+/// How deep each unit is in its stack, among the units listed (a leader is 0, the
+/// units it leads 1, …).
+fn stack_depths(units: &[SeenUnit]) -> Vec<usize> {
+    let leader: HashMap<&str, &str> =
+        units.iter().filter_map(|u| u.stack_leader.as_deref().map(|l| (u.id.as_str(), l))).collect();
+    units
+        .iter()
+        .map(|u| {
+            let mut d = 0;
+            let mut cur = u.id.as_str();
+            while let Some(&l) = leader.get(cur) {
+                d += 1;
+                cur = l;
+                if d > units.len() {
+                    break;
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+/// The order template: the faction's units with their pending orders, in the order
+/// file syntax, ready to edit and send back (RPT-TEMPLATE).
+pub fn template(r: &FactionReport) -> String {
+    let mut o = String::new();
+    let f = &r.faction;
+    let _ = writeln!(o, "GAME {} {} {}", f.id, f.password, r.game);
+    for u in &r.units {
+        let _ = writeln!(o, "\nUNIT {}  # {}", u.id, u.name.replace('#', ""));
+        for order in &u.orders {
+            let _ = writeln!(o, "{order}");
+        }
+    }
+    o.push_str("\nEND\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].into_iter().map(ordinal).collect();
+        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]);
+    }
+}
+
+/// "Day 12", or "Before day 1" for events of the month's start.
+fn day_label(day: u32) -> String {
+    if day == 0 { "Before day 1".to_string() } else { format!("Day {day}") }
+}

@@ -1,0 +1,62 @@
+//! Helpers for tests: the bundled rule set and tiny worlds written in RON.
+
+use crate::data::{self, RuleSet, Scenario};
+use crate::engine::{Engine, Threads};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// The repository folder.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The bundled Overlord rule set (`assets/rules/overlord`), loaded once.
+pub fn overlord_rules() -> Arc<RuleSet> {
+    static RULES: OnceLock<Arc<RuleSet>> = OnceLock::new();
+    RULES
+        .get_or_init(|| {
+            Arc::new(data::load_ruleset(&repo().join("assets/rules/overlord")).expect("bundled rule set loads"))
+        })
+        .clone()
+}
+
+/// The bundled alpha scenario.
+pub fn alpha() -> Scenario {
+    data::load_scenario(Path::new(&repo().join("scenarios/alpha"))).expect("alpha loads")
+}
+
+/// A world of two player factions and two plains locations:
+///
+/// * `fa` (password `pa`): `U1` (a leader in `L1`, with 100 coins, orders `@ guard`),
+///   `U2` (10 men stacked under `U1`);
+/// * `fb` (password `pb`): `U3` (a leader in `L1`, advertising), `U4` (a leader in `L2`).
+pub const TINY: &str = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
+  factions: [
+    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", funds: {"coin": 500}),
+    (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
+  ],
+  locations: [
+    (id: "L1", name: "Ford", terrain: "plai", population: 1000),
+    (id: "L2", name: "Heath", terrain: "plai", population: 200),
+  ],
+  structures: [],
+  units: [
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1",
+     items: [("coin", 100, 0)], skills: [("cmbt", 3000)], orders: ["@ guard"]),
+    (id: "U2", name: "Ann's men", faction: "fa", race: "man", figures: 10, location: "L1", stack_leader: Some("U1")),
+    (id: "U3", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1", settings: (advertise: true)),
+    (id: "U4", name: "Cid", faction: "fb", race: "ldr", figures: 1, location: "L2"),
+  ],
+)"#;
+
+/// A scenario from RON text with the fields `game`, `factions`, `locations`,
+/// `structures` and `units`, as in [`TINY`].
+pub fn scenario(ron_text: &str) -> Scenario {
+    ron::from_str(ron_text).expect("test scenario parses")
+}
+
+/// An engine on `scenario` with the Overlord rules, on one thread.
+pub fn engine(scenario: Scenario) -> Engine {
+    Engine::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
+}
