@@ -137,3 +137,68 @@ pub fn run_month(world: &mut World, mut on_day: impl FnMut(u32, u32)) {
     world.run_schedule(MonthEnd);
     world.run_schedule(Report);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{TINY, overlord_rules, scenario};
+    use bevy_app::Plugin;
+
+    /// What ran, in order.
+    #[derive(Resource, Default)]
+    struct Log(Vec<String>);
+
+    fn note(what: &'static str) -> impl FnMut(ResMut<Log>, Res<Clock>) {
+        move |mut log: ResMut<Log>, clock: Res<Clock>| log.0.push(format!("{}:{what}", clock.day))
+    }
+
+    struct Recorder;
+    impl Plugin for Recorder {
+        fn build(&self, app: &mut App) {
+            app.init_resource::<Log>();
+            use MonthStep::*;
+            app.add_systems(MonthStart, (note("Orders").in_set(Orders), note("Press").in_set(Press)));
+            app.add_systems(MonthStart, note("FactionOrders").in_set(FactionOrders));
+            // Added in reverse order: the sets, not the order of adding, decide.
+            for (phase, name) in
+                Phase::ALL.iter().zip(["Immediate", "FullDay", "Movement", "Battle", "Market", "DayEnd"]).rev()
+            {
+                app.add_systems(Day, note(name).in_set(*phase));
+            }
+            app.add_systems(ControlCheck, note("ControlPoints").in_set(ControlPoints));
+            app.add_systems(MonthEnd, note("Weather").in_set(Weather));
+            app.add_systems(MonthEnd, note("Evolve").in_set(Evolve));
+            app.add_systems(MonthEnd, note("Allegiance").in_set(Allegiance));
+            app.add_systems(MonthEnd, note("Upkeep").in_set(Upkeep));
+            app.add_systems(MonthEnd, note("Wages").in_set(Wages));
+            app.add_systems(Report, note("Reports").in_set(Reports));
+            app.add_systems(Report, note("Knowledge").in_set(Knowledge));
+        }
+    }
+
+    fn run(threads: crate::engine::Threads) -> Vec<String> {
+        let mut e = crate::engine::Engine::with_plugins(overlord_rules(), scenario(TINY), threads, Recorder).unwrap();
+        e.run_turn(|_, _| {});
+        std::mem::take(&mut e.world_mut().resource_mut::<Log>().0)
+    }
+
+    #[test]
+    fn phases_run_in_the_order_of_the_rules() {
+        // MON-PRE, MON-D1, MON-CP, MON-D2, SCH-DAYEND, MON-WAGE..MON-EVOLVE, MON-REPORT.
+        let day = |d: u32| {
+            ["Immediate", "FullDay", "Movement", "Battle", "Market", "DayEnd"].map(|p| format!("{d}:{p}")).to_vec()
+        };
+        let mut want: Vec<String> = ["0:Orders", "0:Press", "0:FactionOrders"].map(String::from).to_vec();
+        want.extend(day(1));
+        want.push("1:ControlPoints".into());
+        for d in 2..=30 {
+            want.extend(day(d));
+        }
+        // Month end and reports happen after day 30 (the clock still says 30).
+        want.extend(
+            ["Wages", "Upkeep", "Allegiance", "Evolve", "Weather", "Knowledge", "Reports"].map(|s| format!("30:{s}")),
+        );
+        assert_eq!(run(crate::engine::Threads::One), want);
+        assert_eq!(run(crate::engine::Threads::All), want, "the multi-threaded executor keeps the order");
+    }
+}

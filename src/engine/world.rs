@@ -237,3 +237,38 @@ pub fn extract(world: &World) -> Scenario {
         .collect();
     Scenario { game, factions, locations, structures, units, orders: Vec::new() }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testkit::{alpha, engine};
+
+    #[test]
+    fn a_loaded_world_saves_back_to_the_same_scenario() {
+        let mut s = alpha();
+        s.orders.clear();
+        let e = engine(s.clone());
+        assert_eq!(e.scenario(), s);
+    }
+
+    #[test]
+    fn a_turn_advances_the_turn_and_the_month() {
+        let mut e = engine(alpha());
+        e.run_turn(|_, _| {});
+        let s = e.scenario();
+        assert_eq!(s.game.turn, 1);
+        let clock = *e.world().resource::<super::Clock>();
+        assert_eq!((clock.turn, clock.month, clock.day), (1, 0, 30));
+        e.run_turn(|_, _| {});
+        let clock = *e.world().resource::<super::Clock>();
+        assert_eq!((clock.turn, clock.month), (2, 1));
+    }
+
+    #[test]
+    fn months_wrap_around_the_calendar() {
+        let mut g = alpha().game;
+        g.start_month = 10;
+        assert_eq!(super::month_of_turn(&g, 12, 0), 10);
+        assert_eq!(super::month_of_turn(&g, 12, 1), 10);
+        assert_eq!(super::month_of_turn(&g, 12, 3), 0);
+    }
+}

@@ -30,3 +30,6 @@ impl Plugin for ReportPlugin {
         app.add_systems(Report, build::build_reports.in_set(MonthStep::Reports));
     }
 }
+
+#[cfg(test)]
+mod tests;

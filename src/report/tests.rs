@@ -1,0 +1,69 @@
+use crate::report::{json, text};
+use crate::testkit::{TINY, engine, overlord_rules, scenario};
+
+fn reports() -> Vec<crate::report::FactionReport> {
+    let mut e = engine(scenario(TINY));
+    e.submit(vec![crate::orders::parse("GAME fa pa\nUNIT U2\nWAIT 3\n").unwrap()]);
+    e.run_turn(|_, _| {});
+    e.reports().to_vec()
+}
+
+#[test]
+fn a_faction_sees_its_units_and_only_the_locations_they_are_in() {
+    // RPT-UNIT, RPT-LOC, SET-ADVERTISE.
+    let r = reports();
+    assert_eq!(r.len(), 2);
+    let fa = &r[0];
+    assert_eq!((fa.game.as_str(), fa.turn, fa.month.as_str()), ("tiny", 1, "January"));
+    assert_eq!(fa.faction.funds.get("coin"), Some(&500));
+    assert_eq!(fa.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["U1", "U2"]);
+    let u1 = &fa.units[0];
+    assert_eq!(u1.items["coin"].count, 100);
+    // 3000 experience points = 30 days = the first level of combat.
+    assert_eq!((u1.skills["cmbt"].days, u1.skills["cmbt"].level), (30, 1));
+    assert_eq!(fa.units[1].stack_leader.as_deref(), Some("U1"));
+    assert_eq!(fa.units[1].orders, ["WAIT 3"]);
+    assert_eq!(fa.locations.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["L1"]);
+    let seen = &fa.locations[0].units;
+    assert_eq!(seen.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["U1", "U2", "U3"]);
+    assert_eq!(seen[2].faction.as_deref(), Some("fb"), "U3 advertises its faction");
+    assert!(!seen[2].own);
+    // fb sees fa's units in L1, but not whose they are; and it sees L2, where fa is not.
+    let fb = &r[1];
+    let l1 = fb.locations.iter().find(|l| l.id == "L1").unwrap();
+    assert_eq!(l1.units[0].faction, None);
+    assert_eq!(fb.locations.len(), 2);
+}
+
+#[test]
+fn no_report_names_another_factions_private_data() {
+    let r = reports();
+    let fb_json = json::render(&r[1]);
+    let fb_text = text::render(&r[1], &crate::engine::Catalog::new(overlord_rules()));
+    for secret in ["WAIT 3", "\"pa\"", "Alphans", "cmbt"] {
+        assert!(!fb_json.contains(secret), "{secret} leaked into fb's JSON");
+        assert!(!fb_text.contains(secret), "{secret} leaked into fb's text");
+    }
+    assert!(!json::render(&r[0]).contains("\"password\""), "passwords are never in JSON");
+}
+
+#[test]
+fn text_report_follows_the_sample_layout() {
+    let r = reports();
+    let t = text::render(&r[0], &crate::engine::Catalog::new(overlord_rules()));
+    assert!(t.starts_with("tiny Report for Turn 1 for Alphans [fa]\n"), "{t}");
+    assert!(t.contains("Faction funds:\n  500 coins [coin].\n"), "{t}");
+    assert!(
+        t.contains(
+            "Ann [U1] at Ford [L1],\n  1 leader [ldr] has: 100 coins [coin].\n  Skills: 1st combat [cmbt] (30).\n"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("Ann's men [U2]'s actions:\n  Before day 1 - Received 1 order.\n"), "{t}");
+    assert!(
+        t.contains("  * Ann [U1], 1 leader [ldr], of [fa].\n    * Ann's men [U2], 10 "),
+        "stacked units are indented: {t}"
+    );
+    assert!(t.contains("  + Bob [U3], 1 leader [ldr], of [fb].\n"), "{t}");
+    assert!(t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@ guard\n\nUNIT U2  # Ann's men\nWAIT 3\n\nEND\n"), "{t}");
+}

@@ -1,0 +1,354 @@
+//! Whole-turn tests of game directories: new → submit → run → report, rejected
+//! submissions, determinism across directories and thread counts, crash safety,
+//! and the JSON report schema.
+
+use overlord::engine::Threads;
+use overlord::game::{ABORT_ENV, GameDir, ReportKind};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_overlord"))
+}
+
+/// Every file under `dir`, by relative path.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.insert(p.strip_prefix(base).unwrap().to_path_buf(), fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn assert_same_tree(a: &Path, b: &Path) {
+    let (ta, tb) = (tree(a), tree(b));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>(), "same files");
+    for (k, v) in &ta {
+        assert!(v == &tb[k], "{} differs", k.display());
+    }
+}
+
+fn alpha_orders() -> Vec<String> {
+    let mut names: Vec<PathBuf> =
+        fs::read_dir(root().join("scenarios/alpha/orders")).unwrap().flatten().map(|e| e.path()).collect();
+    names.sort();
+    names.iter().map(|p| fs::read_to_string(p).unwrap()).collect()
+}
+
+/// A new alpha game in `dir` with the sample orders submitted.
+fn alpha_game(dir: &Path) -> GameDir {
+    GameDir::create(&root().join("scenarios/alpha"), None, dir).unwrap();
+    let g = GameDir::open(dir).unwrap();
+    for text in alpha_orders() {
+        g.submit(&text).unwrap();
+    }
+    g
+}
+
+#[test]
+fn new_submit_run_report() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    let s = GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    assert_eq!((s.turn, s.factions, s.units), (0, 15, 275));
+    let g = GameDir::open(&dir).unwrap();
+    assert_eq!(g.current_turn().unwrap(), 0);
+    // Turn 0 has reports and order templates for every faction.
+    let t0 = fs::read_to_string(g.report_path(0, "f01", ReportKind::Template)).unwrap();
+    assert!(t0.starts_with("GAME f01 pswd1 alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
+    let r = g.submit(&alpha_orders()[0]).unwrap();
+    assert_eq!((r.faction.as_str(), r.turn, r.unit_blocks, r.replaced), ("f01", 1, 87, false));
+    assert!(g.submit(&alpha_orders()[0]).unwrap().replaced, "FILE-LAST: a later file replaces the earlier");
+    let s = g.run(Threads::One, |_, _| {}).unwrap();
+    assert_eq!((s.turn, s.order_files), (1, 1));
+    assert_eq!(g.current_turn().unwrap(), 1);
+    // The turn archive holds the state, the orders it ran with and the reports.
+    let turn1 = g.turn_dir(1);
+    assert!(turn1.join("state/units.ron").is_file());
+    assert_eq!(fs::read_to_string(turn1.join("orders/f01.txt")).unwrap(), alpha_orders()[0]);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(g.report_path(1, "f01", ReportKind::Json)).unwrap()).unwrap();
+    let u1 = &json["units"][0];
+    assert_eq!(u1["id"], "U1");
+    assert_eq!(u1["orders"][0], "claim  over");
+    assert_eq!(u1["events"][0]["text"], "Received 1 order.");
+    // The state of a turn is a scenario folder that validates.
+    let out = bin().arg("validate").arg(turn1.join("state")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The report command prints the stored files.
+    let out = bin().args(["report"]).arg(&dir).args(["F01", "--turn", "1"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, fs::read(g.report_path(1, "f01", ReportKind::Text)).unwrap());
+    let out = bin().args(["report"]).arg(&dir).args(["f01", "--json"]).output().unwrap();
+    assert_eq!(out.stdout, fs::read(g.report_path(1, "f01", ReportKind::Json)).unwrap());
+}
+
+#[test]
+fn bad_submissions_are_rejected_whole_and_store_nothing() {
+    // FILE-HEAD, FILE-TURN, RULINGS §1.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    let g = GameDir::open(&dir).unwrap();
+    let cases = [
+        ("GAME f01 wrong\nUNIT U1\n@ guard\n", "line 1: wrong password for faction f01; nothing was stored"),
+        ("GAME f99 pswd1\n", "line 1: there is no faction 'f99' in this game; nothing was stored"),
+        (
+            "hello\n#GAME f01 pswd1 beta\n",
+            "line 2: these orders are for game 'beta', but this game is 'alpha'; nothing was stored",
+        ),
+        ("GAME f01 pswd1 0\n", "line 1: turn 0 has already been run (the next turn is 1); nothing was stored"),
+        ("no header here\n", "no header line: the orders must start with `GAME faction password`"),
+        ("GAME f01\n", "line 1: the header needs a password after the faction id: `GAME faction password`"),
+    ];
+    for (text, want) in cases {
+        let e = g.submit(text).unwrap_err();
+        assert_eq!(e.message, want);
+    }
+    assert!(!dir.join("orders").exists(), "nothing stored");
+    // A password is case-sensitive, a faction id is not (FILE-CASE).
+    assert!(g.submit("GAME f01 PSWD1\n").is_err());
+    assert_eq!(g.submit("GAME F01 pswd1\nEND\n").unwrap().faction, "f01");
+    // Orders for a later turn wait for it (FILE-TURN).
+    let r = g.submit("GAME f02 pswd2 2\nUNIT U212\nWAIT 1\n").unwrap();
+    assert_eq!(r.turn, 2);
+    assert!(g.pending_dir(2).join("f02.txt").is_file());
+    // Through the command line: exit 1 and the reason, naming the file.
+    let bad = t.path().join("bad.txt");
+    fs::write(&bad, "GAME f01 nope\n").unwrap();
+    let out = bin().arg("submit").arg(&dir).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.txt: error: line 1: wrong password for faction f01"), "{err}");
+}
+
+#[test]
+fn the_same_turns_in_two_directories_give_the_same_bytes() {
+    // RULINGS §16.
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    for d in [&a, &b] {
+        let g = alpha_game(d);
+        g.run(Threads::One, |_, _| {}).unwrap();
+        g.run(Threads::All, |_, _| {}).unwrap();
+    }
+    assert_same_tree(&a, &b);
+}
+
+fn generated_game(t: &Path, units: usize) -> PathBuf {
+    let scen = t.join("scen");
+    let out = bin()
+        .args(["generate", "--locations", "200", "--factions", "20", "--units", &units.to_string(), "--seed", "3"])
+        .arg("--rules")
+        .arg(root().join("assets/rules/overlord"))
+        .arg(&scen)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let game = t.join("game");
+    let out = bin().arg("new").arg(&scen).arg(&game).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    game
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn one_thread_and_many_give_the_same_bytes() {
+    // RULINGS §16: each run is its own process, so each gets its own thread pool.
+    let t = tempfile::tempdir().unwrap();
+    let game = generated_game(t.path(), 3000);
+    let one = t.path().join("one");
+    let many = t.path().join("many");
+    copy_dir(&game, &one);
+    copy_dir(&game, &many);
+    for (dir, threads) in [(&one, "1"), (&many, "0"), (&many, "3")] {
+        let out = bin().arg("run").arg(dir).args(["--threads", threads]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = bin().arg("run").arg(&one).args(["--threads", "1"]).output().unwrap();
+    assert!(out.status.success());
+    assert_same_tree(&one, &many);
+}
+
+#[test]
+fn a_run_killed_at_any_point_leaves_the_last_turn_and_reruns_to_the_same_bytes() {
+    let t = tempfile::tempdir().unwrap();
+    let reference = t.path().join("reference");
+    let g = alpha_game(&reference);
+    g.run(Threads::One, |_, _| {}).unwrap();
+    let files_in_turn = tree(&g.turn_dir(1)).len();
+    // Abort after each file of the turn, and just before the final rename.
+    let mut points: Vec<String> = (1..=files_in_turn).step_by(7).map(|n| n.to_string()).collect();
+    points.push(files_in_turn.to_string());
+    points.push("rename".into());
+    for point in points {
+        let dir = t.path().join(format!("crash-{point}"));
+        alpha_game(&dir);
+        let out = bin().arg("run").arg(&dir).env(ABORT_ENV, &point).output().unwrap();
+        assert!(!out.status.success(), "the run was aborted at {point}");
+        let g = GameDir::open(&dir).unwrap();
+        assert_eq!(g.current_turn().unwrap(), 0, "aborted at {point}: still at turn 0");
+        assert!(dir.join("turns/.0001.partial").exists(), "aborted at {point}: a partial turn was left");
+        let out = bin().arg("run").arg(&dir).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(!dir.join("turns/.0001.partial").exists());
+        assert_same_tree(&dir, &reference);
+    }
+}
+
+#[test]
+fn a_run_killed_by_a_signal_is_recovered() {
+    // A real kill at a few moments of a longer run; whatever the moment, the
+    // directory holds either turn 0 or a complete turn 1, and a rerun finishes it.
+    let t = tempfile::tempdir().unwrap();
+    let game = generated_game(t.path(), 20000);
+    let reference = t.path().join("reference");
+    copy_dir(&game, &reference);
+    let started = std::time::Instant::now();
+    assert!(bin().arg("run").arg(&reference).arg("--threads=1").status().unwrap().success());
+    let full = started.elapsed();
+    for k in 1..=4u32 {
+        let dir = t.path().join(format!("kill-{k}"));
+        copy_dir(&game, &dir);
+        let mut child = bin().arg("run").arg(&dir).arg("--threads=1").spawn().unwrap();
+        std::thread::sleep(full * k / 5);
+        let _ = child.kill();
+        let _ = child.wait();
+        let g = GameDir::open(&dir).unwrap();
+        let turn = g.current_turn().unwrap();
+        assert!(turn <= 1);
+        if turn == 0 {
+            assert!(bin().arg("run").arg(&dir).status().unwrap().success());
+        }
+        assert_same_tree(&dir, &reference);
+    }
+}
+
+// ------------------------------------------------------------ report schema
+
+/// Checks `v` against the subset of JSON Schema that docs/report-schema.json uses.
+/// Objects with `properties` must not carry undeclared fields, so the published
+/// schema cannot fall behind the reports.
+fn check(
+    schema: &serde_json::Value,
+    root: &serde_json::Value,
+    v: &serde_json::Value,
+    at: &str,
+    errs: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/$defs/");
+        return check(&root["$defs"][name], root, v, at, errs);
+    }
+    if let Some(t) = schema.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let ok = types.iter().any(|t| match *t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_u64() || v.is_i64(),
+            "boolean" => v.is_boolean(),
+            "null" => v.is_null(),
+            _ => false,
+        });
+        if !ok {
+            errs.push(format!("{at}: expected {types:?}, got {v}"));
+            return;
+        }
+    }
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), v.as_i64())
+        && n < min
+    {
+        errs.push(format!("{at}: {n} < {min}"));
+    }
+    if let Some(obj) = v.as_object() {
+        for r in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            if !obj.contains_key(r.as_str().unwrap()) {
+                errs.push(format!("{at}: missing {r}"));
+            }
+        }
+        let props = schema.get("properties").and_then(Value::as_object);
+        for (k, val) in obj {
+            let sub = format!("{at}.{k}");
+            match (props.and_then(|p| p.get(k)), schema.get("additionalProperties")) {
+                (Some(s), _) => check(s, root, val, &sub, errs),
+                (None, Some(s)) => check(s, root, val, &sub, errs),
+                (None, None) => errs.push(format!("{sub}: not in the schema")),
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        for (i, x) in arr.iter().enumerate() {
+            check(items, root, x, &format!("{at}[{i}]"), errs);
+        }
+    }
+}
+
+#[test]
+fn every_json_report_follows_the_published_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root().join("docs/report-schema.json")).unwrap()).unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let g = alpha_game(&t.path().join("game"));
+    g.run(Threads::One, |_, _| {}).unwrap();
+    let reports = g.turn_dir(1).join("reports");
+    let mut n = 0;
+    for e in fs::read_dir(&reports).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+            let mut errs = Vec::new();
+            check(&schema, &schema, &v, "$", &mut errs);
+            assert!(errs.is_empty(), "{}: {errs:#?}", p.display());
+            n += 1;
+        }
+    }
+    assert_eq!(n, 15);
+}
+
+#[test]
+fn every_command_has_help_and_bad_arguments_do_not_panic() {
+    for cmd in ["new", "submit", "run", "report", "demo", "validate", "generate", "import-legacy"] {
+        let out = bin().args([cmd, "--help"]).output().unwrap();
+        assert!(out.status.success(), "{cmd} --help");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"), "{cmd} --help");
+    }
+    let t = tempfile::tempdir().unwrap();
+    let out = bin().args(["run"]).arg(t.path().join("nowhere")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a game directory"));
+    let out = bin().args(["run", "x", "--threads", "many"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin().args(["new"]).arg(root().join("scenarios/alpha")).arg(root().join("scenarios")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "refuses a non-empty directory");
+}
