@@ -269,11 +269,14 @@ impl GameDir {
         let current = self.current_turn()?;
         let next = current + 1;
         let rules = Arc::new(self.rules()?);
+        let t = Instant::now();
         let state = self.state(current)?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
         let pending = self.pending(next)?;
         tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
         let mut engine = Engine::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
         engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
         let t = Instant::now();
         engine.run_turn(on_day);
@@ -294,24 +297,8 @@ impl GameDir {
         turn: u32,
         inputs: &[(String, Vec<u8>)],
     ) -> Result<TurnSummary, GameError> {
-        let state = engine.scenario();
-        let catalog = crate::engine::Catalog::new(rules.clone());
-        let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-        let state_files = data::scenario_files(&state).map_err(|e| GameError::io(&self.root, e))?;
-        for (name, bytes) in state_files {
-            files.push((Path::new("state").join(name), bytes));
-        }
-        files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
-        for (name, bytes) in inputs {
-            files.push((Path::new("orders").join(name), bytes.clone()));
-        }
+        let (files, units) = turn_files(engine, rules, inputs).map_err(|e| GameError::io(&self.root, e))?;
         let reports = engine.reports();
-        for r in reports {
-            let dir = Path::new("reports");
-            files.push((dir.join(format!("{}.txt", r.faction.id)), text::render(r, &catalog).into_bytes()));
-            files.push((dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()));
-            files.push((dir.join(format!("{}.orders.txt", r.faction.id)), text::template(r).into_bytes()));
-        }
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
         let target = self.turn_dir(turn);
@@ -325,7 +312,7 @@ impl GameDir {
         Ok(TurnSummary {
             turn,
             factions: reports.len(),
-            units: state.units.len(),
+            units,
             order_files: inputs.len(),
             run_time: Duration::ZERO,
             total_time: Duration::ZERO,
@@ -348,4 +335,53 @@ pub enum ReportKind {
 fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
     let errors: Vec<String> = diags.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
     GameError::new(path, format!("{} error(s):\n{}", errors.len(), errors.join("\n")))
+}
+
+/// The files of a turn folder, relative to it: the state, the order files the turn
+/// ran with, and each faction's text report, JSON report and order template. Also
+/// returns the number of units. Reports are rendered on as many threads as the
+/// engine uses, and come out in faction order.
+pub fn turn_files(
+    engine: &Engine,
+    rules: &Arc<RuleSet>,
+    inputs: &[(String, Vec<u8>)],
+) -> std::io::Result<(Vec<(PathBuf, Vec<u8>)>, usize)> {
+    let t = Instant::now();
+    let state = engine.scenario();
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state extracted");
+    let catalog = crate::engine::Catalog::new(rules.clone());
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let t = Instant::now();
+    for (name, bytes) in data::scenario_files(&state)? {
+        files.push((Path::new("state").join(name), bytes));
+    }
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state serialised");
+    let t = Instant::now();
+    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    for (name, bytes) in inputs {
+        files.push((Path::new("orders").join(name), bytes.clone()));
+    }
+    let reports = engine.reports();
+    let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+    let render = |r: &crate::report::FactionReport| {
+        let dir = Path::new("reports");
+        [
+            (dir.join(format!("{}.txt", r.faction.id)), text::render(r, &catalog).into_bytes()),
+            (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
+            (dir.join(format!("{}.orders.txt", r.faction.id)), text::template(r).into_bytes()),
+        ]
+    };
+    if threads == 1 || reports.len() < 2 {
+        files.extend(reports.iter().flat_map(render));
+    } else {
+        let chunk = reports.len().div_ceil(threads);
+        let rendered: Vec<Vec<(PathBuf, Vec<u8>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> =
+                reports.chunks(chunk).map(|c| s.spawn(|| c.iter().flat_map(render).collect::<Vec<_>>())).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        });
+        files.extend(rendered.into_iter().flatten());
+    }
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "reports rendered");
+    Ok((files, state.units.len()))
 }

@@ -1,0 +1,54 @@
+//! Benchmarks of a whole turn: loading the state into the ECS world, applying the
+//! orders, running the month, and producing every file of the turn folder (state
+//! and all reports) in memory. Disk writes are left out; `overlord run` adds them.
+//! Throughput is in unit-days (units × days in the month).
+//!
+//! Run with `cargo bench --bench turn`. Figures are quoted in the project's notes
+//! and in README.md ("Performance").
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use overlord::data::{self, RuleSet, Scenario};
+use overlord::engine::{Engine, Threads};
+use overlord::orders::OrderFile;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn one_turn(rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) -> usize {
+    let mut e = Engine::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
+    e.submit(orders.to_vec());
+    e.run_turn(|_, _| {});
+    let (files, _) = overlord::game::turn_files(&e, rules, &[]).unwrap();
+    files.iter().map(|(_, b)| b.len()).sum()
+}
+
+fn bench(c: &mut Criterion, name: &str, rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) {
+    let mut g = c.benchmark_group("turn");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(scenario.units.len() as u64 * u64::from(scenario.game.days_per_month)));
+    g.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| black_box(one_turn(rules, scenario, orders))));
+    g.finish();
+}
+
+fn turns(c: &mut Criterion) {
+    let dir = root().join("scenarios/alpha");
+    let game = data::load_game(&dir, None).unwrap();
+    let rules = Arc::new(game.rules);
+    let orders: Vec<OrderFile> =
+        game.scenario.orders.iter().map(|(_, text)| overlord::orders::parse(text).unwrap()).collect();
+    bench(c, "alpha", &rules, &game.scenario, &orders);
+    // The alpha world's proportions, a hundred times over: 27,500 units.
+    let opts = overlord::generate::Options { locations: 20_900, factions: 1_500, units: 27_500, seed: 1 };
+    let big = overlord::generate::generate(&rules, "overlord", &opts).unwrap();
+    bench(c, "alpha-sized-x100", &rules, &big, &[]);
+    let opts = overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
+    let big = overlord::generate::generate(&rules, "overlord", &opts).unwrap();
+    bench(c, "generated-100k", &rules, &big, &[]);
+}
+
+criterion_group!(benches, turns);
+criterion_main!(benches);
