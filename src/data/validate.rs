@@ -727,10 +727,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                     format!("unknown faction '{}'", o.faction),
                 );
             }
-            if let Some(tl) = &o.title_location {
-                if !locations.contains_key(tl.as_str()) {
-                    c.push(LOCATIONS, with(p, &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
-                }
+            if let Some(tl) = &o.title_location
+                && !locations.contains_key(tl.as_str())
+            {
+                c.push(LOCATIONS, with(p, &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
             }
         }
         for (f, offers) in [("sells", &l.market.sells), ("buys", &l.market.buys)] {
@@ -756,10 +756,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         for (j, t) in l.titles.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("titles"), Seg::Index(j)]);
             refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p.clone(), &[Seg::Field("title")]));
-            if let Some(h) = &t.holder {
-                if !units.contains_key(h.as_str()) {
-                    c.push(LOCATIONS, with(p, &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
-                }
+            if let Some(h) = &t.holder
+                && !units.contains_key(h.as_str())
+            {
+                c.push(LOCATIONS, with(p, &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
             }
         }
         for (j, req) in l.teaches.iter().enumerate() {
@@ -800,10 +800,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         } else if !locations.contains_key(st.location.as_str()) {
             c.push(STRUCTURES, p, format!("unknown location '{}'", st.location));
         }
-        if let Some(o) = &st.owner {
-            if !factions.contains_key(o.as_str()) {
-                c.push(STRUCTURES, with(base.clone(), &[Seg::Field("owner")]), format!("unknown faction '{o}'"));
-            }
+        if let Some(o) = &st.owner
+            && !factions.contains_key(o.as_str())
+        {
+            c.push(STRUCTURES, with(base.clone(), &[Seg::Field("owner")]), format!("unknown faction '{o}'"));
         }
         for (j, ItemCount(w, _)) in st.missing.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("missing"), Seg::Index(j), Seg::Index(0)]);
@@ -881,17 +881,17 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         check_item_holdings(c, &u.items, UNITS, with(base.clone(), &[Seg::Field("items")]));
         for (j, it) in u.items.iter().enumerate() {
             let ItemHolding(tag, _, equipped) = it;
-            if *equipped > 0 {
-                if let Some(&k) = c.items.get(tag.as_str()) {
-                    let item = &r.items[k];
-                    let limit = item.max_per_figure.saturating_mul(u.figures);
-                    if item.slot.is_none() {
-                        let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
-                        c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
-                    } else if *equipped > limit {
-                        let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
-                        c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
-                    }
+            if *equipped > 0
+                && let Some(&k) = c.items.get(tag.as_str())
+            {
+                let item = &r.items[k];
+                let limit = item.max_per_figure.saturating_mul(u.figures);
+                if item.slot.is_none() {
+                    let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
+                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                } else if *equipped > limit {
+                    let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
+                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
                 }
             }
         }

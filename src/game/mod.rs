@@ -145,10 +145,11 @@ impl GameDir {
         for e in entries.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            if name.len() >= 4 && name.bytes().all(|b| b.is_ascii_digit()) {
-                if let Ok(n) = name.parse::<u32>() {
-                    best = best.max(Some(n));
-                }
+            if name.len() >= 4
+                && name.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(n) = name.parse::<u32>()
+            {
+                best = best.max(Some(n));
             }
         }
         best.ok_or_else(|| GameError::new(&dir, "no complete turn"))
@@ -321,6 +322,9 @@ impl GameDir {
     }
 }
 
+/// A file of a turn folder: its path relative to the folder, and its bytes.
+pub type TurnFile = (PathBuf, Vec<u8>);
+
 /// Which report file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportKind {
@@ -345,7 +349,7 @@ pub fn turn_files(
     engine: &Engine,
     rules: &Arc<RuleSet>,
     inputs: &[(String, Vec<u8>)],
-) -> std::io::Result<(Vec<(PathBuf, Vec<u8>)>, usize)> {
+) -> std::io::Result<(Vec<TurnFile>, usize)> {
     let t = Instant::now();
     let state = engine.scenario();
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state extracted");

@@ -305,26 +305,26 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             let pop = st.optimum_population * rng.random_range(6..=14) / 10;
             let mut sells: Vec<MarketOffer> = Vec::new();
             for _ in 0..6 {
-                if let Some(it) = pick(&mut rng, &p.equipment) {
-                    if !sells.iter().any(|s| s.item == it.tag) {
-                        sells.push(MarketOffer {
-                            item: it.tag.clone(),
-                            quantity: rng.random_range(5..=40),
-                            price: it.price,
-                        });
-                    }
+                if let Some(it) = pick(&mut rng, &p.equipment)
+                    && !sells.iter().any(|s| s.item == it.tag)
+                {
+                    sells.push(MarketOffer {
+                        item: it.tag.clone(),
+                        quantity: rng.random_range(5..=40),
+                        price: it.price,
+                    });
                 }
             }
             let mut buys: Vec<MarketOffer> = Vec::new();
             for _ in 0..4 {
-                if let Some(it) = pick(&mut rng, &p.goods) {
-                    if !buys.iter().any(|s| s.item == it.tag) {
-                        buys.push(MarketOffer {
-                            item: it.tag.clone(),
-                            quantity: rng.random_range(20..=200),
-                            price: it.price,
-                        });
-                    }
+                if let Some(it) = pick(&mut rng, &p.goods)
+                    && !buys.iter().any(|s| s.item == it.tag)
+                {
+                    buys.push(MarketOffer {
+                        item: it.tag.clone(),
+                        quantity: rng.random_range(20..=200),
+                        price: it.price,
+                    });
                 }
             }
             let recruits = p
@@ -443,12 +443,12 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 _ => return Err("the rule set has no recruitable races".into()),
             };
             let mut u = make_unit(&mut rng, &p, r, id.clone(), &fid, race, figures, &locations[loc]);
-            if !lead && race.kind != RaceKind::Leader {
-                if let Some(lid) = &leader_id {
-                    if rng.random_range(0..2) == 0 {
-                        u.stack_leader = Some(lid.clone());
-                    }
-                }
+            if !lead
+                && race.kind != RaceKind::Leader
+                && let Some(lid) = &leader_id
+                && rng.random_range(0..2) == 0
+            {
+                u.stack_leader = Some(lid.clone());
             }
             if race.kind == RaceKind::Leader {
                 leader_id = Some(id);
@@ -508,20 +508,20 @@ fn make_unit(
     if let Some(item) = pick(rng, &p.equipment) {
         let n = figures * item.max_per_figure.max(1);
         u.items.push(ItemHolding(item.tag.clone(), n, n));
-        if let Some(req) = &item.equip_skill {
-            if let Some(sk) = r.skills.iter().find(|s| s.tag == req.skill) {
-                let lvl = (req.level as usize).clamp(1, sk.levels.len().max(1));
-                let exp = sk.levels.get(lvl - 1).map(|l| l.experience).unwrap_or(0);
-                u.skills.push(SkillExperience(sk.tag.clone(), exp));
-            }
+        if let Some(req) = &item.equip_skill
+            && let Some(sk) = r.skills.iter().find(|s| s.tag == req.skill)
+        {
+            let lvl = (req.level as usize).clamp(1, sk.levels.len().max(1));
+            let exp = sk.levels.get(lvl - 1).map(|l| l.experience).unwrap_or(0);
+            u.skills.push(SkillExperience(sk.tag.clone(), exp));
         }
     }
     // One or two more skills at their first level.
     for _ in 0..rng.random_range(1..=2) {
-        if let Some(sk) = pick(rng, &p.study) {
-            if !u.skills.iter().any(|s| s.0 == sk.tag) {
-                u.skills.push(SkillExperience(sk.tag.clone(), sk.levels[0].experience));
-            }
+        if let Some(sk) = pick(rng, &p.study)
+            && !u.skills.iter().any(|s| s.0 == sk.tag)
+        {
+            u.skills.push(SkillExperience(sk.tag.clone(), sk.levels[0].experience));
         }
     }
     // A plausible order.

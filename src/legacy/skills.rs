@@ -196,7 +196,7 @@ fn level_data(c: &mut Conv, l: &Line, cur: &mut SkillLevel, modes: &Modes, damag
         }
         "USE_MANA" => cur.use_mana = c.u32(l, 0),
         "PRODUCES" => {
-            let p = cur.production.get_or_insert_with(|| Production::default());
+            let p = cur.production.get_or_insert_with(Production::default);
             p.output = Some(c.tag(l, 0));
             p.days = c.u32_or(l, 1, 1);
             c.extra(l, 2);
@@ -204,30 +204,30 @@ fn level_data(c: &mut Conv, l: &Line, cur: &mut SkillLevel, modes: &Modes, damag
         "CONSUME" => {
             let item = c.tag(l, 0);
             let n = c.u32_or(l, 1, 1);
-            let p = cur.production.get_or_insert_with(|| Production::default());
+            let p = cur.production.get_or_insert_with(Production::default);
             upsert(&mut p.inputs, item, n);
         }
-        "RECONSUME" => cur.production.get_or_insert_with(|| Production::default()).reconsume = true,
+        "RECONSUME" => cur.production.get_or_insert_with(Production::default).reconsume = true,
         "TOOL" => {
             let t = c.tag(l, 0);
-            let p = cur.production.get_or_insert_with(|| Production::default());
+            let p = cur.production.get_or_insert_with(Production::default);
             if !p.tools.contains(&t) {
                 p.tools.push(t);
             }
         }
         "MULTIPLE" => {
             let n = c.u32(l, 0);
-            cur.production.get_or_insert_with(|| Production::default()).multiple = n;
+            cur.production.get_or_insert_with(Production::default).multiple = n;
         }
         "HARVEST" => {
             let item = c.tag(l, 0);
             let n = c.u32_or(l, 1, 1);
-            cur.production.get_or_insert_with(|| Production::default()).harvest = Some(ItemCount(item, n));
+            cur.production.get_or_insert_with(Production::default).harvest = Some(ItemCount(item, n));
         }
         "UPGRADE" => {
             let k = c.tag(l, 0);
             let n = c.u32_or(l, 1, 1);
-            cur.production.get_or_insert_with(|| Production::default()).upgrade = Some(ItemCount(k, n));
+            cur.production.get_or_insert_with(Production::default).upgrade = Some(ItemCount(k, n));
         }
         "GRANTS" => {
             let e = c.tag(l, 0);

@@ -210,6 +210,11 @@ pub fn template(r: &FactionReport) -> String {
     o
 }
 
+/// "Day 12", or "Before day 1" for events of the month's start.
+fn day_label(day: u32) -> String {
+    if day == 0 { "Before day 1".to_string() } else { format!("Day {day}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,9 +224,4 @@ mod tests {
         let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].into_iter().map(ordinal).collect();
         assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]);
     }
-}
-
-/// "Day 12", or "Before day 1" for events of the month's start.
-fn day_label(day: u32) -> String {
-    if day == 0 { "Before day 1".to_string() } else { format!("Day {day}") }
 }
