@@ -83,8 +83,15 @@ impl Engine {
     ) -> Result<Self, Vec<String>> {
         let single = threads == Threads::One;
         if !single {
+            // The engine does no I/O or async work on pools: every thread computes.
             let n = threads.count();
-            bevy_app::TaskPoolOptions::with_num_threads(n).create_default_pools();
+            let mut opts = bevy_app::TaskPoolOptions::with_num_threads(n);
+            for pool in [&mut opts.io, &mut opts.async_compute] {
+                pool.min_threads = 0;
+                pool.max_threads = 0;
+            }
+            opts.compute.min_threads = n;
+            opts.create_default_pools();
         }
         let mut app = App::empty();
         schedule::configure(&mut app, single);
