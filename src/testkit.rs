@@ -60,3 +60,16 @@ pub fn scenario(ron_text: &str) -> Scenario {
 pub fn engine(scenario: Scenario) -> Engine {
     Engine::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
 }
+
+/// Copies a folder tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}

@@ -4,23 +4,12 @@
 
 use overlord::data::{self, Counts, load_game, validate};
 use overlord::diag::Diagnostic;
+use overlord::testkit::copy_dir;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// Loads and validates a scenario folder; returns every diagnostic.

@@ -4,6 +4,7 @@
 
 use overlord::engine::Threads;
 use overlord::game::{ABORT_ENV, GameDir, ReportKind};
+use overlord::testkit::copy_dir;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -163,18 +164,6 @@ fn generated_game(t: &Path, units: usize) -> PathBuf {
     let out = bin().arg("new").arg(&scen).arg(&game).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     game
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 #[test]
