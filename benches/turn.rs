@@ -22,7 +22,7 @@ fn one_turn(rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) -> 
     let mut e = Engine::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
     e.submit(orders.to_vec());
     e.run_turn(|_, _| {});
-    let (files, _) = overlord::game::turn_files(&e, rules, &[]).unwrap();
+    let (files, _) = overlord::game::turn_files(&e, &[]).unwrap();
     files.iter().map(|(_, b)| b.len()).sum()
 }
 

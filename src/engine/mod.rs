@@ -13,6 +13,7 @@
 
 pub mod components;
 pub mod ids;
+pub mod parallel;
 pub mod resources;
 pub mod rng;
 pub mod schedule;

@@ -182,7 +182,7 @@ impl GameDir {
             .map_err(|e| GameError::io(&tmp_rules, e))?;
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
-        let mut summary = g.write_turn(&engine, &rules, turn, &[])?;
+        let mut summary = g.write_turn(&engine, turn, &[])?;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
         Ok(summary)
@@ -284,21 +284,15 @@ impl GameDir {
         let run_time = t.elapsed();
         tracing::info!(seconds = run_time.as_secs_f64(), "month run");
         let inputs: Vec<(String, Vec<u8>)> = pending.into_iter().map(|(n, text, _)| (n, text.into_bytes())).collect();
-        let mut summary = self.write_turn(&engine, &rules, next, &inputs)?;
+        let mut summary = self.write_turn(&engine, next, &inputs)?;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
         Ok(summary)
     }
 
     /// Writes turn `turn` (state, reports, the order files it ran with) atomically.
-    fn write_turn(
-        &self,
-        engine: &Engine,
-        rules: &Arc<RuleSet>,
-        turn: u32,
-        inputs: &[(String, Vec<u8>)],
-    ) -> Result<TurnSummary, GameError> {
-        let (files, units) = turn_files(engine, rules, inputs).map_err(|e| GameError::io(&self.root, e))?;
+    fn write_turn(&self, engine: &Engine, turn: u32, inputs: &[(String, Vec<u8>)]) -> Result<TurnSummary, GameError> {
+        let (files, units) = turn_files(engine, inputs).map_err(|e| GameError::io(&self.root, e))?;
         let reports = engine.reports();
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
@@ -345,15 +339,11 @@ fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
 /// ran with, and each faction's text report, JSON report and order template. Also
 /// returns the number of units. Reports are rendered on as many threads as the
 /// engine uses, and come out in faction order.
-pub fn turn_files(
-    engine: &Engine,
-    rules: &Arc<RuleSet>,
-    inputs: &[(String, Vec<u8>)],
-) -> std::io::Result<(Vec<TurnFile>, usize)> {
+pub fn turn_files(engine: &Engine, inputs: &[(String, Vec<u8>)]) -> std::io::Result<(Vec<TurnFile>, usize)> {
     let t = Instant::now();
     let state = engine.scenario();
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state extracted");
-    let catalog = crate::engine::Catalog::new(rules.clone());
+    let catalog = engine.world().resource::<crate::engine::Catalog>();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let t = Instant::now();
     for (name, bytes) in data::scenario_files(&state)? {
@@ -370,22 +360,12 @@ pub fn turn_files(
     let render = |r: &crate::report::FactionReport| {
         let dir = Path::new("reports");
         [
-            (dir.join(format!("{}.txt", r.faction.id)), text::render(r, &catalog).into_bytes()),
+            (dir.join(format!("{}.txt", r.faction.id)), text::render(r, catalog).into_bytes()),
             (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
             (dir.join(format!("{}.orders.txt", r.faction.id)), text::template(r).into_bytes()),
         ]
     };
-    if threads == 1 || reports.len() < 2 {
-        files.extend(reports.iter().flat_map(render));
-    } else {
-        let chunk = reports.len().div_ceil(threads);
-        let rendered: Vec<Vec<(PathBuf, Vec<u8>)>> = std::thread::scope(|s| {
-            let handles: Vec<_> =
-                reports.chunks(chunk).map(|c| s.spawn(|| c.iter().flat_map(render).collect::<Vec<_>>())).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-        });
-        files.extend(rendered.into_iter().flatten());
-    }
+    files.extend(crate::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten());
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "reports rendered");
     Ok((files, state.units.len()))
 }

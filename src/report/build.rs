@@ -44,23 +44,8 @@ fn build_all(world: &World) -> Vec<FactionReport> {
     let dir = world.resource::<Directory>();
     let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
     let idx = index(world, dir);
-    let n = dir.factions.len();
-    if threads == 1 || n < 2 {
-        return (0..n).map(|i| faction_report(world, &idx, i)).collect();
-    }
-    let chunk = n.div_ceil(threads);
-    let idx = &idx;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .step_by(chunk)
-            .map(|start| {
-                s.spawn(move || {
-                    (start..(start + chunk).min(n)).map(|i| faction_report(world, idx, i)).collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect::<Vec<_>>()
-    })
+    let factions: Vec<usize> = (0..dir.factions.len()).collect();
+    crate::engine::parallel::map_ordered(&factions, threads, |&i| faction_report(world, &idx, i))
 }
 
 fn id_of(world: &World, e: Entity) -> String {
