@@ -116,6 +116,7 @@ fn zero_parameters() -> Parameters {
         mana_regen_days: 0,
         retarget_loss_percent: 0,
         population_drift_percent: 0,
+        max_orders_per_unit: 0,
     }
 }
 

@@ -117,6 +117,9 @@ pub struct Parameters {
     pub retarget_loss_percent: u32,
     /// Largest random population change per month, in %.
     pub population_drift_percent: u32,
+    /// Orders a unit's list holds at most; later lines of an order file are ignored
+    /// (FILE-LIMIT).
+    pub max_orders_per_unit: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -96,6 +96,48 @@ pub struct Faction {
     /// Other records (items, races, enchantments…) whose description the faction has seen.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub known: Vec<Tag>,
+    /// Faction-wide settings (FAC-SETTING): the default of every unit of the faction.
+    #[serde(default, skip_serializing_if = "FactionSettings::is_default")]
+    pub settings: FactionSettings,
+    /// Other factions may RESIGN in favour of this one (FAC-RESIGN; RULINGS §12).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub takes_resignations: bool,
+    /// Creature units of resigning factions go to this faction (FAC-RESIGN).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub creatures: bool,
+}
+
+/// Faction-wide settings (SET-*). A unit setting ON adds to the faction's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FactionSettings {
+    /// SET-ADVERTISE for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub advertise: bool,
+    /// SET-ANNOUNCE for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub announce: bool,
+    /// SET-CONSUME for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub consume: bool,
+    /// SET-SILENT for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub silent: bool,
+    /// SET-SHARE for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub share: bool,
+    /// SET-SUPPORT for every unit.
+    #[serde(skip_serializing_if = "is_false")]
+    pub support: bool,
+    /// Battle reports are summaries (SET-TERSE).
+    #[serde(skip_serializing_if = "is_false")]
+    pub terse: bool,
+}
+
+impl FactionSettings {
+    fn is_default(&self) -> bool {
+        *self == FactionSettings::default()
+    }
 }
 
 /// Whether a location is a territory or lies inside another.
@@ -356,9 +398,21 @@ pub struct UnitSettings {
     /// Events of this unit are left out of its faction's report.
     #[serde(skip_serializing_if = "is_false")]
     pub silent: bool,
-    /// The unit advertises (shows its faction and what it teaches).
+    /// The unit advertises (shows its faction and what it teaches) (SET-ADVERTISE).
     #[serde(skip_serializing_if = "is_false")]
     pub advertise: bool,
+    /// The unit shows itself to anyone observing the location (SET-ANNOUNCE).
+    #[serde(skip_serializing_if = "is_false")]
+    pub announce: bool,
+    /// The unit eats available food for its upkeep (SET-CONSUME).
+    #[serde(skip_serializing_if = "is_false")]
+    pub consume: bool,
+    /// The unit shares its food with units in the same location (SET-SHARE).
+    #[serde(skip_serializing_if = "is_false")]
+    pub share: bool,
+    /// The unit pays upkeep from faction funds first (SET-SUPPORT).
+    #[serde(skip_serializing_if = "is_false")]
+    pub support: bool,
     /// Loyalty in % (NPC units); `None`: ordinary loyalty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<u32>,

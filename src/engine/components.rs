@@ -118,9 +118,14 @@ impl Inventory {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Skills(pub Vec<(SkillId, u32)>);
 
-/// A unit's pending orders, one line each, as the player wrote them.
+/// A unit's pending orders, typed, in list order (see [`crate::orders::queue`]).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
-pub struct Orders(pub Vec<String>);
+pub struct Orders(pub Vec<crate::orders::queue::Queued>);
+
+/// A unit on a journey: it runs no orders and is in no location until it arrives
+/// (SCH-MOVING). Added and removed by the movement mechanic.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InTransit;
 
 /// Something that happened to an entity, dated.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -44,6 +44,7 @@ id_type!(
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
     by_tag: HashMap<Tag, u16>,
+    by_folded: HashMap<Tag, u16>,
     tags: Vec<Tag>,
 }
 
@@ -54,6 +55,7 @@ impl Interner {
         for tag in tags {
             let index = u16::try_from(t.tags.len()).expect("more than 65535 records of one kind");
             t.by_tag.entry(tag.to_string()).or_insert(index);
+            t.by_folded.entry(tag.to_ascii_lowercase()).or_insert(index);
             t.tags.push(tag.to_string());
         }
         t
@@ -61,6 +63,10 @@ impl Interner {
     /// The index of `tag`, if it exists.
     pub fn get(&self, tag: &str) -> Option<u16> {
         self.by_tag.get(tag).copied()
+    }
+    /// The index of `word` compared without case, as players may write tags (FILE-CASE).
+    pub fn get_folded(&self, word: &str) -> Option<u16> {
+        self.by_tag.get(word).or_else(|| self.by_folded.get(&word.to_ascii_lowercase())).copied()
     }
     /// The tag at `index`.
     pub fn tag(&self, index: u16) -> &str {
@@ -141,6 +147,53 @@ impl Catalog {
     /// Whole days of study that `experience` points stand for.
     pub fn experience_days(&self, experience: u32) -> u32 {
         experience / self.rules.info.parameters.experience_per_day.max(1)
+    }
+}
+
+impl crate::orders::Vocabulary for Catalog {
+    fn item(&self, word: &str) -> Option<ItemId> {
+        self.items.get_folded(word).map(ItemId)
+    }
+    fn skill(&self, word: &str) -> Option<SkillId> {
+        self.skills.get_folded(word).map(SkillId)
+    }
+    fn race(&self, word: &str) -> Option<RaceId> {
+        self.races.get_folded(word).map(RaceId)
+    }
+    fn item_tag(&self, id: ItemId) -> &str {
+        Catalog::item_tag(self, id)
+    }
+    fn skill_tag(&self, id: SkillId) -> &str {
+        Catalog::skill_tag(self, id)
+    }
+    fn race_tag(&self, id: RaceId) -> &str {
+        Catalog::race_tag(self, id)
+    }
+    fn max_orders(&self) -> usize {
+        self.rules.info.parameters.max_orders_per_unit as usize
+    }
+    fn word(&self, list: crate::orders::WordList, word: &str) -> Option<&str> {
+        use crate::orders::WordList as W;
+        fn pick<'a>(mut tags: impl Iterator<Item = &'a str>, word: &str) -> Option<&'a str> {
+            tags.find(|t| t.eq_ignore_ascii_case(word))
+        }
+        let r = &*self.rules;
+        let c = &r.combat;
+        // The combat chapter calls the middle rank CENTER and the center file MIDDLE
+        // (ORD-TACTIC): both spellings are accepted.
+        let alias = |word: &str, from: &str, to: &str| if word.eq_ignore_ascii_case(from) { to.to_string() } else { word.to_string() };
+        match list {
+            W::Direction => pick(r.movement.directions.iter().map(|d| d.tag.as_str()), word),
+            W::Stance => pick(r.stances.iter().map(|s| s.tag.as_str()), word),
+            W::CombatStance => pick(c.stances.iter().map(|s| s.tag.as_str()), word),
+            W::Rank => pick(c.ranks.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| pick(c.ranks.iter().map(|s| s.tag.as_str()), &alias(word, "center", "middle"))),
+            W::File => pick(c.files.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| pick(c.files.iter().map(|s| s.tag.as_str()), &alias(word, "middle", "center"))),
+            W::CombatMove => pick(c.moves.iter().map(|s| s.tag.as_str()), word),
+            W::Construction => pick(r.constructions.constructions.iter().map(|c| c.tag.as_str()), word),
+            W::Title => pick(r.titles.iter().map(|t| t.tag.as_str()), word),
+        }
     }
 }
 

@@ -116,6 +116,11 @@ impl Engine {
         self.app.world_mut()
     }
 
+    /// Reads an order file with this game's vocabulary.
+    pub fn parse(&self, text: &str) -> Result<OrderFile, crate::orders::OrderError> {
+        crate::orders::parse(text, self.world().resource::<Catalog>())
+    }
+
     /// Sets the order files for the next turn (in the order they are to be applied).
     pub fn submit(&mut self, files: Vec<OrderFile>) {
         self.world_mut().insert_resource(Submissions(files));

@@ -109,7 +109,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
             }
         }
-        let orders = Orders(std::mem::take(&mut u.orders));
+        let orders = Orders(
+            std::mem::take(&mut u.orders)
+                .iter()
+                .map(|text| crate::orders::queue::Queued::new(crate::orders::parse_entry_lenient(text, &catalog).0))
+                .collect(),
+        );
         let id = std::mem::take(&mut u.id);
         let name = DisplayName(std::mem::take(&mut u.name));
         let figures = Figures(u.figures);
@@ -231,7 +236,10 @@ pub fn extract(world: &World) -> Scenario {
                 .get::<Skills>()
                 .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
                 .unwrap_or_default();
-            u.orders = r.get::<Orders>().map(|o| o.0.clone()).unwrap_or_default();
+            u.orders = r
+                .get::<Orders>()
+                .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+                .unwrap_or_default();
             u
         })
         .collect();
@@ -244,10 +252,23 @@ mod tests {
 
     #[test]
     fn a_loaded_world_saves_back_to_the_same_scenario() {
+        // Orders are written back in canonical form (`@ guard` → `@GUARD`); everything
+        // else comes back as loaded, and a second round trip changes nothing.
         let mut s = alpha();
         s.orders.clear();
         let e = engine(s.clone());
-        assert_eq!(e.scenario(), s);
+        let back = e.scenario();
+        let strip = |mut s: crate::data::Scenario| {
+            s.units.iter_mut().for_each(|u| u.orders.clear());
+            s
+        };
+        assert_eq!(strip(back.clone()), strip(s.clone()));
+        for (a, b) in s.units.iter().zip(&back.units) {
+            assert_eq!(a.orders.len(), b.orders.len(), "unit {}", a.id);
+        }
+        assert_eq!(engine(back.clone()).scenario(), back);
+        let guard = back.units.iter().find(|u| u.id == "U2").unwrap();
+        assert_eq!(guard.orders, ["@GUARD"]);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 mod fsutil;
 
 use crate::data::{self, RuleSet, Scenario};
-use crate::engine::{Engine, Threads};
+use crate::engine::{Catalog, Engine, Threads};
 use crate::orders::{self, HeaderTarget, OrderFile};
 use crate::report::{json, text};
 use std::fmt;
@@ -206,7 +206,8 @@ impl GameDir {
         let current = self.current_turn()?;
         let state = self.state(current)?;
         let reject = |m: String| GameError::new("orders", m);
-        let file = orders::parse(text).map_err(|e| reject(e.to_string()))?;
+        let catalog = Catalog::new(Arc::new(self.rules()?));
+        let file = orders::parse(text, &catalog).map_err(|e| reject(e.to_string()))?;
         let h = &file.header;
         let at = |m: String| reject(format!("line {}: {m}; nothing was stored", h.line));
         let faction = state
@@ -242,7 +243,7 @@ impl GameDir {
     }
 
     /// The order files waiting for `turn`, parsed, in faction-id order.
-    fn pending(&self, turn: u32) -> Result<Vec<(String, String, OrderFile)>, GameError> {
+    fn pending(&self, turn: u32, catalog: &Catalog) -> Result<Vec<(String, String, OrderFile)>, GameError> {
         let dir = self.pending_dir(turn);
         let mut out = Vec::new();
         let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(out) };
@@ -257,7 +258,7 @@ impl GameDir {
         paths.sort();
         for p in paths {
             let text = std::fs::read_to_string(&p).map_err(|e| GameError::io(&p, e))?;
-            let file = orders::parse(&text).map_err(|e| GameError::new(&p, e.to_string()))?;
+            let file = orders::parse(&text, catalog).map_err(|e| GameError::new(&p, e.to_string()))?;
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             out.push((name, text, file));
         }
@@ -273,7 +274,7 @@ impl GameDir {
         let t = Instant::now();
         let state = self.state(current)?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
-        let pending = self.pending(next)?;
+        let pending = self.pending(next, &Catalog::new(rules.clone()))?;
         tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
         let mut engine = Engine::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;

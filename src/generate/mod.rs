@@ -376,11 +376,16 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         funds: Default::default(),
         known_skills: Vec::new(),
         known: Vec::new(),
+        settings: Default::default(),
+        takes_resignations: false,
+        creatures: true,
     });
     factions.push(Faction {
         id: "t1".into(),
         name: "Townsfolk".into(),
         default_stance: neutral.clone(),
+        takes_resignations: true,
+        creatures: false,
         ..factions[0].clone()
     });
     for k in 0..o.factions {
@@ -399,6 +404,9 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             funds,
             known_skills: Vec::new(),
             known: Vec::new(),
+            settings: Default::default(),
+            takes_resignations: false,
+            creatures: false,
         });
     }
 

@@ -226,6 +226,9 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             funds: BTreeMap::new(),
             known_skills: Vec::new(),
             known: Vec::new(),
+            settings: Default::default(),
+            takes_resignations: false,
+            creatures: false,
         };
         for l in &r.body {
             match l.key.as_str() {
@@ -265,6 +268,12 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
         if fa.default_stance.is_empty() {
             c.warn(r.head.no, format!("faction {} has no DEFAULT_STANCE; neutral used", fa.id));
             fa.default_stance = "neutral".into();
+        }
+        // The alpha data names no resignation targets: every non-player faction but the
+        // monsters takes resigning factions' units, and the monsters take creatures.
+        if fa.npc {
+            fa.creatures = fa.name.eq_ignore_ascii_case("monsters");
+            fa.takes_resignations = !fa.creatures;
         }
         out.push(fa);
     }

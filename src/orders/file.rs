@@ -1,6 +1,21 @@
-//! Order files: header, faction block, unit blocks.
+//! Mails and order files: header, faction block, unit blocks, articles, report
+//! requests.
+//!
+//! A mail holds one or more *sections*, each opened by a keyword line written with or
+//! without a leading `#` (RULINGS §1):
+//!
+//! * `GAME faction password [turn|game]` — orders, up to `END`;
+//! * `PRESS faction password [game]` / `RUMOR faction password [game]` — an article
+//!   for the newspaper, up to `END` (PRS-PRESS, PRS-RUMOR);
+//! * `REPORT faction password turn` — asks for a stored report again (RPC-REPORT).
+//!
+//! Lines before the first section are ignored (FILE-HEAD). After an `END`, lines are
+//! ignored until the next section keyword (FILE-END; several articles may share a
+//! mail, PRS-MULTI).
 
-use super::{MAX_ORDERS_PER_UNIT, UNIT_PREFIX};
+use super::line::{FactionOrder, parse_entry_lenient, parse_faction_order, strip_comment, unit_id};
+use super::syntax::{Entry, Order, Vocabulary};
+
 
 /// What the third word of the header names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,13 +41,15 @@ pub struct Header {
     pub line: usize,
 }
 
-/// One order line, without comment and surrounding spaces.
+/// One line of an order file, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct Line<T> {
     /// Line number in the file (1-based).
     pub line: usize,
-    /// The order text.
+    /// The text, without comment and surrounding spaces.
     pub text: String,
+    /// What it says, or why it cannot be read.
+    pub read: Result<T, String>,
 }
 
 /// The orders given to one unit.
@@ -42,8 +59,31 @@ pub struct UnitBlock {
     pub unit: String,
     /// Line of the `UNIT` line.
     pub line: usize,
-    /// The orders, at most [`MAX_ORDERS_PER_UNIT`].
-    pub orders: Vec<Line>,
+    /// The order lines, at most the rule set's limit.
+    pub orders: Vec<OrderLine>,
+}
+
+/// One order line of a unit block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderLine {
+    /// Line number in the file (1-based).
+    pub line: usize,
+    /// The text, without comment and surrounding spaces.
+    pub text: String,
+    /// The entry. A line that cannot be read is kept as an [`Order::Unreadable`]
+    /// entry, so that the list keeps its shape; it is removed as invalid when the
+    /// list reaches it (PFX-REMOVE).
+    pub entry: Entry,
+}
+
+impl OrderLine {
+    /// Why the line cannot be read, if it cannot.
+    pub fn error(&self) -> Option<&str> {
+        match &self.entry.order {
+            Order::Unreadable { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 /// A problem found in an order file, at a line.
@@ -61,181 +101,303 @@ impl std::fmt::Display for OrderError {
     }
 }
 
-/// A parsed order file.
+/// An order file: the `GAME` section of a mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderFile {
     /// The header.
     pub header: Header,
     /// Orders between the header and the first `UNIT`.
-    pub faction_orders: Vec<Line>,
-    /// One block per `UNIT` line, in file order.
+    pub faction_orders: Vec<Line<FactionOrder>>,
+    /// One block per unit, in file order.
     pub units: Vec<UnitBlock>,
-    /// Things the player should know that did not stop the file being read.
+    /// Things the player should know that did not stop the file being read (lines
+    /// that cannot be read are in the blocks, with their reason).
     pub warnings: Vec<OrderError>,
 }
 
-/// Splits off a leading `#`-keyword or plain keyword: returns the keyword (upper-case)
-/// and the rest of the line, for the keywords that may carry a `#` (RULINGS §1).
-fn keyword(line: &str) -> Option<(String, &str)> {
+impl OrderFile {
+    /// Every problem of the file, in line order: warnings and unreadable lines.
+    pub fn problems(&self) -> Vec<OrderError> {
+        let mut out = self.warnings.clone();
+        for l in &self.faction_orders {
+            if let Err(m) = &l.read {
+                out.push(OrderError { line: l.line, message: m.clone() });
+            }
+        }
+        for b in &self.units {
+            for l in &b.orders {
+                if let Some(m) = l.error() {
+                    out.push(OrderError { line: l.line, message: m.to_string() });
+                }
+            }
+        }
+        out.sort_by_key(|e| e.line);
+        out
+    }
+}
+
+/// Kinds of newspaper article.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArticleKind {
+    /// Signed with the faction's name and id (PRS-PRESS).
+    Press,
+    /// Unsigned (PRS-RUMOR).
+    Rumor,
+}
+
+/// A newspaper article.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Article {
+    /// Press or rumour.
+    pub kind: ArticleKind,
+    /// The author's faction id.
+    pub faction: String,
+    /// The password given.
+    pub password: String,
+    /// The game name, if given.
+    pub game: Option<String>,
+    /// Line of the `PRESS`/`RUMOR` line.
+    pub line: usize,
+    /// The text, lines joined with newlines, without comments removed.
+    pub text: String,
+}
+
+/// `REPORT faction password turn`: a stored report asked for again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportRequest {
+    /// The faction id.
+    pub faction: String,
+    /// The password given.
+    pub password: String,
+    /// The turn asked for; none: the last one.
+    pub turn: Option<u32>,
+    /// Line of the request.
+    pub line: usize,
+}
+
+/// Everything a mail holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Mail {
+    /// Order files (`GAME` sections), usually one.
+    pub orders: Vec<OrderFile>,
+    /// Articles.
+    pub articles: Vec<Article>,
+    /// Report requests.
+    pub reports: Vec<ReportRequest>,
+}
+
+/// The section keywords, which may carry a `#` (RULINGS §1).
+const SECTION_WORDS: [&str; 5] = ["GAME", "END", "PRESS", "RUMOR", "REPORT"];
+
+/// Splits off a leading section keyword: returns it (upper-case) and the rest of the line.
+fn keyword(line: &str) -> Option<(&'static str, &str)> {
     let t = line.trim_start();
     let body = t.strip_prefix('#').unwrap_or(t);
     let end = body.find(char::is_whitespace).unwrap_or(body.len());
-    let word = body[..end].to_ascii_uppercase();
-    matches!(word.as_str(), "GAME" | "END" | "PRESS" | "RUMOR" | "REPORT").then(|| (word, &body[end..]))
+    let word = &body[..end];
+    SECTION_WORDS.iter().find(|k| k.eq_ignore_ascii_case(word)).map(|k| (*k, &body[end..]))
 }
 
-/// Removes a `#` comment and surrounding spaces.
-fn strip_comment(line: &str) -> &str {
-    line.split('#').next().unwrap_or("").trim()
+/// The words of a section line, with `what` named in errors.
+fn section_words<'a>(line: usize, rest: &'a str, what: &str) -> Result<Vec<&'a str>, OrderError> {
+    let words: Vec<&str> = strip_comment(rest).split_whitespace().collect();
+    let err = |m: String| Err(OrderError { line, message: m });
+    match words.len() {
+        0 => err(format!("{what} needs a faction id and a password")),
+        1 => err(format!("{what} needs a password after the faction id")),
+        2 | 3 => Ok(words),
+        _ => err(format!("too many words after {what}: expected a faction id, a password and at most one more word")),
+    }
 }
 
-/// Finds and reads the header. Lines before it are ignored (FILE-HEAD).
+fn header_from(line: usize, rest: &str) -> Result<Header, OrderError> {
+    let words = section_words(line, rest, "GAME")?;
+    let target = match words.get(2) {
+        None => HeaderTarget::Next,
+        Some(w) => match w.parse::<u32>() {
+            Ok(n) => HeaderTarget::Turn(n),
+            Err(_) => HeaderTarget::Game(w.to_string()),
+        },
+    };
+    Ok(Header { faction: words[0].to_string(), password: words[1].to_string(), target, line })
+}
+
+/// Finds and reads the first `GAME` line. Lines before it are ignored (FILE-HEAD).
 pub fn parse_header(text: &str) -> Result<Header, OrderError> {
     for (i, raw) in text.lines().enumerate() {
-        if let Some((word, rest)) = keyword(raw)
-            && word == "GAME"
-        {
+        if let Some(("GAME", rest)) = keyword(raw) {
             return header_from(i + 1, rest);
         }
     }
     Err(OrderError { line: 0, message: "no header line: the orders must start with `GAME faction password`".into() })
 }
 
-fn header_from(line: usize, rest: &str) -> Result<Header, OrderError> {
-    let words: Vec<&str> = strip_comment(rest).split_whitespace().collect();
-    let err = |m: &str| Err(OrderError { line, message: m.to_string() });
-    match words.len() {
-        0 => err("the header needs a faction id and a password: `GAME faction password`"),
-        1 => err("the header needs a password after the faction id: `GAME faction password`"),
-        2..=3 => {
-            let target = match words.get(2) {
-                None => HeaderTarget::Next,
-                Some(w) => match w.parse::<u32>() {
-                    Ok(n) => HeaderTarget::Turn(n),
-                    Err(_) => HeaderTarget::Game(w.to_string()),
-                },
-            };
-            Ok(Header { faction: words[0].to_string(), password: words[1].to_string(), target, line })
-        }
-        _ => err("too many words in the header: expected `GAME faction password [turn or game]`"),
-    }
-}
-
 /// Normalises a unit id as a player may write it: `206`, `u206` and `U206` all name `U206`.
 /// Ids of new units (`f06nU01`) are case-sensitive and kept as written (FILE-CASE).
 pub fn normalise_unit_id(word: &str) -> String {
-    if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
-        return format!("{UNIT_PREFIX}{word}");
-    }
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(c)
-            if c.eq_ignore_ascii_case(&UNIT_PREFIX.chars().next().unwrap_or('U'))
-                && !chars.as_str().is_empty()
-                && chars.as_str().bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            format!("{UNIT_PREFIX}{}", chars.as_str())
-        }
-        _ => word.to_string(),
-    }
+    unit_id(word).unwrap_or_else(|| word.to_string())
 }
 
-/// Reads an order file: the header, then faction orders, then `UNIT` blocks, up to
-/// `END`. Fails only when there is no usable header; other problems are warnings.
-pub fn parse(text: &str) -> Result<OrderFile, OrderError> {
-    let header = parse_header(text)?;
-    let mut file = OrderFile { header, faction_orders: Vec::new(), units: Vec::new(), warnings: Vec::new() };
-    for (i, raw) in text.lines().enumerate().skip(file.header.line) {
+/// Reads an order file: the first `GAME` section of `text`. Fails only when there is
+/// no usable header.
+pub fn parse<V: Vocabulary + ?Sized>(text: &str, vocabulary: &V) -> Result<OrderFile, OrderError> {
+    let mail = parse_mail(text, vocabulary)?;
+    mail.orders.into_iter().next().ok_or_else(|| OrderError {
+        line: 0,
+        message: "no header line: the orders must start with `GAME faction password`".into(),
+    })
+}
+
+enum Section {
+    None,
+    Orders(OrderFile),
+    Article(Article),
+}
+
+/// Reads a whole mail. Fails when a section line cannot be read or when the mail has
+/// no section at all.
+pub fn parse_mail<V: Vocabulary + ?Sized>(text: &str, vocabulary: &V) -> Result<Mail, OrderError> {
+    let mut mail = Mail::default();
+    let mut section = Section::None;
+    let limit = vocabulary.max_orders();
+    let close = |section: Section, mail: &mut Mail| match section {
+        Section::None => {}
+        Section::Orders(mut f) => {
+            f.units.retain(|b| !b.unit.is_empty());
+            mail.orders.push(f)
+        }
+        Section::Article(mut a) => {
+            a.text = a.text.trim_end().to_string();
+            mail.articles.push(a)
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        if let Some((word, _)) = keyword(raw) {
-            match word.as_str() {
-                "END" => break,
+        if let Some((word, rest)) = keyword(raw) {
+            let previous = std::mem::replace(&mut section, Section::None);
+            close(previous, &mut mail);
+            match word {
+                "END" => {}
                 "GAME" => {
-                    file.warnings.push(OrderError { line, message: "a second GAME line is ignored".into() });
-                    continue;
-                }
-                // Press articles and report requests are read by the newspaper and
-                // the report service, not as orders.
-                _ => {
-                    file.warnings.push(OrderError {
-                        line,
-                        message: format!("{word} is not read as an order; send it on its own"),
+                    let header = header_from(line, rest)?;
+                    section = Section::Orders(OrderFile {
+                        header,
+                        faction_orders: Vec::new(),
+                        units: Vec::new(),
+                        warnings: Vec::new(),
                     });
-                    continue;
+                }
+                "PRESS" | "RUMOR" => {
+                    let w = section_words(line, rest, word)?;
+                    section = Section::Article(Article {
+                        kind: if word == "PRESS" { ArticleKind::Press } else { ArticleKind::Rumor },
+                        faction: w[0].to_string(),
+                        password: w[1].to_string(),
+                        game: w.get(2).map(|g| g.to_string()),
+                        line,
+                        text: String::new(),
+                    });
+                }
+                _ => {
+                    let w = section_words(line, rest, "REPORT")?;
+                    let turn = match w.get(2) {
+                        None => None,
+                        Some(t) => Some(t.parse().map_err(|_| OrderError {
+                            line,
+                            message: format!("REPORT asks for a turn number, not '{t}'"),
+                        })?),
+                    };
+                    mail.reports.push(ReportRequest {
+                        faction: w[0].to_string(),
+                        password: w[1].to_string(),
+                        turn,
+                        line,
+                    });
                 }
             }
-        }
-        let text = strip_comment(raw);
-        if text.is_empty() {
             continue;
         }
-        let mut words = text.split_whitespace();
-        let first = words.next().unwrap_or("");
-        if first.eq_ignore_ascii_case("UNIT") {
-            match (words.next(), words.next()) {
-                (Some(id), None) => {
-                    file.units.push(UnitBlock { unit: normalise_unit_id(id), line, orders: Vec::new() })
-                }
-                (None, _) => file.warnings.push(OrderError { line, message: "UNIT needs a unit id".into() }),
-                (Some(_), Some(_)) => {
-                    file.warnings.push(OrderError { line, message: "UNIT takes one unit id; block ignored".into() })
-                }
+        match &mut section {
+            Section::None => {}
+            Section::Article(a) => {
+                a.text.push_str(raw.trim_end());
+                a.text.push('\n');
             }
-            continue;
-        }
-        let order = Line { line, text: text.to_string() };
-        match file.units.last_mut() {
-            Some(block) if block.orders.len() >= MAX_ORDERS_PER_UNIT => file.warnings.push(OrderError {
-                line,
-                message: format!("unit {} already has {MAX_ORDERS_PER_UNIT} orders; this one is ignored", block.unit),
-            }),
-            Some(block) => block.orders.push(order),
-            None => file.faction_orders.push(order),
+            Section::Orders(file) => order_line(file, line, raw, vocabulary, limit),
         }
     }
-    Ok(file)
+    close(section, &mut mail);
+    if mail.orders.is_empty() && mail.articles.is_empty() && mail.reports.is_empty() {
+        return Err(OrderError {
+            line: 0,
+            message: "no header line: the orders must start with `GAME faction password`".into(),
+        });
+    }
+    Ok(mail)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_forms_of_rulings_1() {
-        // FILE-HEAD, FILE-SPACE, FILE-COMMENT: '#GAME' and leading spaces.
-        let h = parse_header("junk\n  #game f01 pswd1 alpha\n").unwrap();
-        assert_eq!((h.faction.as_str(), h.password.as_str(), h.line), ("f01", "pswd1", 2));
-        assert_eq!(h.target, HeaderTarget::Game("alpha".into()));
-        assert_eq!(parse_header("GAME f01 pw 7").unwrap().target, HeaderTarget::Turn(7));
-        assert_eq!(parse_header("GAME f01 pw").unwrap().target, HeaderTarget::Next);
-        assert!(parse_header("GAME f01").unwrap_err().message.contains("password"));
-        assert_eq!(parse_header("hello\n").unwrap_err().line, 0);
+fn order_line<V: Vocabulary + ?Sized>(file: &mut OrderFile, line: usize, raw: &str, vocabulary: &V, limit: usize) {
+    let text = strip_comment(raw);
+    if text.is_empty() {
+        return;
     }
-
-    #[test]
-    fn blocks_comments_limit_and_end() {
-        // FILE-UNIT, FILE-COMMENT, FILE-LIMIT, FILE-END.
-        let mut text = String::from("GAME f01 pw\nNAME \"Us\"\nunit 7\n@ guard  # stay\n#@ claim shrf\nUNIT u8\n");
-        for i in 0..51 {
-            text.push_str(&format!("WAIT {i}\n"));
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    if first.eq_ignore_ascii_case("UNIT") {
+        let unit = match (words.next(), words.next()) {
+            (Some(id), None) => match unit_id(id) {
+                Some(unit) => Some(unit),
+                None => {
+                    file.warn(line, format!("'{id}' is not a unit id; the orders up to the next UNIT are ignored"));
+                    None
+                }
+            },
+            (None, _) => {
+                file.warn(line, "UNIT needs a unit id; the orders up to the next UNIT are ignored".into());
+                None
+            }
+            (Some(_), Some(_)) => {
+                file.warn(line, "UNIT takes one unit id; the orders up to the next UNIT are ignored".into());
+                None
+            }
+        };
+        match unit {
+            Some(unit) if file.units.iter().any(|b| b.unit == unit) => {
+                file.warn(line, format!("a second block for {unit}: its orders are added to the first"));
+                let at = file.units.iter().position(|b| b.unit == unit).expect("found above");
+                let block = file.units.remove(at);
+                file.units.push(block);
+            }
+            // A bad UNIT line opens a block with no unit, so that the orders after it
+            // do not land in the previous unit's list; it is dropped at the end.
+            unit => file.units.push(UnitBlock { unit: unit.unwrap_or_default(), line, orders: Vec::new() }),
         }
-        text.push_str("#END\nUNIT U9\nMOVE N\n");
-        let f = parse(&text).unwrap();
-        assert_eq!(f.faction_orders, vec![Line { line: 2, text: "NAME \"Us\"".into() }]);
-        assert_eq!(f.units.len(), 2);
-        assert_eq!(f.units[0].unit, "U7");
-        assert_eq!(f.units[0].orders, vec![Line { line: 4, text: "@ guard".into() }]);
-        assert_eq!(f.units[1].unit, "U8");
-        assert_eq!(f.units[1].orders.len(), MAX_ORDERS_PER_UNIT);
-        assert_eq!(f.warnings.len(), 1);
-        assert_eq!(f.warnings[0].line, 7 + 50);
+        return;
     }
+    let Some(block) = file.units.last_mut() else {
+        let read = parse_faction_order(text);
+        file.faction_orders.push(Line { line, text: text.to_string(), read });
+        return;
+    };
+    if block.unit.is_empty() {
+        return;
+    }
+    if block.orders.len() >= limit {
+        let unit = block.unit.clone();
+        file.warn(line, format!("unit {unit} already has {limit} orders; this one is ignored"));
+        return;
+    }
+    let (mut entry, _) = parse_entry_lenient(text, vocabulary);
+    if matches!(entry.order, Order::Retreat) && !block.orders.is_empty() {
+        // PFX-RETREAT1, ORD-RETREAT.
+        let reason = "RETREAT must be the first order of the unit's list".to_string();
+        entry.order = Order::Unreadable { text: "RETREAT".into(), reason };
+    }
+    block.orders.push(OrderLine { line, text: text.to_string(), entry });
+}
 
-    #[test]
-    fn new_unit_ids_keep_their_case() {
-        assert_eq!(normalise_unit_id("f06nU01"), "f06nU01");
-        assert_eq!(normalise_unit_id("u12"), "U12");
-        assert_eq!(normalise_unit_id("12"), "U12");
-        assert_eq!(normalise_unit_id("ux"), "ux");
+impl OrderFile {
+    fn warn(&mut self, line: usize, message: String) {
+        self.warnings.push(OrderError { line, message });
     }
 }

@@ -1,21 +1,31 @@
-//! The order language: order files as players write them.
+//! The order language: order files as players write them, and the orders in them.
 //!
-//! This module knows nothing of the game world. It turns the text of an order file
-//! into an [`OrderFile`]: the header (`GAME faction password [turn|game]`, RULINGS §1),
-//! the faction orders before the first `UNIT`, and one block of order lines per unit.
-//! The engine applies those blocks at the start of a turn (FILE-REPLACE): a unit with a
-//! block gets exactly those orders as its pending list; a unit without keeps its own.
+//! This module knows nothing of the game world. It reads
 //!
-//! Checklist: FILE-HEAD, FILE-TURN (the header's optional turn), FILE-END,
-//! FILE-SPACE, FILE-CASE (keywords), FILE-COMMENT, FILE-UNIT, FILE-REPLACE, FILE-LIMIT.
+//! * an order file ([`file`]): the header (`GAME faction password [turn|game]`,
+//!   RULINGS §1), the faction orders before the first `UNIT`, one block per unit, and
+//!   the press articles and report requests a mail may also carry;
+//! * an order line ([`line`]): prefixes `-+@Dnn` and one of the 58 unit orders with
+//!   its arguments, into a typed [`Entry`] ([`syntax`]);
+//! * an order list ([`queue`]): the rules by which a unit's list is worked through
+//!   day after day — dashes, `+`, `@`, durations, day restrictions.
+//!
+//! Items, skills and races are resolved through a [`Vocabulary`] (the game's
+//! catalogue), so an unknown tag is reported when the file is read.
+//!
+//! Checklist: FILE-*, PFX-*, FAC-* (syntax), ORD-* (syntax), PRS-PRESS, PRS-RUMOR,
+//! RPC-REPORT (syntax).
 
-mod file;
+#[cfg(test)]
+mod fixture;
+pub mod file;
+pub mod line;
+pub mod queue;
+pub mod syntax;
 
-pub use file::{Header, HeaderTarget, Line, OrderError, OrderFile, UnitBlock, parse, parse_header};
-
-/// The most orders a unit keeps (FILE-LIMIT); later lines of a block are dropped
-/// with a warning.
-pub const MAX_ORDERS_PER_UNIT: usize = 50;
-
-/// The prefix of unit ids, for blocks that give a bare number (`UNIT 206` names `U206`).
-pub const UNIT_PREFIX: &str = "U";
+pub use file::{
+    Article, ArticleKind, Header, HeaderTarget, Line, Mail, OrderError, OrderFile, OrderLine, ReportRequest, UnitBlock,
+    normalise_unit_id, parse, parse_header, parse_mail,
+};
+pub use line::{FactionOrder, parse_entry, parse_entry_lenient, parse_faction_order};
+pub use syntax::{Destination, Duration, Entry, Nature, Order, Place, Prefix, Repeat, Target, Vocabulary, Who, WordList};

@@ -120,7 +120,10 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                             .collect()
                     })
                     .unwrap_or_default(),
-                orders: r.get::<Orders>().map(|o| o.0.clone()).unwrap_or_default(),
+                orders: r
+                    .get::<Orders>()
+                    .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+                    .unwrap_or_default(),
                 events: events(r.get::<Events>()),
             }
         })

@@ -3,7 +3,7 @@ use crate::testkit::{TINY, engine, overlord_rules, scenario};
 
 fn reports() -> Vec<crate::report::FactionReport> {
     let mut e = engine(scenario(TINY));
-    e.submit(vec![crate::orders::parse("GAME fa pa\nUNIT U2\nWAIT 3\n").unwrap()]);
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nWAIT 3\n").unwrap()]);
     e.run_turn(|_, _| {});
     e.reports().to_vec()
 }
@@ -65,5 +65,5 @@ fn text_report_follows_the_sample_layout() {
         "stacked units are indented: {t}"
     );
     assert!(t.contains("  + Bob [U3], 1 leader [ldr], of [fb].\n"), "{t}");
-    assert!(t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@ guard\n\nUNIT U2  # Ann's men\nWAIT 3\n\nEND\n"), "{t}");
+    assert!(t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@GUARD\n\nUNIT U2  # Ann's men\nWAIT 3\n\nEND\n"), "{t}");
 }

@@ -1,64 +1,203 @@
-//! Order intake: at the start of the month, each submitted order file replaces the
-//! pending orders of the units it has a `UNIT` block for (FILE-REPLACE). Units
-//! without a block keep their list (FILE-PERSIST).
+//! Order intake, before day 1 of the month.
+//!
+//! 1. [`apply_submissions`] (MonthStep::Orders): each submitted order file replaces
+//!    the pending orders of the units it has a `UNIT` block for (FILE-REPLACE). Units
+//!    without a block keep their list (FILE-PERSIST). Blocks for new ids
+//!    (`f06nU01`) wait in [`NewIds`] until an order creates the unit
+//!    (FILE-NEWID-LIFE).
+//! 2. [`apply_faction_orders`] (MonthStep::FactionOrders): the faction orders before
+//!    the first `UNIT` (§5): NAME, PASSWORD, EMAIL, SETTING, RESIGN, RESHOW (MON-PRE).
 //!
 //! A block for a unit that does not exist or belongs to another faction is ignored,
 //! with the same message in both cases, so that a player cannot probe for other
-//! factions' unit ids. Faction orders (NAME, PASSWORD, …) are carried out by the
-//! faction-orders mechanic; until it exists they are reported as not carried out.
+//! factions' unit ids.
 
-use crate::engine::components::{Events, Faction, Orders, Owner, Unit};
+use crate::engine::Catalog;
+use crate::engine::components::{DisplayName, Events, Faction, Orders, Owner, Race, Unit};
 use crate::engine::resources::{Directory, Kind, Submissions};
 use crate::engine::schedule::{MonthStart, MonthStep};
+use crate::orders::line::is_new_id;
+use crate::orders::queue::Queued;
+use crate::orders::syntax::Setting;
+use crate::orders::{FactionOrder, OrderFile};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
+use std::collections::BTreeMap;
 
-/// Adds [`apply_submissions`] to [`MonthStep::Orders`].
+/// Adds [`apply_submissions`] and [`apply_faction_orders`].
 pub struct IntakePlugin;
 
 impl Plugin for IntakePlugin {
     fn build(&self, app: &mut App) {
+        app.init_resource::<NewIds>();
         app.add_systems(MonthStart, apply_submissions.in_set(MonthStep::Orders));
+        app.add_systems(MonthStart, apply_faction_orders.in_set(MonthStep::FactionOrders));
     }
 }
 
+/// Orders for units not created yet, by new id (FILE-NEWID-LIFE), and the units
+/// whose lists name each new id. Emptied at the end of the month: ids never created
+/// vanish with every order naming them.
+#[derive(Resource, Debug, Default)]
+pub struct NewIds {
+    /// New id → (faction, its pending orders).
+    pub blocks: BTreeMap<String, (Entity, Vec<Queued>)>,
+    /// New id → units whose lists name it.
+    pub named_by: BTreeMap<String, Vec<Entity>>,
+}
+
 /// Applies the month's order files, in faction order.
-pub fn apply_submissions(
-    submissions: Res<Submissions>,
-    dir: Res<Directory>,
-    mut units: Query<(&Owner, &mut Orders, &mut Events), With<Unit>>,
-    mut factions: Query<&mut Events, (With<Faction>, Without<Unit>)>,
-) {
-    for file in &submissions.0 {
-        let Some(faction) = dir.get(Kind::Faction, &file.header.faction) else { continue };
-        let mut notes = Vec::new();
-        for line in &file.faction_orders {
-            notes.push(format!(
-                "Line {}: `{}` was not carried out: faction orders are not supported yet.",
-                line.line, line.text
-            ));
-        }
-        for w in &file.warnings {
-            notes.push(format!("Orders, {w}."));
-        }
-        for block in &file.units {
-            let found =
-                dir.get(Kind::Unit, &block.unit).filter(|&u| units.get(u).is_ok_and(|(o, _, _)| o.0 == faction));
-            let Some(unit) = found else {
-                notes.push(format!("Line {}: orders for {} ignored: not one of your units.", block.line, block.unit));
+pub fn apply_submissions(world: &mut World) {
+    let submissions = std::mem::take(&mut world.resource_mut::<Submissions>().0);
+    world.resource_mut::<NewIds>().blocks.clear();
+    world.resource_mut::<NewIds>().named_by.clear();
+    for file in &submissions {
+        apply_file(world, file);
+    }
+    world.resource_mut::<Submissions>().0 = submissions;
+}
+
+fn apply_file(world: &mut World, file: &OrderFile) {
+    let Some(faction) = world.resource::<Directory>().get(Kind::Faction, &file.header.faction) else { return };
+    let faction_id = file.header.faction.clone();
+    let mut notes = Vec::new();
+    for w in &file.warnings {
+        notes.push(format!("Orders, {w}."));
+    }
+    for block in &file.units {
+        let list: Vec<Queued> = block.orders.iter().map(|l| Queued::new(l.entry.clone())).collect();
+        let named: Vec<String> = list
+            .iter()
+            .flat_map(|q| q.entry.order.references())
+            .filter(|r| is_new_id(r, 'U') || is_new_id(r, 'B'))
+            .map(str::to_string)
+            .collect();
+        if is_new_id(&block.unit, 'U') {
+            if !block.unit.starts_with(&faction_id) {
+                notes.push(format!(
+                    "Line {}: orders for {} ignored: new units of your faction are named {faction_id}nU00 to {faction_id}nU99.",
+                    block.line, block.unit
+                ));
                 continue;
-            };
-            let (_, mut orders, mut events) = units.get_mut(unit).expect("checked above");
-            orders.0 = block.orders.iter().map(|l| l.text.clone()).collect();
-            let n = orders.0.len();
-            events.push(0, format!("Received {n} order{}.", if n == 1 { "" } else { "s" }));
+            }
+            let mut new = world.resource_mut::<NewIds>();
+            for id in named {
+                new.named_by.entry(id).or_default();
+            }
+            new.blocks.insert(block.unit.clone(), (faction, list));
+            continue;
         }
-        if let Ok(mut events) = factions.get_mut(faction) {
-            for n in notes {
-                events.push(0, n);
+        let found = world
+            .resource::<Directory>()
+            .get(Kind::Unit, &block.unit)
+            .filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == faction) && world.get::<Unit>(u).is_some());
+        let Some(unit) = found else {
+            notes.push(format!("Line {}: orders for {} ignored: not one of your units.", block.line, block.unit));
+            continue;
+        };
+        let n = list.len();
+        world.get_mut::<Orders>(unit).expect("units have orders").0 = list;
+        world
+            .get_mut::<Events>(unit)
+            .expect("units have events")
+            .push(0, format!("Received {n} order{}.", if n == 1 { "" } else { "s" }));
+        let mut new = world.resource_mut::<NewIds>();
+        for id in named {
+            let by = new.named_by.entry(id).or_default();
+            if !by.contains(&unit) {
+                by.push(unit);
             }
         }
     }
+    if let Some(mut events) = world.get_mut::<Events>(faction) {
+        for n in notes {
+            events.push(0, n);
+        }
+    }
+}
+
+/// Runs the faction orders of the month's files (MON-PRE, §5).
+pub fn apply_faction_orders(world: &mut World) {
+    let submissions = std::mem::take(&mut world.resource_mut::<Submissions>().0);
+    for file in &submissions {
+        let Some(faction) = world.resource::<Directory>().get(Kind::Faction, &file.header.faction) else { continue };
+        for line in &file.faction_orders {
+            let note = match &line.read {
+                Err(reason) => format!("Line {}: `{}` ignored: {reason}.", line.line, line.text),
+                Ok(order) => faction_order(world, faction, order),
+            };
+            world.get_mut::<Events>(faction).expect("factions have events").push(0, note);
+        }
+    }
+    world.resource_mut::<Submissions>().0 = submissions;
+}
+
+fn faction_order(world: &mut World, faction: Entity, order: &FactionOrder) -> String {
+    match order {
+        FactionOrder::Name(name) => {
+            world.get_mut::<DisplayName>(faction).expect("factions have names").0 = name.clone();
+            format!("The faction is now called {name}.")
+        }
+        FactionOrder::Password(p) => {
+            world.get_mut::<Faction>(faction).expect("faction").0.password = p.clone();
+            "The password was changed.".into()
+        }
+        FactionOrder::Email(e) => {
+            world.get_mut::<Faction>(faction).expect("faction").0.email = e.clone();
+            format!("Reports now go to {e}.")
+        }
+        FactionOrder::Setting { setting, on } => {
+            let mut f = world.get_mut::<Faction>(faction).expect("faction");
+            let s = &mut f.0.settings;
+            *match setting {
+                Setting::Advertise => &mut s.advertise,
+                Setting::Announce => &mut s.announce,
+                Setting::Consume => &mut s.consume,
+                Setting::Silent => &mut s.silent,
+                Setting::Share => &mut s.share,
+                Setting::Support => &mut s.support,
+                Setting::Terse => &mut s.terse,
+            } = *on;
+            format!("Faction setting {} is {}.", setting.keyword(), if *on { "ON" } else { "OFF" })
+        }
+        FactionOrder::Resign(to) => resign(world, faction, to),
+        FactionOrder::Reshow { what, .. } => format!(
+            "RESHOW {what}: noted, but this engine does not put rule descriptions in reports yet; nothing was shown."
+        ),
+    }
+}
+
+/// FAC-RESIGN: every unit goes to the named faction, creatures to the creatures'
+/// faction; the faction is left with no units.
+fn resign(world: &mut World, faction: Entity, to: &str) -> String {
+    let dir = world.resource::<Directory>();
+    let target = dir.factions.iter().copied().find(|&f| {
+        world.get::<Faction>(f).is_some_and(|r| r.0.takes_resignations && r.0.id.eq_ignore_ascii_case(to))
+    });
+    let Some(target) = target else {
+        let names: Vec<String> = dir
+            .factions
+            .iter()
+            .filter_map(|&f| world.get::<Faction>(f))
+            .filter(|r| r.0.takes_resignations)
+            .map(|r| r.0.id.clone())
+            .collect();
+        return format!("RESIGN {to} refused: you may resign only to {}.", names.join(", "));
+    };
+    let creatures = dir.factions.iter().copied().find(|&f| world.get::<Faction>(f).is_some_and(|r| r.0.creatures));
+    let units: Vec<Entity> =
+        dir.units.iter().copied().filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == faction)).collect();
+    let catalog = world.resource::<Catalog>().clone();
+    let n = units.len();
+    for u in units {
+        let creature = world
+            .get::<Race>(u)
+            .is_some_and(|r| catalog.rules.races[r.0.index()].kind == crate::data::RaceKind::Creature);
+        let new = if creature { creatures.unwrap_or(target) } else { target };
+        world.get_mut::<Owner>(u).expect("unit").0 = new;
+    }
+    let name = world.get::<DisplayName>(target).map(|n| n.0.clone()).unwrap_or_default();
+    format!("The faction resigned: its {n} units went to {name} [{to}].")
 }
 
 #[cfg(test)]

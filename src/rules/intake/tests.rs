@@ -1,11 +1,11 @@
 use crate::engine::components::{Events, Orders};
 use crate::engine::resources::{Directory, Kind};
-use crate::orders;
 use crate::testkit::{TINY, engine, scenario};
 
 fn orders_of(e: &crate::engine::Engine, unit: &str) -> Vec<String> {
     let u = e.world().resource::<Directory>().get(Kind::Unit, unit).unwrap();
-    e.world().get::<Orders>(u).unwrap().0.clone()
+    let catalog = e.world().resource::<crate::engine::Catalog>();
+    e.world().get::<Orders>(u).unwrap().0.iter().map(|q| q.entry.written(catalog).to_string()).collect()
 }
 
 fn events_of(e: &crate::engine::Engine, kind: Kind, id: &str) -> Vec<String> {
@@ -17,21 +17,21 @@ fn events_of(e: &crate::engine::Engine, kind: Kind, id: &str) -> Vec<String> {
 fn a_unit_block_replaces_pending_orders_and_others_keep_theirs() {
     // FILE-REPLACE, FILE-PERSIST.
     let mut e = engine(scenario(TINY));
-    e.submit(vec![orders::parse("GAME fa pa\nUNIT U2\nWAIT 3\n@ guard\nEND\n").unwrap()]);
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nWAIT 3\n@ guard\nEND\n").unwrap()]);
     e.run_turn(|_, _| {});
-    assert_eq!(orders_of(&e, "U2"), ["WAIT 3", "@ guard"]);
-    assert_eq!(orders_of(&e, "U1"), ["@ guard"], "a unit without a block keeps its list");
+    assert_eq!(orders_of(&e, "U2"), ["WAIT 3", "@GUARD"]);
+    assert_eq!(orders_of(&e, "U1"), ["@GUARD"], "a unit without a block keeps its list");
     assert_eq!(events_of(&e, Kind::Unit, "U2"), ["Received 2 orders."]);
     // The next month, with no orders, the lists carry over.
     e.run_turn(|_, _| {});
-    assert_eq!(orders_of(&e, "U2"), ["WAIT 3", "@ guard"]);
+    assert_eq!(orders_of(&e, "U2"), ["WAIT 3", "@GUARD"]);
     assert!(events_of(&e, Kind::Unit, "U2").is_empty(), "events are per month");
 }
 
 #[test]
 fn blocks_for_other_factions_units_are_refused_without_telling_whose() {
     let mut e = engine(scenario(TINY));
-    e.submit(vec![orders::parse("GAME fa pa\nUNIT U3\nMOVE N\nUNIT U99\nMOVE N\n").unwrap()]);
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U3\nMOVE N\nUNIT U99\nMOVE N\n").unwrap()]);
     e.run_turn(|_, _| {});
     assert!(orders_of(&e, "U3").is_empty());
     let notes = events_of(&e, Kind::Faction, "fa");
