@@ -85,7 +85,7 @@ fn new_submit_run_report() {
         serde_json::from_str(&fs::read_to_string(g.report_path(1, "f01", ReportKind::Json)).unwrap()).unwrap();
     let u1 = &json["units"][0];
     assert_eq!(u1["id"], "U1");
-    assert_eq!(u1["orders"][0], "claim  over");
+    assert_eq!(u1["orders"][0], "CLAIM over");
     assert_eq!(u1["events"][0]["text"], "Received 1 order.");
     // The state of a turn is a scenario folder that validates.
     let out = bin().arg("validate").arg(turn1.join("state")).output().unwrap();
@@ -114,7 +114,7 @@ fn bad_submissions_are_rejected_whole_and_store_nothing() {
         ),
         ("GAME f01 pswd1 0\n", "line 1: turn 0 has already been run (the next turn is 1); nothing was stored"),
         ("no header here\n", "no header line: the orders must start with `GAME faction password`"),
-        ("GAME f01\n", "line 1: the header needs a password after the faction id: `GAME faction password`"),
+        ("GAME f01\n", "line 1: the GAME line needs a password after the faction id: `GAME faction password`"),
     ];
     for (text, want) in cases {
         let e = g.submit(text).unwrap_err();

@@ -203,8 +203,8 @@ fn section_words<'a>(line: usize, rest: &'a str, what: &str) -> Result<Vec<&'a s
     let words: Vec<&str> = strip_comment(rest).split_whitespace().collect();
     let err = |m: String| Err(OrderError { line, message: m });
     match words.len() {
-        0 => err(format!("{what} needs a faction id and a password")),
-        1 => err(format!("{what} needs a password after the faction id")),
+        0 => err(format!("the {what} line needs a faction id and a password: `{what} faction password`")),
+        1 => err(format!("the {what} line needs a password after the faction id: `{what} faction password`")),
         2 | 3 => Ok(words),
         _ => err(format!("too many words after {what}: expected a faction id, a password and at most one more word")),
     }
