@@ -38,11 +38,10 @@ fn turns(c: &mut Criterion) {
     let dir = root().join("scenarios/alpha");
     let game = data::load_game(&dir, None).unwrap();
     let rules = Arc::new(game.rules);
-    let orders: Vec<OrderFile> =
-        {
-            let catalog = overlord::engine::Catalog::new(rules.clone());
-            game.scenario.orders.iter().map(|(_, text)| overlord::orders::parse(text, &catalog).unwrap()).collect()
-        };
+    let orders: Vec<OrderFile> = {
+        let catalog = overlord::engine::Catalog::new(rules.clone());
+        game.scenario.orders.iter().map(|(_, text)| overlord::orders::parse(text, &catalog).unwrap()).collect()
+    };
     bench(c, "alpha", &rules, &game.scenario, &orders);
     // The alpha world's proportions, a hundred times over: 27,500 units.
     let opts = overlord::generate::Options { locations: 20_900, factions: 1_500, units: 27_500, seed: 1 };

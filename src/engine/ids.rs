@@ -123,6 +123,15 @@ impl Catalog {
     pub fn terrain(&self, tag: &str) -> Option<TerrainId> {
         self.terrains.get(tag).map(TerrainId)
     }
+    /// The money item: the one faction funds are kept in, the first item with
+    /// neither weight nor price nor flags (coins count themselves).
+    pub fn money(&self) -> Option<ItemId> {
+        self.rules
+            .items
+            .iter()
+            .position(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty())
+            .map(|i| ItemId(i as u16))
+    }
     /// The tag of an item.
     pub fn item_tag(&self, id: ItemId) -> &str {
         self.items.tag(id.0)
@@ -181,10 +190,14 @@ impl crate::orders::Vocabulary for Catalog {
         let c = &r.combat;
         // The combat chapter calls the middle rank CENTER and the center file MIDDLE
         // (ORD-TACTIC): both spellings are accepted.
-        let alias = |word: &str, from: &str, to: &str| if word.eq_ignore_ascii_case(from) { to.to_string() } else { word.to_string() };
+        let alias = |word: &str, from: &str, to: &str| {
+            if word.eq_ignore_ascii_case(from) { to.to_string() } else { word.to_string() }
+        };
         match list {
             W::Direction => pick(r.movement.directions.iter().map(|d| d.tag.as_str()), word),
-            W::Stance => pick(r.stances.iter().map(|s| s.tag.as_str()), word),
+            // Players write the stance's name (FRIENDLY) or its tag (friend).
+            W::Stance => pick(r.stances.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| r.stances.iter().find(|s| s.name.eq_ignore_ascii_case(word)).map(|s| s.tag.as_str())),
             W::CombatStance => pick(c.stances.iter().map(|s| s.tag.as_str()), word),
             W::Rank => pick(c.ranks.iter().map(|s| s.tag.as_str()), word)
                 .or_else(|| pick(c.ranks.iter().map(|s| s.tag.as_str()), &alias(word, "center", "middle"))),

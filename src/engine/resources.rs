@@ -83,6 +83,17 @@ impl Directory {
             Kind::Unit => self.units.push(entity),
         }
     }
+    /// Forgets `entity` (a unit disbanded, a structure destroyed…).
+    pub fn remove(&mut self, kind: Kind, id: &str, entity: Entity) {
+        self.by_id[kind as usize].remove(id);
+        let list = match kind {
+            Kind::Faction => &mut self.factions,
+            Kind::Location => &mut self.locations,
+            Kind::Structure => &mut self.structures,
+            Kind::Unit => &mut self.units,
+        };
+        list.retain(|&e| e != entity);
+    }
     /// The entity of `kind` with scenario id `id`.
     pub fn get(&self, kind: Kind, id: &str) -> Option<Entity> {
         self.by_id[kind as usize].get(id).copied()

@@ -9,7 +9,7 @@
 //!    [`Phase::FullDay`] → [`Phase::Movement`] → [`Phase::Battle`] → [`Phase::Market`]
 //!    → [`Phase::DayEnd`] (recruits arrive, mana, effects tick).
 //!    After day 1 only, [`ControlCheck`] (control points are checked).
-//! 3. [`MonthEnd`]: [`MonthStep::Wages`] → [`MonthStep::Upkeep`] (and desertion) →
+//! 3. [`MonthEnd`]: [`MonthStep::NewIds`] (new ids never created vanish) → [`MonthStep::Wages`] → [`MonthStep::Upkeep`] (and desertion) →
 //!    [`MonthStep::Allegiance`] → [`MonthStep::Evolve`] (locations) →
 //!    [`MonthStep::Weather`] (next month's weather).
 //! 4. [`Report`]: [`MonthStep::Knowledge`] → [`MonthStep::Reports`].
@@ -77,6 +77,8 @@ pub enum MonthStep {
     FactionOrders,
     /// [`ControlCheck`]: control points are checked.
     ControlPoints,
+    /// [`MonthEnd`]: new ids that no order created vanish (FILE-NEWID-LIFE).
+    NewIds,
     /// [`MonthEnd`]: work wages are paid.
     Wages,
     /// [`MonthEnd`]: upkeep is paid; dissent and desertion.
@@ -117,7 +119,7 @@ pub fn configure(app: &mut App, single_threaded: bool) {
         (Phase::Immediate, Phase::FullDay, Phase::Movement, Phase::Battle, Phase::Market, Phase::DayEnd).chain(),
     );
     app.configure_sets(ControlCheck, ControlPoints);
-    app.configure_sets(MonthEnd, (Wages, Upkeep, Allegiance, Evolve, Weather).chain());
+    app.configure_sets(MonthEnd, (NewIds, Wages, Upkeep, Allegiance, Evolve, Weather).chain());
     app.configure_sets(Report, (Knowledge, Reports).chain());
 }
 

@@ -16,7 +16,6 @@
 use super::line::{FactionOrder, parse_entry_lenient, parse_faction_order, strip_comment, unit_id};
 use super::syntax::{Entry, Order, Vocabulary};
 
-
 /// What the third word of the header names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HeaderTarget {

@@ -123,7 +123,8 @@ impl<'a, V: Vocabulary + ?Sized> Args<'a, '_, V> {
     }
     fn unit(&mut self) -> Res<Tag> {
         let w = self.next("a unit id")?;
-        unit_id(w).ok_or_else(|| format!("{} needs a unit id (like U12 or a new id like f06nU01), not '{w}'", self.keyword))
+        unit_id(w)
+            .ok_or_else(|| format!("{} needs a unit id (like U12 or a new id like f06nU01), not '{w}'", self.keyword))
     }
     fn item(&mut self) -> Res<ItemId> {
         let w = self.next("an item")?;
@@ -292,10 +293,10 @@ fn keyword_of(body: &str) -> (String, &str) {
 /// The keywords of unit orders, for "did you mean" help and the checker.
 pub const UNIT_KEYWORDS: [&str; 58] = [
     "ACCEPT", "AT", "ATTACK", "BESTOW", "BUILD", "BUY", "CANCEL", "CARAVAN", "CHRISTEN", "CLAIM", "COMBAT", "DAY",
-    "DESCRIBE", "DISBAND", "DROP", "EJECT", "ENTER", "EQUIP", "EXIT", "FORGET", "GET", "GIVE", "GUARD", "HAVE", "LEADER",
-    "LEADING", "LEAVE", "MARCH", "MERGE", "MOVE", "NAME", "OATH", "PATROL", "PILLAGE", "PROMOTE", "RECRUIT", "RETREAT",
-    "SEE", "SELL", "SETTING", "SIZE", "SKILL", "SPLIT", "STACK", "STANCE", "STAY", "STUDY", "SWAP", "SYNCHRO", "TACTIC",
-    "TARGET", "TEACH", "UNSTACK", "USE", "WAIT", "WITHDRAW", "WORK", "YIELD",
+    "DESCRIBE", "DISBAND", "DROP", "EJECT", "ENTER", "EQUIP", "EXIT", "FORGET", "GET", "GIVE", "GUARD", "HAVE",
+    "LEADER", "LEADING", "LEAVE", "MARCH", "MERGE", "MOVE", "NAME", "OATH", "PATROL", "PILLAGE", "PROMOTE", "RECRUIT",
+    "RETREAT", "SEE", "SELL", "SETTING", "SIZE", "SKILL", "SPLIT", "STACK", "STANCE", "STAY", "STUDY", "SWAP",
+    "SYNCHRO", "TACTIC", "TARGET", "TEACH", "UNSTACK", "USE", "WAIT", "WITHDRAW", "WORK", "YIELD",
 ];
 
 fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order> {

@@ -16,9 +16,9 @@
 //! Checklist: FILE-*, PFX-*, FAC-* (syntax), ORD-* (syntax), PRS-PRESS, PRS-RUMOR,
 //! RPC-REPORT (syntax).
 
+pub mod file;
 #[cfg(test)]
 mod fixture;
-pub mod file;
 pub mod line;
 pub mod queue;
 pub mod syntax;
@@ -28,4 +28,6 @@ pub use file::{
     normalise_unit_id, parse, parse_header, parse_mail,
 };
 pub use line::{FactionOrder, parse_entry, parse_entry_lenient, parse_faction_order};
-pub use syntax::{Destination, Duration, Entry, Nature, Order, Place, Prefix, Repeat, Target, Vocabulary, Who, WordList};
+pub use syntax::{
+    Destination, Duration, Entry, Nature, Order, Place, Prefix, Repeat, Target, Vocabulary, Who, WordList,
+};

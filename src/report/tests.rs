@@ -3,7 +3,7 @@ use crate::testkit::{TINY, engine, overlord_rules, scenario};
 
 fn reports() -> Vec<crate::report::FactionReport> {
     let mut e = engine(scenario(TINY));
-    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nWAIT 3\n").unwrap()]);
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nD10 DAY 15\n").unwrap()]);
     e.run_turn(|_, _| {});
     e.reports().to_vec()
 }
@@ -22,7 +22,7 @@ fn a_faction_sees_its_units_and_only_the_locations_they_are_in() {
     // 3000 experience points = 30 days = the first level of combat.
     assert_eq!((u1.skills["cmbt"].days, u1.skills["cmbt"].level), (30, 1));
     assert_eq!(fa.units[1].stack_leader.as_deref(), Some("U1"));
-    assert_eq!(fa.units[1].orders, ["WAIT 3"]);
+    assert_eq!(fa.units[1].orders, ["D10 DAY 15"]);
     assert_eq!(fa.locations.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["L1"]);
     let seen = &fa.locations[0].units;
     assert_eq!(seen.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["U1", "U2", "U3"]);
@@ -40,7 +40,7 @@ fn no_report_names_another_factions_private_data() {
     let r = reports();
     let fb_json = json::render(&r[1]);
     let fb_text = text::render(&r[1], &crate::engine::Catalog::new(overlord_rules()));
-    for secret in ["WAIT 3", "\"pa\"", "Alphans", "cmbt"] {
+    for secret in ["D10 DAY 15", "\"pa\"", "Alphans", "cmbt"] {
         assert!(!fb_json.contains(secret), "{secret} leaked into fb's JSON");
         assert!(!fb_text.contains(secret), "{secret} leaked into fb's text");
     }
@@ -65,5 +65,8 @@ fn text_report_follows_the_sample_layout() {
         "stacked units are indented: {t}"
     );
     assert!(t.contains("  + Bob [U3], 1 leader [ldr], of [fb].\n"), "{t}");
-    assert!(t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@GUARD\n\nUNIT U2  # Ann's men\nWAIT 3\n\nEND\n"), "{t}");
+    assert!(
+        t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@GUARD\n\nUNIT U2  # Ann's men\nD10 DAY 15\n\nEND\n"),
+        "{t}"
+    );
 }

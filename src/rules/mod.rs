@@ -1,10 +1,19 @@
 //! The mechanics of the Overlord rules, one plugin per folder. Each plugin adds its
 //! systems to the phases of [`crate::engine::schedule`].
 //!
-//! * [`intake`] — submitted order files replace units' pending orders (month start);
+//! * [`intake`] — submitted order files replace units' pending orders; faction orders
+//!   (month start);
+//! * [`orders`] — the daily scheduler and the conditions (every day);
+//! * [`identity`] — NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT;
+//! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
+//! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
+pub mod identity;
 pub mod intake;
+pub mod orders;
+pub mod stacks;
+pub mod transfer;
 
 use bevy_app::{PluginGroup, PluginGroupBuilder};
 
@@ -13,6 +22,12 @@ pub struct OverlordRules;
 
 impl PluginGroup for OverlordRules {
     fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>().add(intake::IntakePlugin).add(crate::report::ReportPlugin)
+        PluginGroupBuilder::start::<Self>()
+            .add(intake::IntakePlugin)
+            .add(orders::OrdersPlugin)
+            .add(identity::IdentityPlugin)
+            .add(transfer::TransferPlugin)
+            .add(stacks::StacksPlugin)
+            .add(crate::report::ReportPlugin)
     }
 }

@@ -2,10 +2,10 @@
 //! what the unit holds, who is present, and a log of what it did each day.
 
 use super::*;
+use crate::orders::Vocabulary;
 use crate::orders::fixture::Words;
 use crate::orders::line::parse_entry;
 use crate::orders::syntax::Order;
-use crate::orders::Vocabulary;
 use std::collections::BTreeMap;
 
 #[derive(Default)]
@@ -51,9 +51,27 @@ impl Toy {
                     Outcome::NotNow
                 }
             }
-            Order::Day(n) => if *n == day { Outcome::Ran(Progress::Step) } else { Outcome::NotNow },
-            Order::Size(n) => if self.figures >= *n { Outcome::Ran(Progress::Step) } else { Outcome::NotNow },
-            Order::Wait(n) => if *n == 0 { Outcome::Ran(Progress::Step) } else { Outcome::NotNow },
+            Order::Day(n) => {
+                if *n == day {
+                    Outcome::Ran(Progress::Step)
+                } else {
+                    Outcome::NotNow
+                }
+            }
+            Order::Size(n) => {
+                if self.figures >= *n {
+                    Outcome::Ran(Progress::Step)
+                } else {
+                    Outcome::NotNow
+                }
+            }
+            Order::Wait(n) => {
+                if *n == 0 {
+                    Outcome::Ran(Progress::Step)
+                } else {
+                    Outcome::NotNow
+                }
+            }
             Order::Study { skill, level } => {
                 if w.skill_tag(*skill) == "lumb" {
                     return Outcome::Invalid("this unit can never study lumb".into());
@@ -131,10 +149,8 @@ fn undash_chain_waits_for_each_giver_pfx_undash() {
 
     // If b comes on day 12, the unit moves south that day.
     let mut l = list(&["GIVE U1 item 1", "-5 STUDY s", "GIVE U2 item 1", "-MOVE S"]);
-    let mut toy = Toy {
-        arrivals: BTreeMap::from([(3, vec!["U1".to_string()]), (12, vec!["U2".to_string()])]),
-        ..Toy::default()
-    };
+    let mut toy =
+        Toy { arrivals: BTreeMap::from([(3, vec!["U1".to_string()]), (12, vec!["U2".to_string()])]), ..Toy::default() };
     toy.run(&mut l, 30);
     assert_eq!(toy.days_of("move"), [12]);
     assert!(l.is_empty());

@@ -171,9 +171,10 @@ fn faction_order(world: &mut World, faction: Entity, order: &FactionOrder) -> St
 /// faction; the faction is left with no units.
 fn resign(world: &mut World, faction: Entity, to: &str) -> String {
     let dir = world.resource::<Directory>();
-    let target = dir.factions.iter().copied().find(|&f| {
-        world.get::<Faction>(f).is_some_and(|r| r.0.takes_resignations && r.0.id.eq_ignore_ascii_case(to))
-    });
+    let target =
+        dir.factions.iter().copied().find(|&f| {
+            world.get::<Faction>(f).is_some_and(|r| r.0.takes_resignations && r.0.id.eq_ignore_ascii_case(to))
+        });
     let Some(target) = target else {
         let names: Vec<String> = dir
             .factions

@@ -1,0 +1,292 @@
+//! The daily scheduler: every unit's order list, worked through day after day
+//! (checklist §3, SCH-*), with the conditions of the order reference.
+//!
+//! Each day, in [`Phase::Immediate`]:
+//!
+//! * units are visited in a fixed order: locations in report order (the order of the
+//!   scenario's `locations.ron`), and in each location the units outside structures
+//!   in report order, then the units in each structure, structures in report order
+//!   (SCH-LOC, SCH-UNIT); units on a journey are skipped (SCH-MOVING);
+//! * in a pass each unit tries to run one immediate order ([`queue::run_one`]); while
+//!   a pass runs anything, another pass starts from the first unit (SCH-IMM,
+//!   SCH-IMM-LOOP). A pass covers the whole world, so that a SYNCHRO between two
+//!   units of one faction in different locations fires in the same pass for both.
+//!
+//! In [`Phase::FullDay`], one more pass runs one full-day order per unit, or the
+//! invisible WORK when none runs (SCH-FULL, PFX-WORK). In [`Phase::DayEnd`], WAIT
+//! orders count down.
+//!
+//! What an order *does* is a [`Handler`], registered by the plugin of its mechanic in
+//! [`OrderHandlers`]. An order with no handler yet is skipped and kept, and the unit's
+//! report says so once a month.
+
+mod conditions;
+mod handlers;
+
+pub use handlers::{Act, Handler, OrderHandlers};
+
+use crate::data::RaceKind;
+use crate::engine::Catalog;
+use crate::engine::components::{At, Events, InTransit, Orders, Race, Seq, Unit};
+use crate::engine::resources::{Clock, Directory};
+use crate::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
+use crate::orders::queue::{self, Outcome, Pass};
+use crate::orders::syntax::{Entry, Order, Who};
+use crate::rules::intake::NewIds;
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// The scheduler, the conditions, and the purge of new ids never created.
+pub struct OrdersPlugin;
+
+impl Plugin for OrdersPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<OrderHandlers>();
+        app.init_resource::<Visiting>();
+        conditions::register(&mut app.world_mut().resource_mut::<OrderHandlers>());
+        app.add_systems(MonthStart, start_month.after(MonthStep::FactionOrders));
+        app.add_systems(Day, immediate_passes.in_set(Phase::Immediate));
+        app.add_systems(Day, full_day_pass.in_set(Phase::FullDay));
+        app.add_systems(Day, end_day.in_set(Phase::DayEnd));
+        app.add_systems(MonthEnd, purge_new_ids.in_set(MonthStep::NewIds));
+    }
+}
+
+/// The order in which units are visited, kept until something changes where units
+/// are or their report order (ENTER, LEAVE, PROMOTE, new and vanished units…).
+#[derive(Resource, Debug, Default)]
+pub struct Visiting {
+    order: Vec<Entity>,
+    stale: bool,
+    /// Units with immediate orders today, in visiting order.
+    immediate: Vec<Entity>,
+    /// Bit per order kind already reported as "not run by this engine yet", per unit
+    /// (cleared each month).
+    unsupported: bevy_ecs::entity::EntityHashMap<u64>,
+}
+
+impl Visiting {
+    /// Marks the visiting order as out of date.
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+}
+
+/// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
+fn visiting_order(world: &mut World) -> Vec<Entity> {
+    let dir = world.resource::<Directory>();
+    let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
+    for (pos, &u) in dir.units.iter().enumerate() {
+        let r = world.entity(u);
+        if r.contains::<InTransit>() {
+            continue;
+        }
+        let Some(at) = r.get::<At>() else { continue };
+        let loc = world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0);
+        let inside = at.structure.and_then(|s| world.get::<Seq>(s)).map_or(0, |s| s.0 + 1);
+        keyed.push((loc, inside, pos as u32, u));
+    }
+    keyed.sort_unstable();
+    keyed.into_iter().map(|k| k.3).collect()
+}
+
+fn refresh(world: &mut World) {
+    if world.resource::<Visiting>().stale {
+        let order = visiting_order(world);
+        let mut v = world.resource_mut::<Visiting>();
+        v.order = order;
+        v.stale = false;
+    }
+}
+
+/// Month start: the visiting order is built afresh; notes are per month.
+fn start_month(mut visiting: ResMut<Visiting>) {
+    visiting.stale = true;
+    visiting.unsupported.clear();
+}
+
+/// SCH-IMM, SCH-IMM-LOOP.
+pub fn immediate_passes(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    refresh(world);
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let mut active = active_units(world);
+    loop {
+        let mut ran = false;
+        for &u in &active {
+            ran |= step(world, &handlers, u, day, Pass::Immediate);
+        }
+        if !ran {
+            break;
+        }
+        if world.resource::<Visiting>().stale {
+            refresh(world);
+            active = active_units(world);
+        }
+    }
+    world.resource_mut::<Visiting>().immediate = active;
+}
+
+fn active_units(world: &World) -> Vec<Entity> {
+    let v = world.resource::<Visiting>();
+    v.order
+        .iter()
+        .copied()
+        .filter(|&u| world.get::<Orders>(u).is_some_and(|o| queue::has_any(&o.0, Pass::Immediate)))
+        .collect()
+}
+
+/// SCH-FULL, PFX-WORK.
+pub fn full_day_pass(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    refresh(world);
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let order = world.resource::<Visiting>().order.clone();
+    let work = handlers.get(Order::Work.index());
+    for u in order {
+        if !step(world, &handlers, u, day, Pass::FullDay)
+            && let Some(work) = work
+            && world.get_entity(u).is_ok()
+        {
+            let mut entry = Entry { prefix: Default::default(), order: Order::Work };
+            work(&mut Act { world, unit: u, day }, &mut entry);
+        }
+    }
+}
+
+/// Day end: WAIT orders count down.
+pub fn end_day(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    let units = std::mem::take(&mut world.resource_mut::<Visiting>().immediate);
+    for u in units {
+        if let Some(mut o) = world.get_mut::<Orders>(u) {
+            queue::end_day(&mut o.0, day);
+        }
+    }
+}
+
+/// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
+fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: Pass) -> bool {
+    let Ok(r) = world.get_entity(u) else { return false };
+    if r.contains::<InTransit>() || !r.contains::<Unit>() {
+        return false;
+    }
+    let Some(mut orders) = world.get_mut::<Orders>(u) else { return false };
+    if orders.0.is_empty() {
+        return false;
+    }
+    let mut list = std::mem::take(&mut orders.0);
+    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, handlers, u, day, entry));
+    if world.get_entity(u).is_err() {
+        return report.ran;
+    }
+    if let Some(mut o) = world.get_mut::<Orders>(u) {
+        // Orders a handler added meanwhile (none today) would go after the list.
+        let added = std::mem::replace(&mut o.0, list);
+        o.0.extend(added);
+    }
+    if !report.invalid.is_empty() {
+        let catalog = world.resource::<Catalog>();
+        let notes: Vec<String> = report
+            .invalid
+            .iter()
+            .map(|(entry, reason)| format!("{}: removed from the orders: {reason}.", entry.written(catalog)))
+            .collect();
+        if let Some(mut events) = world.get_mut::<Events>(u) {
+            for n in notes {
+                events.push(day, n);
+            }
+        }
+    }
+    report.ran
+}
+
+/// Whether a unit of race kind `kind` may give an order restricted to `who`.
+fn allowed(who: Who, kind: RaceKind) -> bool {
+    use RaceKind::*;
+    match who {
+        Who::Any => true,
+        Who::Leader => kind == Leader,
+        // Followers may move with scouting: the movement mechanic checks that.
+        Who::LeaderOrCreature => true,
+        Who::FollowerOrCreature => kind != Leader,
+        Who::LeaderOrFollower | Who::NotCreature => kind != Creature,
+    }
+}
+
+fn who_text(who: Who) -> &'static str {
+    match who {
+        Who::Any => "any unit",
+        Who::Leader => "leaders",
+        Who::LeaderOrCreature => "leaders and creatures",
+        Who::FollowerOrCreature => "followers and creatures",
+        Who::LeaderOrFollower | Who::NotCreature => "leaders and followers",
+    }
+}
+
+fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
+    if let Order::Unreadable { reason, .. } = &entry.order {
+        return Outcome::Invalid(reason.clone());
+    }
+    let catalog = world.resource::<Catalog>();
+    let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
+    let who = entry.order.who();
+    if !allowed(who, kind) {
+        return Outcome::Invalid(format!("only {} may give {}", who_text(who), entry.order.keyword()));
+    }
+    let index = entry.order.index();
+    match handlers.get(index) {
+        Some(h) => h(&mut Act { world, unit: u, day }, entry),
+        None => {
+            let mut v = world.resource_mut::<Visiting>();
+            let seen = v.unsupported.entry(u).or_default();
+            if *seen & (1 << index) == 0 {
+                *seen |= 1 << index;
+                let text = entry.written(world.resource::<Catalog>()).to_string();
+                let what = handlers::pending_mechanic(&entry.order);
+                if let Some(mut e) = world.get_mut::<Events>(u) {
+                    e.push(
+                        day,
+                        format!(
+                            "{text}: did nothing: {what} is not part of this engine yet. The order stays in the list."
+                        ),
+                    );
+                }
+            }
+            Outcome::NotNow
+        }
+    }
+}
+
+/// Month end (FILE-NEWID-LIFE): new ids that no order created vanish, with every
+/// order that names them.
+pub fn purge_new_ids(world: &mut World) {
+    let new = std::mem::take(&mut *world.resource_mut::<NewIds>());
+    let day = world.resource::<Clock>().day;
+    for (id, units) in &new.named_by {
+        for &u in units {
+            let removed = world.get_mut::<Orders>(u).map_or(0, |mut o| queue::purge(&mut o.0, id));
+            if removed > 0
+                && let Some(mut e) = world.get_mut::<Events>(u)
+            {
+                e.push(
+                    day,
+                    format!(
+                        "{removed} order{} naming {id} removed: no unit or structure {id} was created this month.",
+                        if removed == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
+    }
+    for (id, (faction, list)) in &new.blocks {
+        if !list.is_empty()
+            && let Some(mut e) = world.get_mut::<Events>(*faction)
+        {
+            e.push(day, format!("Orders for {id} dropped: no unit {id} was created this month."));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

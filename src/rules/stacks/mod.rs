@@ -1,0 +1,224 @@
+//! Stacks, report order and structures: STACK, UNSTACK, EJECT, PROMOTE, ENTER,
+//! LEAVE, EXIT, DISBAND (ORD-STACK, ORD-UNSTACK, ORD-EJECT, ORD-PROMOTE, ORD-ENTER,
+//! ORD-LEAVE, ORD-EXIT, ORD-DISBAND; STK-LEAD, STK-LOST).
+//!
+//! A unit that leaves its stack takes its own substack with it (STK-LEAD): the
+//! members keep pointing at it. Entering or leaving a structure moves the unit and
+//! its substack.
+
+use crate::data::RaceKind;
+use crate::engine::components::{At, Id, Orders, Population, StackLeader, Structure, StructureAt};
+use crate::engine::resources::{Directory, Kind};
+use crate::orders::queue::{self, Outcome, Progress};
+use crate::orders::syntax::{Entry, Order};
+use crate::rules::orders::{Act, OrderHandlers, Visiting};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// Registers the stack and structure orders.
+pub struct StacksPlugin;
+
+impl Plugin for StacksPlugin {
+    fn build(&self, app: &mut App) {
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set("STACK", stack);
+        h.set("UNSTACK", unstack);
+        h.set("EJECT", eject);
+        h.set("PROMOTE", promote);
+        h.set("ENTER", enter);
+        h.set("LEAVE", leave);
+        h.set("EXIT", leave);
+        h.set("DISBAND", disband);
+    }
+}
+
+fn set_leader(act: &mut Act, u: Entity, leader: Option<Entity>) {
+    act.world.get_mut::<StackLeader>(u).expect("unit").0 = leader;
+}
+
+/// `u` and every unit stacked under it, at any depth, in report order.
+fn with_substack(act: &Act, u: Entity) -> Vec<Entity> {
+    let Some(at) = act.at(u) else { return vec![u] };
+    let mut out = vec![u];
+    for &x in &act.world.resource::<Directory>().units {
+        if x != u && act.at(x).is_some_and(|a| a.location == at.location) && act.is_above(u, x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+fn unstack(act: &mut Act, _: &mut Entry) -> Outcome {
+    if let Some(l) = act.leader_of(act.unit) {
+        set_leader(act, act.unit, None);
+        let name = act.name(l);
+        act.log(format!("Left the stack of {name}."));
+    }
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-STACK: under a leader present in the same place, if its faction holds this
+/// unit's as an ally or it gives ACCEPT for this unit today.
+fn stack(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Stack(target) = &entry.order else { return Outcome::NotNow };
+    let Some(target) = target else { return unstack(act, entry) };
+    let Some(t) = act.unit_named(target) else { return Outcome::NotNow };
+    let me = act.unit;
+    if t == me || act.is_above(me, t) {
+        return Outcome::Invalid("a unit cannot stack under itself or a unit of its own stack".into());
+    }
+    if act.race_kind(t) != RaceKind::Leader {
+        return Outcome::Invalid(format!("{} is not a leader: only leaders lead stacks", act.name(t)));
+    }
+    if !act.present(t) || act.at(t) != act.at(me) {
+        return Outcome::NotNow;
+    }
+    if act.leader_of(me) == Some(t) {
+        return Outcome::Ran(Progress::Step);
+    }
+    if !act.holds_at_least(t, me, "ally") {
+        // ORD-ACCEPT: the leader lets this one unit in, whatever the stance.
+        let my_id = act.world.get::<Id>(me).map(|i| i.0.clone()).unwrap_or_default();
+        let day = act.day;
+        let accept = act
+            .world
+            .get::<Orders>(t)
+            .and_then(|o| queue::find_considered(&o.0, day, |o| matches!(o, Order::Accept(u) if *u == my_id)));
+        let Some(i) = accept else {
+            return Outcome::Invalid(format!("{} does not accept this unit in its stack", act.name(t)));
+        };
+        queue::settle(&mut act.world.get_mut::<Orders>(t).expect("unit").0, i, day, Progress::Step);
+    }
+    set_leader(act, me, Some(t));
+    let (them, name) = (act.name(t), act.name(me));
+    act.log(format!("Stacked under {them}."));
+    act.event(t, format!("{name} stacked under this unit."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-EJECT: a unit directly under this one leaves: out of the stack if this unit
+/// leads the whole stack, else into this unit's own leader's stack.
+fn eject(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Eject(target) = &entry.order else { return Outcome::NotNow };
+    let Some(t) = act.unit_named(target) else { return Outcome::NotNow };
+    if act.leader_of(t) != Some(act.unit) {
+        return Outcome::NotNow;
+    }
+    let up = act.leader_of(act.unit);
+    set_leader(act, t, up);
+    let (them, me) = (act.name(t), act.name(act.unit));
+    act.log(format!("Ejected {them} from the stack."));
+    act.event(t, format!("Was ejected from the stack of {me}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-PROMOTE: a unit at the same place and stack level that comes later in report
+/// order moves just before this one (SCH-ORDERDEP).
+fn promote(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Promote(target) = &entry.order else { return Outcome::NotNow };
+    let Some(t) = act.unit_named(target) else { return Outcome::NotNow };
+    let me = act.unit;
+    if !act.present(t) || act.at(t) != act.at(me) || act.leader_of(t) != act.leader_of(me) {
+        return Outcome::NotNow;
+    }
+    let mut dir = act.world.resource_mut::<Directory>();
+    let (Some(mine), Some(theirs)) = (dir.units.iter().position(|&u| u == me), dir.units.iter().position(|&u| u == t))
+    else {
+        return Outcome::NotNow;
+    };
+    if theirs > mine {
+        let u = dir.units.remove(theirs);
+        dir.units.insert(mine, u);
+        act.world.resource_mut::<Visiting>().invalidate();
+    }
+    let them = act.name(t);
+    act.log(format!("Promoted {them} ahead of this unit."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// Moves `u` and its substack into `structure` (or out of any, with `None`), and
+/// takes `u` out of its stack.
+fn relocate(act: &mut Act, structure: Option<Entity>) {
+    let group = with_substack(act, act.unit);
+    for u in group {
+        act.world.get_mut::<At>(u).expect("unit").structure = structure;
+    }
+    set_leader(act, act.unit, None);
+    act.world.resource_mut::<Visiting>().invalidate();
+}
+
+/// ORD-ENTER: a finished structure here whose owner (the first unit inside) holds
+/// this unit's faction at least Friendly.
+fn enter(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Enter(id) = &entry.order else { return Outcome::NotNow };
+    let Some(s) = act.world.resource::<Directory>().get(Kind::Structure, id) else { return Outcome::NotNow };
+    let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+    if act.world.get::<StructureAt>(s).map(|a| a.0) != Some(at.location) {
+        return Outcome::NotNow;
+    }
+    if at.structure == Some(s) {
+        return Outcome::Invalid(format!("already inside {id}"));
+    }
+    if act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty()) {
+        return Outcome::NotNow;
+    }
+    let owner = act
+        .world
+        .resource::<Directory>()
+        .units
+        .iter()
+        .copied()
+        .find(|&u| act.at(u).is_some_and(|a| a.structure == Some(s)));
+    if let Some(o) = owner
+        && !act.holds_at_least(o, act.unit, "friendly")
+    {
+        return Outcome::Invalid(format!("the owner of {id} does not let this unit in"));
+    }
+    relocate(act, Some(s));
+    act.log(format!("Entered {id}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-LEAVE, ORD-EXIT: out of the structure the unit is in, into its location.
+fn leave(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let named = match &entry.order {
+        Order::Leave(s) | Order::Exit(s) => s.clone(),
+        _ => return Outcome::NotNow,
+    };
+    let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+    let Some(inside) = at.structure else {
+        return Outcome::Invalid("the unit is not inside a structure".into());
+    };
+    let inside_id = act.world.get::<Id>(inside).map(|i| i.0.clone()).unwrap_or_default();
+    if named.as_ref().is_some_and(|n| *n != inside_id) {
+        return Outcome::Invalid(format!("the unit is in {inside_id}, not in {}", named.unwrap_or_default()));
+    }
+    relocate(act, None);
+    act.log(format!("Left {inside_id}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-DISBAND: the unit disappears with its possessions; its figures join the local
+/// population (POP-DISBAND); units directly under it unstack (STK-LOST).
+fn disband(act: &mut Act, _: &mut Entry) -> Outcome {
+    let me = act.unit;
+    let Some(at) = act.world.get::<At>(me).copied() else { return Outcome::NotNow };
+    let figures = act.figures(me);
+    if let Some(mut p) = act.world.get_mut::<Population>(at.location) {
+        p.0 = p.0.saturating_add(figures);
+    }
+    let members: Vec<Entity> =
+        act.world.resource::<Directory>().units.iter().copied().filter(|&u| act.leader_of(u) == Some(me)).collect();
+    for m in members {
+        set_leader(act, m, None);
+    }
+    let name = act.name(me);
+    if let Some(f) = act.faction_of(me) {
+        act.event(f, format!("{name} disbanded; its {figures} figures joined the local population."));
+    }
+    let id = act.world.get::<Id>(me).map(|i| i.0.clone()).unwrap_or_default();
+    act.world.resource_mut::<Directory>().remove(Kind::Unit, &id, me);
+    act.world.resource_mut::<Visiting>().invalidate();
+    act.world.despawn(me);
+    Outcome::Ran(Progress::Done)
+}
