@@ -520,11 +520,7 @@ impl Order {
             }
         };
         let fix_target = |t: &mut Target| match t {
-            Target::Unit(u) | Target::Structure(u) => {
-                if u == old {
-                    *u = new.to_string();
-                }
-            }
+            Target::Unit(u) | Target::Structure(u) if u == old => *u = new.to_string(),
             _ => {}
         };
         match self {

@@ -77,9 +77,7 @@ impl Toy {
                     return Outcome::Invalid("this unit can never study lumb".into());
                 }
                 self.studied += 1;
-                if self.days_per_level > 0 {
-                    self.level = self.studied / self.days_per_level;
-                }
+                self.level = self.studied.checked_div(self.days_per_level).unwrap_or(0);
                 self.log.push((day, "study".into()));
                 match level {
                     Some(l) if self.level >= *l => Outcome::Ran(Progress::Done),

@@ -65,7 +65,7 @@ fn synchro(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Invalid("a unit cannot SYNCHRO with itself".into());
     }
     let same_faction = act.faction_of(other) == act.faction_of(act.unit);
-    if !same_faction && !(act.sees(other) && act.at(other).is_some()) {
+    if !(same_faction || act.sees(other) && act.at(other).is_some()) {
         return Outcome::NotNow;
     }
     let my_id = act.world.get::<crate::engine::components::Id>(act.unit).map(|i| i.0.clone()).unwrap_or_default();

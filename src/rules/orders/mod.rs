@@ -167,12 +167,12 @@ pub fn end_day(world: &mut World) {
 
 /// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
 fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: Pass) -> bool {
-    let Ok(r) = world.get_entity(u) else { return false };
+    let Ok(mut r) = world.get_entity_mut(u) else { return false };
     if r.contains::<InTransit>() || !r.contains::<Unit>() {
         return false;
     }
-    let Some(mut orders) = world.get_mut::<Orders>(u) else { return false };
-    if orders.0.is_empty() {
+    let Some(mut orders) = r.get_mut::<Orders>() else { return false };
+    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) {
         return false;
     }
     let mut list = std::mem::take(&mut orders.0);
@@ -228,11 +228,13 @@ fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, en
     if let Order::Unreadable { reason, .. } = &entry.order {
         return Outcome::Invalid(reason.clone());
     }
-    let catalog = world.resource::<Catalog>();
-    let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
     let who = entry.order.who();
-    if !allowed(who, kind) {
-        return Outcome::Invalid(format!("only {} may give {}", who_text(who), entry.order.keyword()));
+    if who != Who::Any {
+        let catalog = world.resource::<Catalog>();
+        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
+        if !allowed(who, kind) {
+            return Outcome::Invalid(format!("only {} may give {}", who_text(who), entry.order.keyword()));
+        }
     }
     let index = entry.order.index();
     match handlers.get(index) {
