@@ -641,3 +641,232 @@ impl FactionOrder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orders::fixture::Words;
+    use rand::{RngExt, SeedableRng};
+
+    fn round_trip(text: &str) -> String {
+        let e = parse_entry(text, &Words).unwrap_or_else(|m| panic!("{text}: {m}"));
+        let written = e.written(&Words).to_string();
+        assert_eq!(parse_entry(&written, &Words).as_ref(), Ok(&e), "{text} → {written}");
+        written
+    }
+
+    #[test]
+    fn prefixes_come_in_the_rules_order_pfx_form() {
+        assert_eq!(round_trip("-5 STUDY s"), "-5 STUDY s");
+        assert_eq!(round_trip("+@use s"), "+@USE s");
+        assert_eq!(round_trip("--MOVE n"), "--MOVE N");
+        assert_eq!(round_trip("D10 DAY 15"), "D10 DAY 15");
+        assert_eq!(round_trip("-15 GUARD"), "-15 GUARD");
+        assert_eq!(round_trip("+30 STUDY CMBT"), "+30 STUDY cmbt");
+        assert_eq!(round_trip("@ GUARD"), "@GUARD");
+        assert_eq!(round_trip("-+@D3 GIVE 12 coin 0 5"), "-+@D3 GIVE U12 coin 0 5");
+        for bad in ["@5 USE s", "5@USE s", "+-MOVE N", "0 STUDY s", "5USE s", "D0 DAY 1"] {
+            assert!(parse_entry(bad, &Words).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_order_of_the_reference_reads_and_writes_back() {
+        // The examples of the order reference (checklist §6), one per order.
+        for text in [
+            "ACCEPT f02nU98",
+            "AT L47",
+            "AT B3",
+            "ATTACK U222",
+            "ATTACK f02",
+            "ATTACK B4",
+            "BESTOW U509",
+            "BUILD carp f06nB01",
+            "BUILD carp tower 3",
+            "BUY 10 swrd 200",
+            "@BUY 0 iron 25",
+            "CANCEL mayo L47",
+            "CARAVAN L47 L49 L51",
+            "CHRISTEN “Nirmal's Roost”",
+            "CLAIM mayo L67",
+            "CLAIM mayo FREE",
+            "COMBAT RANGED",
+            "COMBAT erst swrd MELEE",
+            "DAY 15",
+            "DESCRIBE",
+            "DESCRIBE \"wearing a dark hood\"",
+            "DISBAND CONFIRM",
+            "DROP ston 15",
+            "DROP iron 0 10",
+            "EJECT U250",
+            "ENTER B220",
+            "EQUIP swrd 20",
+            "EQUIP hrse 0",
+            "EXIT",
+            "EXIT B220",
+            "FORGET carp",
+            "GET U229 100 iron",
+            "GET L47 0 coin 50",
+            "GIVE U229 ston 100",
+            "GIVE U882 swrd 0 5",
+            "@GUARD",
+            "HAVE food 5",
+            "LEADER U222",
+            "LEADING U222",
+            "LEAVE",
+            "LEAVE B199",
+            "MARCH N",
+            "MARCH L47",
+            "MERGE U222 5",
+            "MOVE SW",
+            "@MOVE NE",
+            "NAME “Biscuithead”",
+            "OATH U222",
+            "PATROL",
+            "15 PILLAGE",
+            "PROMOTE U222",
+            "RECRUIT f06nU01 10 man 51",
+            "RECRUIT U2095 0 man 50",
+            "RETREAT",
+            "SEE U290",
+            "SELL 0 food 8",
+            "@SELL 987 ston 20",
+            "SETTING ADVERTISE ON",
+            "SETTING support off",
+            "SIZE 50",
+            "SKILL cmbt 2 LEVEL",
+            "SKILL blde 95 DAYS",
+            "SKILL cmbt 2",
+            "SPLIT f06nU01 10",
+            "STACK U222",
+            "STACK",
+            "STANCE f05 ALLY",
+            "STANCE f11 hostile",
+            "STAY",
+            "@STUDY cmbt",
+            "STUDY cmbt 2",
+            "SYNCHRO U222",
+            "SWAP U231 1000 coin 15 fish",
+            "TACTIC FIGHT FRONT CENTER CHARGE",
+            "TACTIC attack middle center fire",
+            "TARGET U222",
+            "TARGET B126",
+            "TARGET L46",
+            "TARGET barr",
+            "10 TEACH U222 cmbt",
+            "30 TEACH U101 mage U102 mage U110 scou",
+            "@TEACH cmbt",
+            "UNSTACK",
+            "@USE hors 10",
+            "USE erst 1",
+            "WAIT 10",
+            "WITHDRAW 3450",
+            "WITHDRAW 10 food",
+            "10 WORK",
+            "YIELD mayo",
+            "YIELD",
+            "COMBAT_ORDER ranged",
+        ] {
+            round_trip(text);
+        }
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let err = |t: &str| parse_entry(t, &Words).unwrap_err();
+        assert_eq!(err("GIVE U1 gold 5"), "'gold' is not an item of this game");
+        assert_eq!(err("STUDY"), "STUDY needs a skill");
+        assert_eq!(err("FLY N"), "'FLY' is not an order");
+        assert_eq!(err("PASSWORD x"), "PASSWORD is a faction order: put it before the first UNIT line");
+        assert_eq!(err("SPLIT U5 10"), "SPLIT needs a new unit id like f06nU01, not 'U5'");
+        assert_eq!(err("MOVE north"), "MOVE needs a direction or a location id, and 'north' is neither");
+        assert_eq!(err("DISBAND"), "DISBAND must be written DISBAND CONFIRM");
+        assert_eq!(err("SIZE x"), "SIZE needs a number of figures, a whole number, not 'x'");
+        assert_eq!(err("GUARD now"), "GUARD does not expect 'now' here");
+        assert_eq!(
+            parse_faction_order("STUDY cmbt").unwrap_err(),
+            "STUDY is a unit order: put it after a UNIT line naming the unit"
+        );
+        assert_eq!(parse_faction_order("EMAIL nobody").unwrap_err(), "'nobody' is not an email address");
+    }
+
+    #[test]
+    fn comments_and_strings_file_comment_file_string() {
+        assert_eq!(strip_comment("NAME \"Team #1\" # the best"), "NAME \"Team #1\"");
+        assert_eq!(strip_comment("#@ claim shrf"), "");
+        for t in ["NAME The Empire", "NAME \"The Empire\"", "NAME “The Empire”"] {
+            assert_eq!(parse_entry(t, &Words).unwrap().order, Order::Name("The Empire".into()), "{t}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_and_what_reads_writes_back() {
+        // A property test: random lines built from bytes and order fragments.
+        let fragments = [
+            "-",
+            "+",
+            "@",
+            "D",
+            "1",
+            "0",
+            "99999999999",
+            " ",
+            "\t",
+            "\"",
+            "“",
+            "#",
+            "GIVE",
+            "U1",
+            "coin",
+            "STUDY",
+            "s",
+            "MOVE",
+            "N",
+            "L3",
+            "B2",
+            "f01nU01",
+            "SWAP",
+            "TACTIC",
+            "fight",
+            "front",
+            "left",
+            "stand",
+            "COMBAT",
+            "RECRUIT",
+            "man",
+            "TEACH",
+            "SKILL",
+            "DAYS",
+            "NAME",
+            "GET",
+            "é",
+            "\u{0}",
+            "UNIT",
+            "END",
+            "GAME f1 p",
+        ];
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..rng.random_range(0..8) {
+                if rng.random_bool(0.2) {
+                    let bytes: Vec<u8> = (0..rng.random_range(1..6)).map(|_| rng.random()).collect();
+                    s.push_str(&String::from_utf8_lossy(&bytes));
+                } else {
+                    s.push_str(fragments[rng.random_range(0..fragments.len())]);
+                }
+                if rng.random_bool(0.6) {
+                    s.push(' ');
+                }
+            }
+            let (entry, _) = parse_entry_lenient(&s, &Words);
+            if let Ok(e) = parse_entry(&s, &Words) {
+                let w = e.written(&Words).to_string();
+                assert_eq!(parse_entry(&w, &Words), Ok(e), "{s:?} → {w:?}");
+            }
+            let _ = entry.written(&Words).to_string();
+            let _ = parse_faction_order(&s);
+            let _ = crate::orders::parse_mail(&format!("GAME f1 p\nUNIT U1\n{s}\n{s}\nPRESS f1 p\n{s}\nEND"), &Words);
+        }
+    }
+}
