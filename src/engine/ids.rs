@@ -88,12 +88,13 @@ impl Interner {
 pub struct Catalog {
     /// The rule set.
     pub rules: Arc<RuleSet>,
-    items: Interner,
-    skills: Interner,
-    races: Interner,
-    terrains: Interner,
+    // The tables are shared: cloning a catalog is cheap.
+    items: Arc<Interner>,
+    skills: Arc<Interner>,
+    races: Arc<Interner>,
+    terrains: Arc<Interner>,
     /// Per skill: the cumulative experience of each level, ascending.
-    skill_levels: Vec<Vec<u32>>,
+    skill_levels: Arc<Vec<Vec<u32>>>,
 }
 
 impl Catalog {
@@ -104,7 +105,14 @@ impl Catalog {
         let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
         let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
-        Catalog { rules, items, skills, races, terrains, skill_levels }
+        Catalog {
+            rules,
+            items: Arc::new(items),
+            skills: Arc::new(skills),
+            races: Arc::new(races),
+            terrains: Arc::new(terrains),
+            skill_levels: Arc::new(skill_levels),
+        }
     }
 
     /// The id of item `tag`.

@@ -321,6 +321,48 @@ pub enum Who {
     NotCreature,
 }
 
+/// Calls `$f` on every unit or structure id an order names, through shared or
+/// mutable references (as `$order` is): one list of cases for reading and renaming.
+macro_rules! visit_references {
+    ($order:expr, $f:expr) => {{
+        #[allow(unused_mut)]
+        let mut f = $f;
+        match $order {
+            Order::Accept(u)
+            | Order::Bestow(u)
+            | Order::Eject(u)
+            | Order::Enter(u)
+            | Order::Leader(u)
+            | Order::Leading(u)
+            | Order::Oath(u)
+            | Order::Promote(u)
+            | Order::See(u)
+            | Order::Synchro(u)
+            | Order::Give { to: u, .. }
+            | Order::Merge { into: u, .. }
+            | Order::Recruit { unit: u, .. }
+            | Order::Split { new: u, .. }
+            | Order::Swap { with: u, .. }
+            | Order::At(Place::Structure(u))
+            | Order::Exit(Some(u))
+            | Order::Leave(Some(u))
+            | Order::Stack(Some(u))
+            | Order::Attack(Target::Unit(u) | Target::Structure(u))
+            | Order::Target(Target::Unit(u) | Target::Structure(u))
+            | Order::Get { from: Target::Unit(u) | Target::Structure(u), .. }
+            | Order::Build { what: Some(Target::Unit(u) | Target::Structure(u)), .. } => f(u),
+            Order::Teach(list) => {
+                for (u, _) in list {
+                    if let Some(u) = u {
+                        f(u);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }};
+}
+
 impl Order {
     /// The order's keyword.
     pub fn keyword(&self) -> &'static str {
@@ -481,71 +523,16 @@ impl Order {
     /// Every id of a unit or structure the order names, for the new-id rules
     /// (FILE-NEWID-LIFE).
     pub fn references(&self) -> Vec<&str> {
-        fn target(t: &Target) -> Option<&str> {
-            match t {
-                Target::Unit(u) | Target::Structure(u) => Some(u.as_str()),
-                _ => None,
-            }
-        }
-        match self {
-            Order::Accept(u)
-            | Order::Bestow(u)
-            | Order::Eject(u)
-            | Order::Enter(u)
-            | Order::Leader(u)
-            | Order::Leading(u)
-            | Order::Oath(u)
-            | Order::Promote(u)
-            | Order::See(u)
-            | Order::Synchro(u)
-            | Order::Give { to: u, .. }
-            | Order::Merge { into: u, .. }
-            | Order::Recruit { unit: u, .. }
-            | Order::Split { new: u, .. }
-            | Order::Swap { with: u, .. } => vec![u.as_str()],
-            Order::At(Place::Structure(s)) => vec![s.as_str()],
-            Order::Exit(Some(s)) | Order::Leave(Some(s)) | Order::Stack(Some(s)) => vec![s.as_str()],
-            Order::Attack(t) | Order::Target(t) | Order::Get { from: t, .. } => target(t).into_iter().collect(),
-            Order::Build { what: Some(t), .. } => target(t).into_iter().collect(),
-            Order::Teach(list) => list.iter().filter_map(|(u, _)| u.as_deref()).collect(),
-            _ => Vec::new(),
-        }
+        let mut out: Vec<&Tag> = Vec::new();
+        visit_references!(self, |t| out.push(t));
+        out.into_iter().map(String::as_str).collect()
     }
 
     /// Replaces every reference to `old` by `new` (a new id that became permanent).
     pub fn rename_reference(&mut self, old: &str, new: &str) {
-        let fix = |t: &mut Tag| {
-            if t == old {
-                *t = new.to_string();
-            }
-        };
-        let fix_target = |t: &mut Target| match t {
-            Target::Unit(u) | Target::Structure(u) if u == old => *u = new.to_string(),
-            _ => {}
-        };
-        match self {
-            Order::Accept(u)
-            | Order::Bestow(u)
-            | Order::Eject(u)
-            | Order::Enter(u)
-            | Order::Leader(u)
-            | Order::Leading(u)
-            | Order::Oath(u)
-            | Order::Promote(u)
-            | Order::See(u)
-            | Order::Synchro(u)
-            | Order::Give { to: u, .. }
-            | Order::Merge { into: u, .. }
-            | Order::Recruit { unit: u, .. }
-            | Order::Split { new: u, .. }
-            | Order::Swap { with: u, .. } => fix(u),
-            Order::At(Place::Structure(s)) => fix(s),
-            Order::Exit(Some(s)) | Order::Leave(Some(s)) | Order::Stack(Some(s)) => fix(s),
-            Order::Attack(t) | Order::Target(t) | Order::Get { from: t, .. } => fix_target(t),
-            Order::Build { what: Some(t), .. } => fix_target(t),
-            Order::Teach(list) => list.iter_mut().filter_map(|(u, _)| u.as_mut()).for_each(fix),
-            _ => {}
-        }
+        visit_references!(self, |t: &mut Tag| if t == old {
+            *t = new.to_string()
+        });
     }
 }
 

@@ -331,3 +331,14 @@ fn purge_removes_every_order_naming_a_new_id() {
     assert_eq!(purge(&mut l, "f01nU01"), 3);
     assert_eq!(text(&l), ["NAME \"x\""]);
 }
+
+#[test]
+fn a_created_new_id_is_renamed_in_every_order_naming_it_file_newid_life() {
+    let mut l = list(&["GIVE f01nU01 item 1", "-STACK f01nU01", "30 TEACH f01nU01 cmbt U7 s", "ENTER f01nB01"]);
+    for q in &mut l {
+        q.entry.order.rename_reference("f01nU01", "U99");
+    }
+    assert_eq!(text(&l), ["GIVE U99 item 1", "-STACK U99", "30 TEACH U99 cmbt U7 s", "ENTER f01nB01"]);
+    assert_eq!(l[2].entry.order.references(), ["U99", "U7"]);
+    assert_eq!(l[3].entry.order.references(), ["f01nB01"]);
+}
