@@ -3,7 +3,8 @@
 use crate::data::{self, Counts};
 use crate::diag::Diagnostic;
 use crate::engine::Threads;
-use crate::game::{GameDir, GameError, ReportKind};
+use crate::game::{Answer, GameDir, GameError, ReportKind};
+use crate::orders::ArticleKind;
 use crate::progress::Progress;
 use crate::{generate, legacy};
 use clap::{Parser, Subcommand};
@@ -83,16 +84,36 @@ pub enum Command {
         #[arg(long)]
         rules: Option<PathBuf>,
     },
-    /// Store a faction's order file for the next turn (or the turn its header names).
+    /// Take in a mail: store its orders for the next turn (or the turn their header
+    /// names) and its newspaper articles, answer its report requests.
     ///
-    /// The file starts with `GAME faction password [turn|game]` and ends at `END`. A wrong
-    /// faction, password, game or turn rejects the whole file; nothing is stored. A later
-    /// submission for the same turn replaces the earlier one.
+    /// Orders start with `GAME faction password [turn|game]` and end at `END`; articles
+    /// with `PRESS`/`RUMOR faction password`; `REPORT faction password [turn]` asks for a
+    /// stored report, printed after the answers. A wrong faction, password, game or turn
+    /// refuses that section (exit code 1); nothing of it is stored. Orders are checked
+    /// as `check` does. A later submission for the same turn replaces the earlier one.
     Submit {
         /// The game directory.
         game_dir: PathBuf,
-        /// The order file (`-` for standard input).
+        /// The mail or order file (`-` for standard input).
         order_file: PathBuf,
+    },
+    /// Check an order file against the game's current state without storing it: one
+    /// line per problem (`line N: error: …` or `line N: warning: …`) and a summary.
+    /// Exit code 1 when there is an error.
+    Check {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// The mail or order file (`-` for standard input).
+        order_file: PathBuf,
+    },
+    /// Print the newspaper published with a turn.
+    Newspaper {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Turn (default: the current turn).
+        #[arg(long)]
+        turn: Option<u32>,
     },
     /// Run the next turn: read the state and the stored orders, write the new state and
     /// every faction's reports.
@@ -153,7 +174,9 @@ pub fn run(cli: Cli) -> i32 {
     init_logging(cli.verbose);
     match cli.command {
         Command::New { scenario, game_dir, rules } => new_game(&scenario, &game_dir, rules.as_deref()),
-        Command::Submit { game_dir, order_file } => submit(&game_dir, &order_file),
+        Command::Submit { game_dir, order_file } => take_mail(&game_dir, &order_file, true),
+        Command::Check { game_dir, order_file } => take_mail(&game_dir, &order_file, false),
+        Command::Newspaper { game_dir, turn } => newspaper(&game_dir, turn),
         Command::Run { game_dir, threads, no_progress } => run_turn(&game_dir, threads, !no_progress),
         Command::Report { game_dir, faction, turn, json, template } => {
             let kind = if json {
@@ -284,27 +307,91 @@ fn read_input(path: &Path) -> Result<String, GameError> {
         .map_err(|_| GameError { path: path.to_path_buf(), message: "orders must be plain text (UTF-8)".into() })
 }
 
-fn submit(game_dir: &Path, order_file: &Path) -> i32 {
+/// Takes in (or only checks) a mail and prints what became of each section. Returns
+/// the exit code: 1 when a section was refused or, for a check, an order has an error.
+fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
     let result = GameDir::open(game_dir).and_then(|g| {
-        let text = read_input(order_file)?;
-        g.submit(&text).map_err(|e| {
-            if e.path == Path::new("orders") { GameError { path: order_file.to_path_buf(), ..e } } else { e }
+        let text = read_input(mail_file)?;
+        let answers = if store { g.submit_mail(&text) } else { g.check_mail(&text) };
+        answers.map_err(|e| {
+            if e.path == Path::new("orders") { GameError { path: mail_file.to_path_buf(), ..e } } else { e }
         })
     });
-    match result {
-        Ok(r) => {
-            for w in &r.warnings {
-                println!("{}: warning: {w}", order_file.display());
+    let answers = match result {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let src = mail_file.display();
+    let mut failed = false;
+    let mut reports = Vec::new();
+    for a in &answers {
+        match a {
+            Answer::Orders(r) => {
+                let what = format!("line {}: orders of {} for turn {}", r.line, r.faction, r.turn);
+                if store {
+                    println!(
+                        "{src}: {what} stored ({} unit block(s)){}",
+                        r.unit_blocks,
+                        if r.replaced { "; they replace the earlier submission" } else { "" }
+                    );
+                } else {
+                    println!("{src}: {what}");
+                }
+                match &r.check {
+                    Some(c) => {
+                        for p in &c.problems {
+                            println!("{src}: {p}");
+                        }
+                        println!("{src}: {}, turn {}: {}", r.faction, r.turn, c.summary());
+                        failed |= !store && c.errors() > 0;
+                    }
+                    None => println!(
+                        "{src}: orders for turn {} are checked when turn {} has run",
+                        r.turn,
+                        r.turn.saturating_sub(1)
+                    ),
+                }
             }
-            println!(
-                "{}: orders of {} for turn {} stored ({} unit block(s), {} warning(s)){}",
-                order_file.display(),
-                r.faction,
-                r.turn,
-                r.unit_blocks,
-                r.warnings.len(),
-                if r.replaced { "; they replace the earlier submission" } else { "" }
-            );
+            Answer::Article { line, faction, kind, turn, .. } => {
+                let kind = match kind {
+                    ArticleKind::Press => "signed article",
+                    ArticleKind::Rumor => "rumour",
+                };
+                let done = if store { "stored" } else { "accepted" };
+                println!("{src}: line {line}: {kind} of {faction} {done} for the newspaper of turn {turn}");
+            }
+            Answer::Report { line, faction, turn, text } => {
+                if store {
+                    println!("{src}: line {line}: the report of {faction} for turn {turn} follows");
+                    reports.push(text);
+                } else {
+                    println!("{src}: line {line}: the report of {faction} for turn {turn} would be sent");
+                }
+            }
+            Answer::Refused { line, message } => {
+                eprintln!("{src}: error: line {line}: {message}");
+                failed = true;
+            }
+        }
+    }
+    for text in reports {
+        print!("\n{text}");
+    }
+    i32::from(failed)
+}
+
+fn newspaper(game_dir: &Path, turn: Option<u32>) -> i32 {
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let turn = match turn {
+            Some(t) => t,
+            None => g.current_turn()?,
+        };
+        let path = g.newspaper_path(turn);
+        std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
+    });
+    match result {
+        Ok(text) => {
+            print!("{text}");
             0
         }
         Err(e) => fail(e),

@@ -341,3 +341,118 @@ fn every_command_has_help_and_bad_arguments_do_not_panic() {
     let out = bin().args(["new"]).arg(root().join("scenarios/alpha")).arg(root().join("scenarios")).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "refuses a non-empty directory");
 }
+
+#[test]
+fn mail_check_press_and_report_requests() {
+    // FILE-CHECK, FILE-TURN, PRS-PRESS, PRS-RUMOR, PRS-MULTI, PRS-REWARD, RPC-REPORT.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    let g = GameDir::open(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = t.path().join(name);
+        fs::write(&p, text).unwrap();
+        p
+    };
+
+    // `check` stores nothing; errors give exit code 1, one line each, and a summary.
+    let bad = write("bad.txt", "GAME f01 pswd1\nUNIT U1\nSTUDY egra\nUNIT U212\nWORK\nEND\n");
+    let out = bin().arg("check").arg(&dir).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().map(|l| l.split_once("bad.txt: ").unwrap().1).collect();
+    assert_eq!(
+        lines,
+        [
+            "line 1: orders of f01 for turn 1",
+            "line 3: error: even grace (egra) cannot be learned by study",
+            "line 4: error: U212 is not one of your units; the block is ignored",
+            "f01, turn 1: 2 unit blocks, 2 orders: 2 errors, 0 warnings",
+        ],
+        "{stdout}"
+    );
+    assert!(!dir.join("orders").exists(), "check stores nothing");
+    let good = write("good.txt", "GAME f01 pswd1\nUNIT U2\n@GUARD\n");
+    assert_eq!(bin().arg("check").arg(&dir).arg(&good).output().unwrap().status.code(), Some(0));
+
+    // A mail with orders, three articles and a report request.
+    let mail = write(
+        "mail.txt",
+        "Dear GM,\n#GAME f01 pswd1\nUNIT U2\n@GUARD\n#END\n\
+         #PRESS f01 pswd1\nThe Itorians welcome all traders.\n#END\n\
+         #RUMOR f01 pswd1\nThe Emperor is ill.\n#END\n\
+         #RUMOR f02 pswd2\nA dragon sleeps in the hills.\n#END\n\
+         #REPORT f02 pswd2 0\n\
+         #RUMOR f02 nope\nWrong password.\n#END\n",
+    );
+    let out = bin().arg("submit").arg(&dir).arg(&mail).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "one section was refused");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "mail.txt: line 2: orders of f01 for turn 1 stored (1 unit block(s))",
+        "mail.txt: f01, turn 1: 1 unit block, 1 order: 0 errors, 0 warnings",
+        "mail.txt: line 6: signed article of f01 stored for the newspaper of turn 1",
+        "mail.txt: line 9: rumour of f01 stored for the newspaper of turn 1",
+        "mail.txt: line 12: rumour of f02 stored for the newspaper of turn 1",
+        "mail.txt: line 15: the report of f02 for turn 0 follows",
+    ] {
+        assert!(stdout.contains(want), "{want}\n{stdout}");
+    }
+    let report0 = fs::read_to_string(g.report_path(0, "f02", ReportKind::Text)).unwrap();
+    assert!(stdout.ends_with(&report0), "the stored report follows the answers");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("mail.txt: error: line 16: wrong password for faction f02; nothing was stored"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_dir(g.pending_dir(1).join("press")).unwrap().count(), 3);
+    // The stored orders keep the mail's line numbers.
+    assert_eq!(
+        fs::read_to_string(g.pending_dir(1).join("f01.txt")).unwrap(),
+        "\n#GAME f01 pswd1\nUNIT U2\n@GUARD\n#END\n"
+    );
+
+    // Orders for turn 2 wait unchecked; they are checked once turn 1 has run.
+    let later = write("later.txt", "GAME f03 pswd3 2\nUNIT U1\nWORK\n");
+    let out = bin().arg("submit").arg(&dir).arg(&later).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("orders for turn 2 are checked when turn 1 has run"));
+
+    let funds = |turn: u32, f: &str| -> u64 {
+        let state = g.state(turn).unwrap();
+        state.factions.iter().find(|x| x.id == f).unwrap().funds.get("coin").copied().unwrap_or(0)
+    };
+    let before = (funds(0, "f01"), funds(0, "f02"));
+    g.run(Threads::One, |_, _| {}).unwrap();
+    // Rewards: f01 wrote a signed article and a rumour (50, not 80); f02 a rumour.
+    assert_eq!((funds(1, "f01"), funds(1, "f02")), (before.0 + 50, before.1 + 30));
+    let r1 = fs::read_to_string(g.report_path(1, "f01", ReportKind::Text)).unwrap();
+    assert!(r1.contains("Newspaper: your signed article earned 50 coins [coin] for the faction funds."), "{r1}");
+    let r2 = fs::read_to_string(g.report_path(1, "f02", ReportKind::Text)).unwrap();
+    assert!(r2.contains("Your report for turn 0 was sent again on request."));
+    // The newspaper: signed articles with their author, rumours unsigned.
+    let paper = fs::read_to_string(g.newspaper_path(1)).unwrap();
+    assert_eq!(
+        paper,
+        "Alpha test game: the newspaper of turn 1\n========================================\n\n\
+         Signed articles\n---------------\n\nThe Itorians welcome all traders.\n\n    -- Itorians (f01)\n\n\
+         Rumours\n-------\n\nA dragon sleeps in the hills.\n\nThe Emperor is ill.\n"
+    );
+    let out = bin().arg("newspaper").arg(&dir).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), paper);
+    // The turn archives the mail it ran with, and the check of the orders for turn 2.
+    let turn1 = g.turn_dir(1);
+    assert_eq!(fs::read_dir(turn1.join("press")).unwrap().count(), 3);
+    assert!(turn1.join("notices/f02.txt").is_file());
+    let check = fs::read_to_string(turn1.join("checks/f03.txt")).unwrap();
+    assert_eq!(
+        check,
+        "Check of the orders of f03 for turn 2\nline 2: error: U1 is not one of your units; the block is ignored\n\
+         1 unit block, 1 order: 1 error, 0 warnings\n"
+    );
+    // Turn 0's newspaper is empty.
+    assert_eq!(
+        fs::read_to_string(g.newspaper_path(0)).unwrap(),
+        "Alpha test game: the newspaper of turn 0\n========================================\n\nNo articles this turn.\n"
+    );
+}

@@ -117,6 +117,8 @@ fn zero_parameters() -> Parameters {
         retarget_loss_percent: 0,
         population_drift_percent: 0,
         max_orders_per_unit: 0,
+        press_reward_signed: 0,
+        press_reward_rumor: 0,
     }
 }
 

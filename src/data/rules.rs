@@ -120,6 +120,11 @@ pub struct Parameters {
     /// Orders a unit's list holds at most; later lines of an order file are ignored
     /// (FILE-LIMIT).
     pub max_orders_per_unit: u32,
+    /// Reward, in the game's money, for a signed newspaper article (PRS-REWARD).
+    pub press_reward_signed: u32,
+    /// Reward for an unsigned article, a rumour (PRS-REWARD). Rewards do not add up:
+    /// a faction earns the largest reward among its articles of the turn.
+    pub press_reward_rumor: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -140,6 +140,12 @@ impl Catalog {
             .position(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty())
             .map(|i| ItemId(i as u16))
     }
+    /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
+    pub fn items_text(&self, item: ItemId, n: u64) -> String {
+        let it = &self.rules.items[item.index()];
+        let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
+        format!("{n} {name} [{}]", it.tag)
+    }
     /// The tag of an item.
     pub fn item_tag(&self, id: ItemId) -> &str {
         self.items.tag(id.0)

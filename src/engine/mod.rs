@@ -126,6 +126,11 @@ impl Engine {
         self.world_mut().insert_resource(Submissions(files));
     }
 
+    /// Sets the articles and notices for the next turn.
+    pub fn deliver(&mut self, inbox: resources::Inbox) {
+        self.world_mut().insert_resource(inbox);
+    }
+
     /// Runs the next turn: one month. `on_day(day, days)` is called after each day.
     pub fn run_turn(&mut self, on_day: impl FnMut(u32, u32)) {
         let world = self.world_mut();
@@ -142,6 +147,7 @@ impl Engine {
         clear_events(world);
         schedule::run_month(world, on_day);
         world.insert_resource(Submissions::default());
+        world.insert_resource(resources::Inbox::default());
     }
 
     /// Builds the reports of the current state without running a turn (turn 0).

@@ -3,7 +3,7 @@
 
 use super::rng;
 use crate::data::{GameSettings, Tag};
-use crate::orders::OrderFile;
+use crate::orders::{ArticleKind, OrderFile};
 use bevy_ecs::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use std::collections::HashMap;
@@ -104,3 +104,14 @@ impl Directory {
 /// [`super::schedule::MonthStep::Orders`].
 #[derive(Resource, Debug, Default, Clone)]
 pub struct Submissions(pub Vec<OrderFile>);
+
+/// Mail for the turn being played other than orders: newspaper articles (for their
+/// rewards, PRS-REWARD) and notices to factions (RPC-REPORT). Applied before day 1.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Inbox {
+    /// Articles to be published: the author's faction id and the kind, in the order
+    /// received.
+    pub articles: Vec<(Tag, ArticleKind)>,
+    /// Notices: a faction id and a text for that faction's report.
+    pub notices: Vec<(Tag, String)>,
+}

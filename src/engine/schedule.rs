@@ -4,7 +4,7 @@
 //! this order:
 //!
 //! 1. [`MonthStart`]: [`MonthStep::Orders`] (submitted order files replace pending
-//!    orders) → [`MonthStep::Press`] (press rewards) → [`MonthStep::FactionOrders`].
+//!    orders) → [`MonthStep::Press`] (press rewards, notices) → [`MonthStep::FactionOrders`].
 //! 2. For each day `1..=days_per_month`, [`Day`]: [`Phase::Immediate`] →
 //!    [`Phase::FullDay`] → [`Phase::Movement`] → [`Phase::Battle`] → [`Phase::Market`]
 //!    → [`Phase::DayEnd`] (recruits arrive, mana, effects tick).
@@ -71,7 +71,7 @@ impl Phase {
 pub enum MonthStep {
     /// [`MonthStart`]: submitted order files are applied.
     Orders,
-    /// [`MonthStart`]: press rewards are added to faction funds.
+    /// [`MonthStart`]: press rewards are added to faction funds; notices are delivered.
     Press,
     /// [`MonthStart`]: faction-wide orders run.
     FactionOrders,

@@ -20,10 +20,11 @@
 //! run removes the leftovers and starts again, giving the same bytes.
 
 mod fsutil;
+pub mod mail;
 
 use crate::data::{self, RuleSet, Scenario};
 use crate::engine::{Catalog, Engine, Threads};
-use crate::orders::{self, HeaderTarget, OrderFile};
+use crate::orders::{self, OrderFile};
 use crate::report::{json, text};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use fsutil::{ABORT_ENV, write_tree};
+pub use mail::{Answer, Receipt};
 
 /// An error from a game command, with the file it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,23 +75,6 @@ pub struct TurnSummary {
     pub total_time: Duration,
     /// The folder of the turn's reports.
     pub reports: PathBuf,
-}
-
-/// A submission accepted by [`GameDir::submit`].
-#[derive(Debug, Clone)]
-pub struct Receipt {
-    /// The faction id.
-    pub faction: String,
-    /// The turn the orders are for.
-    pub turn: u32,
-    /// Where they were stored.
-    pub path: PathBuf,
-    /// Number of `UNIT` blocks.
-    pub unit_blocks: usize,
-    /// Problems that did not stop the file being stored.
-    pub warnings: Vec<orders::OrderError>,
-    /// Whether an earlier submission for that turn was replaced.
-    pub replaced: bool,
 }
 
 /// A game directory.
@@ -182,7 +167,10 @@ impl GameDir {
             .map_err(|e| GameError::io(&tmp_rules, e))?;
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
-        let mut summary = g.write_turn(&engine, turn, &[])?;
+        let settings = &engine.world().resource::<crate::engine::resources::Game>().0;
+        let newspaper = mail::newspaper(settings, &[], turn, &[]);
+        let inputs = [(PathBuf::from("newspaper.txt"), newspaper.into_bytes())];
+        let mut summary = g.write_turn(&engine, turn, &inputs, |_| Vec::new())?;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
         Ok(summary)
@@ -200,100 +188,103 @@ impl GameDir {
         data::load_scenario(&dir).map_err(|d| diag_error(&dir, &d))
     }
 
-    /// Checks and stores an order file for its turn. A wrong faction, password, game
-    /// or turn rejects the whole file and stores nothing.
+    /// Takes in a mail: stores its order files, articles and notices, and answers
+    /// its report requests (see [`mail`]). Fails only when the mail has no section
+    /// that can be read, or on I/O errors; a refused section is an
+    /// [`Answer::Refused`].
+    pub fn submit_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail(text, mail::Mode::Store)
+    }
+
+    /// Checks a mail as [`submit_mail`](Self::submit_mail) would take it, storing
+    /// nothing.
+    pub fn check_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail(text, mail::Mode::CheckOnly)
+    }
+
+    /// Stores one order file for its turn: the first section of `text` must be a
+    /// `GAME` section. A wrong faction, password, game or turn is an error and
+    /// stores nothing.
     pub fn submit(&self, text: &str) -> Result<Receipt, GameError> {
-        let current = self.current_turn()?;
-        let state = self.state(current)?;
-        let reject = |m: String| GameError::new("orders", m);
-        let catalog = Catalog::new(Arc::new(self.rules()?));
-        let file = orders::parse(text, &catalog).map_err(|e| reject(e.to_string()))?;
-        let h = &file.header;
-        let at = |m: String| reject(format!("line {}: {m}; nothing was stored", h.line));
-        let faction = state
-            .factions
-            .iter()
-            .find(|f| f.id.eq_ignore_ascii_case(&h.faction))
-            .ok_or_else(|| at(format!("there is no faction '{}' in this game", h.faction)))?;
-        if faction.password != h.password {
-            return Err(at(format!("wrong password for faction {}", faction.id)));
+        match self.submit_mail(text)?.into_iter().next() {
+            Some(Answer::Orders(r)) => Ok(r),
+            Some(Answer::Refused { line, message }) => Err(GameError::new("orders", format!("line {line}: {message}"))),
+            _ => Err(GameError::new("orders", "no header line: the orders must start with `GAME faction password`")),
         }
-        let turn = match &h.target {
-            HeaderTarget::Next => current + 1,
-            HeaderTarget::Turn(n) if *n <= current => {
-                return Err(at(format!("turn {n} has already been run (the next turn is {})", current + 1)));
-            }
-            HeaderTarget::Turn(n) => *n,
-            HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&state.game.name) => {
-                return Err(at(format!("these orders are for game '{name}', but this game is '{}'", state.game.name)));
-            }
-            HeaderTarget::Game(_) => current + 1,
-        };
-        let path = self.pending_dir(turn).join(format!("{}.txt", faction.id));
-        let replaced = path.is_file();
-        data::load::write_atomic(&path, text.as_bytes()).map_err(|e| GameError::io(&path, e))?;
-        Ok(Receipt {
-            faction: faction.id.clone(),
-            turn,
-            path,
-            unit_blocks: file.units.len(),
-            warnings: file.warnings.clone(),
-            replaced,
-        })
     }
 
     /// The order files waiting for `turn`, parsed, in faction-id order.
     fn pending(&self, turn: u32, catalog: &Catalog) -> Result<Vec<(String, String, OrderFile)>, GameError> {
         let dir = self.pending_dir(turn);
         let mut out = Vec::new();
-        let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(out) };
-        let mut paths: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.extension().is_some_and(|x| x == "txt")
-                    && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
-            .collect();
-        paths.sort();
-        for p in paths {
-            let text = std::fs::read_to_string(&p).map_err(|e| GameError::io(&p, e))?;
-            let file = orders::parse(&text, catalog).map_err(|e| GameError::new(&p, e.to_string()))?;
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        for (name, text) in mail::read_txt_files(&dir)? {
+            let file = orders::parse(&text, catalog).map_err(|e| GameError::new(dir.join(&name), e.to_string()))?;
             out.push((name, text, file));
         }
         Ok(out)
     }
 
     /// Runs the next turn and writes it. `on_day(day, days)` is called after each day.
+    ///
+    /// The turn runs with the order files, articles and notices waiting for it; its
+    /// folder archives them, holds the newspaper, and the check of the orders already
+    /// waiting for the turn after it (FILE-TURN).
     pub fn run(&self, threads: Threads, on_day: impl FnMut(u32, u32)) -> Result<TurnSummary, GameError> {
         let started = Instant::now();
         let current = self.current_turn()?;
         let next = current + 1;
         let rules = Arc::new(self.rules()?);
+        let catalog = Catalog::new(rules.clone());
         let t = Instant::now();
         let state = self.state(current)?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
-        let pending = self.pending(next, &Catalog::new(rules.clone()))?;
+        let pending = self.pending(next, &catalog)?;
+        let mail = self.pending_mail(next)?;
+        let newspaper = mail::newspaper(&state.game, &state.factions, next, &mail.articles);
         tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
         let mut engine = Engine::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
         engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
+        engine.deliver(mail.inbox);
         let t = Instant::now();
         engine.run_turn(on_day);
         let run_time = t.elapsed();
         tracing::info!(seconds = run_time.as_secs_f64(), "month run");
-        let inputs: Vec<(String, Vec<u8>)> = pending.into_iter().map(|(n, text, _)| (n, text.into_bytes())).collect();
-        let mut summary = self.write_turn(&engine, next, &inputs)?;
+        let order_files = pending.len();
+        let mut inputs: Vec<TurnFile> =
+            pending.into_iter().map(|(n, text, _)| (Path::new("orders").join(n), text.into_bytes())).collect();
+        inputs.extend(mail.files);
+        inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
+        let later = self.pending(next + 1, &catalog)?;
+        let mut summary = self.write_turn(&engine, next, &inputs, |state| {
+            later
+                .iter()
+                .filter_map(|(_, _, file)| {
+                    let f = state.factions.iter().find(|f| f.id.eq_ignore_ascii_case(&file.header.faction))?;
+                    let check = crate::check::check(file, &f.id, state, &catalog);
+                    let text = mail::check_text(&f.id, next + 1, &check);
+                    Some((Path::new("checks").join(format!("{}.txt", f.id)), text.into_bytes()))
+                })
+                .collect()
+        })?;
+        summary.order_files = order_files;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
         Ok(summary)
     }
 
-    /// Writes turn `turn` (state, reports, the order files it ran with) atomically.
-    fn write_turn(&self, engine: &Engine, turn: u32, inputs: &[(String, Vec<u8>)]) -> Result<TurnSummary, GameError> {
-        let (files, units) = turn_files(engine, inputs).map_err(|e| GameError::io(&self.root, e))?;
+    /// Writes turn `turn` atomically: state, reports, the `inputs` it ran with (paths
+    /// relative to the turn's folder) and the files `more` makes from the new state.
+    fn write_turn(
+        &self,
+        engine: &Engine,
+        turn: u32,
+        inputs: &[TurnFile],
+        more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
+    ) -> Result<TurnSummary, GameError> {
+        let (mut files, state) = turn_files(engine, inputs).map_err(|e| GameError::io(&self.root, e))?;
+        files.extend(more(&state));
         let reports = engine.reports();
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
@@ -308,12 +299,17 @@ impl GameDir {
         Ok(TurnSummary {
             turn,
             factions: reports.len(),
-            units,
-            order_files: inputs.len(),
+            units: state.units.len(),
+            order_files: 0,
             run_time: Duration::ZERO,
             total_time: Duration::ZERO,
             reports: target.join("reports"),
         })
+    }
+
+    /// The newspaper published with `turn`.
+    pub fn newspaper_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("newspaper.txt")
     }
 }
 
@@ -336,11 +332,11 @@ fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
     GameError::new(path, format!("{} error(s):\n{}", errors.len(), errors.join("\n")))
 }
 
-/// The files of a turn folder, relative to it: the state, the order files the turn
-/// ran with, and each faction's text report, JSON report and order template. Also
-/// returns the number of units. Reports are rendered on as many threads as the
+/// The files of a turn folder, relative to it: the state, the `inputs` (the order
+/// files and mail the turn ran with, its newspaper), and each faction's text report,
+/// JSON report and order template. Also returns the state. Reports are rendered on as many threads as the
 /// engine uses, and come out in faction order.
-pub fn turn_files(engine: &Engine, inputs: &[(String, Vec<u8>)]) -> std::io::Result<(Vec<TurnFile>, usize)> {
+pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
     let t = Instant::now();
     let state = engine.scenario();
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state extracted");
@@ -353,9 +349,7 @@ pub fn turn_files(engine: &Engine, inputs: &[(String, Vec<u8>)]) -> std::io::Res
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state serialised");
     let t = Instant::now();
     files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
-    for (name, bytes) in inputs {
-        files.push((Path::new("orders").join(name), bytes.clone()));
-    }
+    files.extend(inputs.iter().cloned());
     let reports = engine.reports();
     let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let render = |r: &crate::report::FactionReport| {
@@ -368,5 +362,5 @@ pub fn turn_files(engine: &Engine, inputs: &[(String, Vec<u8>)]) -> std::io::Res
     };
     files.extend(crate::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten());
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "reports rendered");
-    Ok((files, state.units.len()))
+    Ok((files, state))
 }

@@ -197,6 +197,12 @@ fn keyword(line: &str) -> Option<(&'static str, &str)> {
     SECTION_WORDS.iter().find(|k| k.eq_ignore_ascii_case(word)).map(|k| (*k, &body[end..]))
 }
 
+/// The section keyword a line starts with (`GAME`, `END`, `PRESS`, `RUMOR`,
+/// `REPORT`; with or without `#`), upper-case.
+pub fn section_keyword(line: &str) -> Option<&'static str> {
+    keyword(line).map(|(k, _)| k)
+}
+
 /// The words of a section line, with `what` named in errors.
 fn section_words<'a>(line: usize, rest: &'a str, what: &str) -> Result<Vec<&'a str>, OrderError> {
     let words: Vec<&str> = strip_comment(rest).split_whitespace().collect();

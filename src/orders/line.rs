@@ -186,11 +186,13 @@ fn string_arg(rest: &str) -> String {
     }
 }
 
+/// ON or OFF; nothing means ON, as the reference engine's files write it
+/// (`@ SETTING silent`).
 fn on_off(keyword: &str, w: Option<&str>) -> Res<bool> {
     match w.map(str::to_ascii_uppercase).as_deref() {
-        Some("ON") => Ok(true),
+        None | Some("ON") => Ok(true),
         Some("OFF") => Ok(false),
-        _ => Err(format!("{keyword} needs ON or OFF after the setting name")),
+        Some(_) => Err(format!("{keyword} takes ON or OFF after the setting name")),
     }
 }
 
@@ -668,6 +670,20 @@ mod tests {
         for bad in ["@5 USE s", "5@USE s", "+-MOVE N", "0 STUDY s", "5USE s", "D0 DAY 1"] {
             assert!(parse_entry(bad, &Words).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_setting_without_on_or_off_turns_it_on() {
+        // The reference engine's files write `@ SETTING silent` (ORD-SETTING).
+        assert_eq!(round_trip("@ SETTING silent"), "@SETTING SILENT ON");
+        assert_eq!(
+            parse_faction_order("SETTING terse"),
+            Ok(FactionOrder::Setting { setting: Setting::Terse, on: true })
+        );
+        assert_eq!(
+            parse_entry("SETTING silent maybe", &Words).unwrap_err(),
+            "SETTING takes ON or OFF after the setting name"
+        );
     }
 
     #[test]

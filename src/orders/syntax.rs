@@ -10,7 +10,7 @@
 //! (`U12`, `L3`, `B2`, `f01`, or a new id such as `f06nU01`): the world resolves them
 //! when the order runs.
 
-use crate::data::Tag;
+use crate::data::{RaceKind, Tag};
 use crate::engine::ids::{ItemId, RaceId, SkillId};
 use std::fmt;
 
@@ -319,6 +319,32 @@ pub enum Who {
     LeaderOrFollower,
     /// Any unit but creatures.
     NotCreature,
+}
+
+impl Who {
+    /// Whether a unit of race kind `kind` may give the order. Followers may give
+    /// [`Who::LeaderOrCreature`] orders (MOVE, MARCH…): whether they have the skill
+    /// that lets them is the mechanic's check.
+    pub fn allows(self, kind: RaceKind) -> bool {
+        use RaceKind::*;
+        match self {
+            Who::Any | Who::LeaderOrCreature => true,
+            Who::Leader => kind == Leader,
+            Who::FollowerOrCreature => kind != Leader,
+            Who::LeaderOrFollower | Who::NotCreature => kind != Creature,
+        }
+    }
+
+    /// The kinds of unit, in words: "leaders", "followers and creatures"…
+    pub fn text(self) -> &'static str {
+        match self {
+            Who::Any => "any unit",
+            Who::Leader => "leaders",
+            Who::LeaderOrCreature => "leaders and creatures",
+            Who::FollowerOrCreature => "followers and creatures",
+            Who::LeaderOrFollower | Who::NotCreature => "leaders and followers",
+        }
+    }
 }
 
 /// Calls `$f` on every unit or structure id an order names, through shared or

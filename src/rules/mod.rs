@@ -4,6 +4,7 @@
 //! * [`intake`] — submitted order files replace units' pending orders; faction orders
 //!   (month start);
 //! * [`orders`] — the daily scheduler and the conditions (every day);
+//! * [`press`] — newspaper rewards and notices to factions (month start);
 //! * [`identity`] — NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT;
 //! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
@@ -12,6 +13,7 @@
 pub mod identity;
 pub mod intake;
 pub mod orders;
+pub mod press;
 pub mod stacks;
 pub mod transfer;
 
@@ -25,6 +27,7 @@ impl PluginGroup for OverlordRules {
         PluginGroupBuilder::start::<Self>()
             .add(intake::IntakePlugin)
             .add(orders::OrdersPlugin)
+            .add(press::PressPlugin)
             .add(identity::IdentityPlugin)
             .add(transfer::TransferPlugin)
             .add(stacks::StacksPlugin)

@@ -55,14 +55,29 @@ fn condition(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
 }
 
+/// The units that have synchronised on a day (ORD-SYNCHRO: one SYNCHRO per day).
+#[derive(bevy_ecs::prelude::Resource, Default)]
+struct Synchronised {
+    /// (turn, day) the set is for.
+    when: (u32, u32),
+    units: bevy_ecs::entity::EntityHashSet,
+}
+
 /// ORD-SYNCHRO: fires for both units at once when the other unit's list offers the
 /// matching SYNCHRO today. Units of one faction synchronise anywhere; units of two
-/// factions must be able to interact (present and seen).
+/// factions must be able to interact (present and seen). A unit synchronises once a
+/// day: a second SYNCHRO waits for the next day.
 fn synchro(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Synchro(other_id) = &entry.order else { return Outcome::NotNow };
     let Some(other) = act.unit_named(other_id) else { return Outcome::NotNow };
     if other == act.unit {
         return Outcome::Invalid("a unit cannot SYNCHRO with itself".into());
+    }
+    let when = (act.world.resource::<crate::engine::resources::Clock>().turn, act.day);
+    let done = act.world.get_resource_or_insert_with(Synchronised::default);
+    let already = done.when == when && (done.units.contains(&act.unit) || done.units.contains(&other));
+    if already {
+        return Outcome::NotNow;
     }
     let same_faction = act.faction_of(other) == act.faction_of(act.unit);
     if !(same_faction || act.sees(other) && act.at(other).is_some()) {
@@ -75,6 +90,14 @@ fn synchro(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     };
     queue::settle(&mut theirs.0, i, day, Progress::Step);
+    let me_entity = act.unit;
+    let mut done = act.world.resource_mut::<Synchronised>();
+    if done.when != when {
+        done.when = when;
+        done.units.clear();
+    }
+    done.units.insert(me_entity);
+    done.units.insert(other);
     let name = act.name(other);
     let me = act.name(act.unit);
     act.routine(format!("Synchronised with {name}."));

@@ -201,29 +201,6 @@ fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: 
     report.ran
 }
 
-/// Whether a unit of race kind `kind` may give an order restricted to `who`.
-fn allowed(who: Who, kind: RaceKind) -> bool {
-    use RaceKind::*;
-    match who {
-        Who::Any => true,
-        Who::Leader => kind == Leader,
-        // Followers may move with scouting: the movement mechanic checks that.
-        Who::LeaderOrCreature => true,
-        Who::FollowerOrCreature => kind != Leader,
-        Who::LeaderOrFollower | Who::NotCreature => kind != Creature,
-    }
-}
-
-fn who_text(who: Who) -> &'static str {
-    match who {
-        Who::Any => "any unit",
-        Who::Leader => "leaders",
-        Who::LeaderOrCreature => "leaders and creatures",
-        Who::FollowerOrCreature => "followers and creatures",
-        Who::LeaderOrFollower | Who::NotCreature => "leaders and followers",
-    }
-}
-
 fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
     if let Order::Unreadable { reason, .. } = &entry.order {
         return Outcome::Invalid(reason.clone());
@@ -232,8 +209,8 @@ fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, en
     if who != Who::Any {
         let catalog = world.resource::<Catalog>();
         let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
-        if !allowed(who, kind) {
-            return Outcome::Invalid(format!("only {} may give {}", who_text(who), entry.order.keyword()));
+        if !who.allows(kind) {
+            return Outcome::Invalid(format!("only {} may give {}", who.text(), entry.order.keyword()));
         }
     }
     let index = entry.order.index();

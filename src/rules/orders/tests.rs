@@ -131,6 +131,22 @@ fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
     assert_eq!(orders(&e, "U1"), ["SYNCHRO U5", "-NAME \"x\""]);
 }
 
+#[test]
+fn one_synchro_per_unit_per_day_ord_synchro() {
+    // ORD-SYNCHRO: "One SYNCHRO per day." The second pair waits for day 2.
+    let mut e = game();
+    run(
+        &mut e,
+        &[
+            "GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"One\"\nSYNCHRO U5\n-NAME \"Two\"\nUNIT U5\nSYNCHRO U1\nSYNCHRO U1\n",
+        ],
+    );
+    let ev = events(&e, "U1");
+    assert!(has(&ev, "1: Is now called One."), "{ev:?}");
+    assert!(has(&ev, "2: Is now called Two."), "{ev:?}");
+    assert!(!has(&ev, "1: Is now called Two."), "{ev:?}");
+}
+
 /// A WORK handler that records the order in which the full-day pass visits units.
 #[derive(Resource, Default)]
 struct Visits(Vec<(u32, String)>);

@@ -76,9 +76,7 @@ fn moved(act: &mut Act, from: Entity, to: Entity, item: ItemId, n: u32) {
 }
 
 fn items(act: &Act, item: ItemId, n: u32) -> String {
-    let it = &act.catalog().rules.items[item.index()];
-    let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
-    format!("{n} {name} [{}]", it.tag)
+    act.catalog().items_text(item, u64::from(n))
 }
 
 /// ORD-GIVE: waits until the receiver is present and seen and the items are there;
