@@ -119,6 +119,7 @@ fn zero_parameters() -> Parameters {
         max_orders_per_unit: 0,
         press_reward_signed: 0,
         press_reward_rumor: 0,
+        default_stats: Default::default(),
     }
 }
 

@@ -125,6 +125,9 @@ pub struct Parameters {
     /// Reward for an unsigned article, a rumour (PRS-REWARD). Rewards do not add up:
     /// a faction earns the largest reward among its articles of the turn.
     pub press_reward_rumor: u32,
+    /// Statistics a race leaves at 0 take these values (UNIT-STATS: life 1, hits 1).
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub default_stats: Stats,
 }
 
 /// Study limits for combat skills, by kind of unit.

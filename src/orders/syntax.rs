@@ -389,6 +389,75 @@ macro_rules! visit_references {
     }};
 }
 
+/// Keyword, duration, nature and who may give it, by [`Order::index`], as the order
+/// reference says.
+const INFO: [(&str, Duration, Nature, Who); 59] = {
+    use Duration::*;
+    use Nature::*;
+    use Who::*;
+    [
+        ("ACCEPT", Immediate, Special, Any),
+        ("AT", Immediate, Condition, Any),
+        ("ATTACK", FullDay, Plain, Any),
+        ("BESTOW", Immediate, OneShot, Leader),
+        ("BUILD", FullDay, Plain, Any),
+        ("BUY", Immediate, Plain, Leader),
+        ("CANCEL", Immediate, Plain, Leader),
+        ("CARAVAN", Movement, Plain, LeaderOrCreature),
+        ("CHRISTEN", Immediate, OneShot, Any),
+        ("CLAIM", FullDay, Plain, Leader),
+        ("COMBAT", Immediate, OneShot, Any),
+        ("DAY", Immediate, Condition, Any),
+        ("DESCRIBE", Immediate, OneShot, Any),
+        ("DISBAND", Immediate, OneShot, Any),
+        ("DROP", Immediate, Plain, Any),
+        ("EJECT", Immediate, Plain, Leader),
+        ("ENTER", Immediate, OneShot, Any),
+        ("EQUIP", Immediate, Plain, Any),
+        ("EXIT", Immediate, OneShot, Any),
+        ("FORGET", Immediate, OneShot, Any),
+        ("GET", Immediate, Plain, Any),
+        ("GIVE", Immediate, Plain, Any),
+        ("GUARD", HalfDay, Plain, Any),
+        ("HAVE", Immediate, Condition, Any),
+        ("LEADER", Immediate, Condition, Any),
+        ("LEADING", Immediate, Condition, Leader),
+        ("LEAVE", Immediate, OneShot, Any),
+        ("MARCH", Movement, OneShot, LeaderOrCreature),
+        ("MERGE", Immediate, Plain, FollowerOrCreature),
+        ("MOVE", Movement, OneShot, LeaderOrCreature),
+        ("NAME", Immediate, OneShot, Any),
+        ("OATH", Immediate, OneShot, Any),
+        ("PATROL", HalfDay, Plain, Any),
+        ("PILLAGE", FullDay, Plain, Any),
+        ("PROMOTE", Immediate, OneShot, Any),
+        ("RECRUIT", Immediate, Plain, Leader),
+        ("RETREAT", Immediate, Special, Any),
+        ("SEE", Immediate, Condition, Any),
+        ("SELL", Immediate, Plain, Leader),
+        ("SETTING", Immediate, OneShot, Any),
+        ("SIZE", Immediate, Condition, Any),
+        ("SKILL", Immediate, Condition, Any),
+        ("SPLIT", Immediate, Plain, FollowerOrCreature),
+        ("STACK", Immediate, OneShot, Any),
+        ("STANCE", Immediate, OneShot, Any),
+        ("STAY", Immediate, Special, Any),
+        ("STUDY", FullDay, Plain, NotCreature),
+        ("SWAP", Immediate, Plain, Any),
+        ("SYNCHRO", Immediate, Condition, Any),
+        ("TACTIC", Immediate, OneShot, Any),
+        ("TARGET", Immediate, OneShot, Any),
+        ("TEACH", FullDay, Plain, Leader),
+        ("UNSTACK", Immediate, OneShot, Any),
+        ("USE", FullDay, Plain, Any),
+        ("WAIT", Immediate, Condition, Any),
+        ("WITHDRAW", Immediate, Plain, Any),
+        ("WORK", FullDay, Plain, LeaderOrFollower),
+        ("YIELD", Immediate, OneShot, Leader),
+        ("?", Immediate, OneShot, Any),
+    ]
+};
+
 impl Order {
     /// The order's keyword.
     pub fn keyword(&self) -> &'static str {
@@ -397,70 +466,7 @@ impl Order {
 
     /// Keyword, duration, nature and who may give it, as the order reference says.
     pub fn info(&self) -> (&'static str, Duration, Nature, Who) {
-        use Duration::*;
-        use Nature::*;
-        use Who::*;
-        match self {
-            Order::Accept(_) => ("ACCEPT", Immediate, Special, Any),
-            Order::At(_) => ("AT", Immediate, Condition, Any),
-            Order::Attack(_) => ("ATTACK", FullDay, Plain, Any),
-            Order::Bestow(_) => ("BESTOW", Immediate, OneShot, Leader),
-            Order::Build { .. } => ("BUILD", FullDay, Plain, Any),
-            Order::Buy { .. } => ("BUY", Immediate, Plain, Leader),
-            Order::Cancel { .. } => ("CANCEL", Immediate, Plain, Leader),
-            Order::Caravan(_) => ("CARAVAN", Movement, Plain, LeaderOrCreature),
-            Order::Christen(_) => ("CHRISTEN", Immediate, OneShot, Any),
-            Order::Claim { .. } => ("CLAIM", FullDay, Plain, Leader),
-            Order::Combat(_) => ("COMBAT", Immediate, OneShot, Any),
-            Order::Day(_) => ("DAY", Immediate, Condition, Any),
-            Order::Describe(_) => ("DESCRIBE", Immediate, OneShot, Any),
-            Order::Disband => ("DISBAND", Immediate, OneShot, Any),
-            Order::Drop { .. } => ("DROP", Immediate, Plain, Any),
-            Order::Eject(_) => ("EJECT", Immediate, Plain, Leader),
-            Order::Enter(_) => ("ENTER", Immediate, OneShot, Any),
-            Order::Equip { .. } => ("EQUIP", Immediate, Plain, Any),
-            Order::Exit(_) => ("EXIT", Immediate, OneShot, Any),
-            Order::Forget(_) => ("FORGET", Immediate, OneShot, Any),
-            Order::Get { .. } => ("GET", Immediate, Plain, Any),
-            Order::Give { .. } => ("GIVE", Immediate, Plain, Any),
-            Order::Guard => ("GUARD", HalfDay, Plain, Any),
-            Order::Have { .. } => ("HAVE", Immediate, Condition, Any),
-            Order::Leader(_) => ("LEADER", Immediate, Condition, Any),
-            Order::Leading(_) => ("LEADING", Immediate, Condition, Leader),
-            Order::Leave(_) => ("LEAVE", Immediate, OneShot, Any),
-            Order::March(_) => ("MARCH", Movement, OneShot, LeaderOrCreature),
-            Order::Merge { .. } => ("MERGE", Immediate, Plain, FollowerOrCreature),
-            Order::Move(_) => ("MOVE", Movement, OneShot, LeaderOrCreature),
-            Order::Name(_) => ("NAME", Immediate, OneShot, Any),
-            Order::Oath(_) => ("OATH", Immediate, OneShot, Any),
-            Order::Patrol => ("PATROL", HalfDay, Plain, Any),
-            Order::Pillage => ("PILLAGE", FullDay, Plain, Any),
-            Order::Promote(_) => ("PROMOTE", Immediate, OneShot, Any),
-            Order::Recruit { .. } => ("RECRUIT", Immediate, Plain, Leader),
-            Order::Retreat => ("RETREAT", Immediate, Special, Any),
-            Order::See(_) => ("SEE", Immediate, Condition, Any),
-            Order::Sell { .. } => ("SELL", Immediate, Plain, Leader),
-            Order::Setting { .. } => ("SETTING", Immediate, OneShot, Any),
-            Order::Size(_) => ("SIZE", Immediate, Condition, Any),
-            Order::Skill { .. } => ("SKILL", Immediate, Condition, Any),
-            Order::Split { .. } => ("SPLIT", Immediate, Plain, FollowerOrCreature),
-            Order::Stack(_) => ("STACK", Immediate, OneShot, Any),
-            Order::Stance { .. } => ("STANCE", Immediate, OneShot, Any),
-            Order::Stay => ("STAY", Immediate, Special, Any),
-            Order::Study { .. } => ("STUDY", FullDay, Plain, NotCreature),
-            Order::Swap { .. } => ("SWAP", Immediate, Plain, Any),
-            Order::Synchro(_) => ("SYNCHRO", Immediate, Condition, Any),
-            Order::Tactic(_) => ("TACTIC", Immediate, OneShot, Any),
-            Order::Target(_) => ("TARGET", Immediate, OneShot, Any),
-            Order::Teach(_) => ("TEACH", FullDay, Plain, Leader),
-            Order::Unstack => ("UNSTACK", Immediate, OneShot, Any),
-            Order::Use { .. } => ("USE", FullDay, Plain, Any),
-            Order::Wait(_) => ("WAIT", Immediate, Condition, Any),
-            Order::Withdraw { .. } => ("WITHDRAW", Immediate, Plain, Any),
-            Order::Work => ("WORK", FullDay, Plain, LeaderOrFollower),
-            Order::Yield(_) => ("YIELD", Immediate, OneShot, Leader),
-            Order::Unreadable { .. } => ("?", Immediate, OneShot, Any),
-        }
+        INFO[self.index()]
     }
 
     /// The order's position in [`crate::orders::line::UNIT_KEYWORDS`] (58 for an
@@ -751,5 +757,19 @@ impl<V: Vocabulary + ?Sized> fmt::Display for Written<'_, V> {
             | Order::Unreadable { .. } => String::new(),
         };
         f.write_str(&rest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::INFO;
+    use crate::orders::line::UNIT_KEYWORDS;
+
+    #[test]
+    fn the_order_table_follows_the_keyword_list() {
+        for (i, k) in UNIT_KEYWORDS.iter().enumerate() {
+            assert_eq!(INFO[i].0, *k, "row {i}");
+        }
+        assert_eq!(INFO[UNIT_KEYWORDS.len()].0, "?", "the last row is the unreadable line");
     }
 }

@@ -6,6 +6,7 @@ use crate::engine::ThreadCount;
 use crate::engine::components::*;
 use crate::engine::ids::Catalog;
 use crate::engine::resources::{Clock, Directory, Game};
+use crate::rules::stats::UnitStats;
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -120,6 +121,14 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                             .collect()
                     })
                     .unwrap_or_default(),
+                weight: r.get::<UnitStats>().map_or(0, |s| s.weight()),
+                capacity: r
+                    .get::<UnitStats>()
+                    .map(|s| {
+                        catalog.rules.movement.modes.iter().zip(&s.capacity).map(|(m, &c)| (m.tag.clone(), c)).collect()
+                    })
+                    .unwrap_or_default(),
+                stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
                 orders: r
                     .get::<Orders>()
                     .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
@@ -174,5 +183,23 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
         structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
         stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
         own,
+    }
+}
+
+fn stats_record(s: &crate::data::Stats) -> StatsRecord {
+    StatsRecord {
+        initiative: s.initiative,
+        melee: s.melee,
+        defense: s.defense,
+        missile: s.missile,
+        damage: s.damage,
+        ranged_damage: s.ranged_damage,
+        life: s.life,
+        hits: s.hits,
+        stealth: s.stealth,
+        observation: s.observation,
+        mana: s.mana,
+        control: s.control,
+        upkeep: s.upkeep,
     }
 }

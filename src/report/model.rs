@@ -70,6 +70,37 @@ pub struct SkillRecord {
     pub level: u32,
 }
 
+/// A unit's statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct StatsRecord {
+    /// Initiative.
+    pub initiative: i32,
+    /// Melee attack.
+    pub melee: i32,
+    /// Defense.
+    pub defense: i32,
+    /// Missile attack.
+    pub missile: i32,
+    /// Damage of a melee hit.
+    pub damage: i32,
+    /// Damage of a ranged hit.
+    pub ranged_damage: i32,
+    /// Life of each figure.
+    pub life: i32,
+    /// Strikes per round.
+    pub hits: i32,
+    /// Stealth.
+    pub stealth: i32,
+    /// Observation.
+    pub observation: i32,
+    /// Maximum mana.
+    pub mana: i32,
+    /// Control points the unit uses.
+    pub control: i32,
+    /// Upkeep per month, in coins.
+    pub upkeep: i32,
+}
+
 /// One of the faction's own units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UnitRecord {
@@ -93,6 +124,12 @@ pub struct UnitRecord {
     pub items: BTreeMap<String, ItemRecord>,
     /// Skills by tag.
     pub skills: BTreeMap<String, SkillRecord>,
+    /// Weight, rounded down (UNIT-WEIGHT).
+    pub weight: u64,
+    /// Capacity per movement mode tag (UNIT-CAP).
+    pub capacity: BTreeMap<String, u64>,
+    /// Statistics (UNIT-STATS): per figure, and the unit's control points and upkeep.
+    pub stats: StatsRecord,
     /// Pending orders, as written.
     pub orders: Vec<String>,
     /// What the unit did this month, by day.

@@ -55,7 +55,8 @@ fn text_report_follows_the_sample_layout() {
     assert!(t.contains("Faction funds:\n  500 coins [coin].\n"), "{t}");
     assert!(
         t.contains(
-            "Ann [U1] at Ford [L1],\n  1 leader [ldr] has: 100 coins [coin].\n  Skills: 1st combat [cmbt] (30).\n"
+            "Ann [U1] at Ford [L1],\n  1 leader [ldr] has: 100 coins [coin].\n  Weight 70. Capacity 100.\n  \
+             Skills: 1st combat [cmbt] (30).\n  Stats: att: 1, def: 1, life: 3, CP: 1.  Upkeep: 20 coins.\n"
         ),
         "{t}"
     );

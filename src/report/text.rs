@@ -109,6 +109,7 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
             u.race,
             goods(c, &u.items)
         );
+        let _ = writeln!(o, "  {}", weight_line(c, u));
         if !u.skills.is_empty() {
             let skills: Vec<String> = u
                 .skills
@@ -124,6 +125,7 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
                 .collect();
             let _ = writeln!(o, "  Skills: {}.", skills.join(", "));
         }
+        let _ = writeln!(o, "  {}", stats_line(c, &u.stats));
         if !u.events.is_empty() {
             let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
             for e in &u.events {
@@ -213,6 +215,53 @@ pub fn template(r: &FactionReport) -> String {
 /// "Day 12", or "Before day 1" for events of the month's start.
 fn day_label(day: u32) -> String {
     if day == 0 { "Before day 1".to_string() } else { format!("Day {day}") }
+}
+
+/// "Weight 480. Capacity 591, riding 515." as in the rules' sample report: the first
+/// movement mode is the plain capacity, the others are named when not zero.
+fn weight_line(c: &Catalog, u: &UnitRecord) -> String {
+    let mut s = format!("Weight {}.", u.weight);
+    let modes = &c.rules.movement.modes;
+    if let Some(first) = modes.first() {
+        s.push_str(&format!(" Capacity {}", u.capacity.get(&first.tag).copied().unwrap_or(0)));
+        for m in &modes[1..] {
+            if let Some(&n) = u.capacity.get(&m.tag).filter(|&&n| n > 0) {
+                s.push_str(&format!(", {} {n}", m.name));
+            }
+        }
+        s.push('.');
+    }
+    s
+}
+
+/// "Stats: init: 2, att: 1, def: 1, dmg: 1, life: 4, CP: 2, obs: 4.  Upkeep: 22
+/// coins." (UNIT-STATS): values that differ from the default, control points always.
+fn stats_line(c: &Catalog, s: &StatsRecord) -> String {
+    let d = &c.rules.info.parameters.default_stats;
+    // Control points are always shown (i32::MIN never equals a value).
+    let all = [
+        ("init", s.initiative, d.initiative),
+        ("att", s.melee, d.melee),
+        ("mis", s.missile, d.missile),
+        ("def", s.defense, d.defense),
+        ("dmg", s.damage, d.damage),
+        ("rng", s.ranged_damage, d.ranged_damage),
+        ("life", s.life, d.life),
+        ("hit", s.hits, d.hits),
+        ("CP", s.control, i32::MIN),
+        ("ste", s.stealth, d.stealth),
+        ("obs", s.observation, d.observation),
+        ("mana", s.mana, d.mana),
+    ];
+    let parts: Vec<String> = all.iter().filter(|(_, v, d)| v != d).map(|(l, v, _)| format!("{l}: {v}")).collect();
+    let money = match c.money() {
+        Some(m) => {
+            let it = &c.rules.items[m.index()];
+            if s.upkeep == 1 || it.plural.is_empty() { it.name.clone() } else { it.plural.clone() }
+        }
+        None => String::new(),
+    };
+    format!("Stats: {}.  Upkeep: {} {money}.", parts.join(", "), s.upkeep)
 }
 
 #[cfg(test)]

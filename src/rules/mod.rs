@@ -5,6 +5,8 @@
 //!   (month start);
 //! * [`orders`] — the daily scheduler and the conditions (every day);
 //! * [`press`] — newspaper rewards and notices to factions (month start);
+//! * [`stats`] — unit statistics: weight, capacity, combat values, upkeep, control
+//!   points, recomputed when their inputs change;
 //! * [`identity`] — NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT;
 //! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
@@ -15,6 +17,7 @@ pub mod intake;
 pub mod orders;
 pub mod press;
 pub mod stacks;
+pub mod stats;
 pub mod transfer;
 
 use bevy_app::{PluginGroup, PluginGroupBuilder};
@@ -26,6 +29,7 @@ impl PluginGroup for OverlordRules {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
             .add(intake::IntakePlugin)
+            .add(stats::StatsPlugin)
             .add(orders::OrdersPlugin)
             .add(press::PressPlugin)
             .add(identity::IdentityPlugin)
