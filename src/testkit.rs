@@ -61,6 +61,15 @@ pub fn engine(scenario: Scenario) -> Engine {
     Engine::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
 }
 
+/// An engine on `scenario` with every mechanic but money (wages and upkeep), on one
+/// thread: for tests of other mechanics that count coins or read event lists, which
+/// month-end upkeep would change.
+pub fn engine_without_money(scenario: Scenario) -> Engine {
+    use bevy_app::PluginGroup;
+    let plugins = crate::rules::OverlordRules.build().disable::<crate::rules::money::MoneyPlugin>();
+    Engine::with_plugins(overlord_rules(), scenario, Threads::One, plugins).expect("test scenario builds")
+}
+
 /// Copies a folder tree.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

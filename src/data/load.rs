@@ -120,6 +120,12 @@ fn zero_parameters() -> Parameters {
         press_reward_signed: 0,
         press_reward_rumor: 0,
         default_stats: Default::default(),
+        permanent_effect_days: 0,
+        dissent_days: 0,
+        dissent_effect: None,
+        rations: Vec::new(),
+        ration_percent: 0,
+        npc_upkeep: false,
     }
 }
 

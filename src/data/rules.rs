@@ -128,6 +128,24 @@ pub struct Parameters {
     /// Statistics a race leaves at 0 take these values (UNIT-STATS: life 1, hits 1).
     #[serde(default, skip_serializing_if = "Stats::is_empty")]
     pub default_stats: Stats,
+    /// An effect with this many days or more never wears off (ITM-ENCH).
+    pub permanent_effect_days: u32,
+    /// Days a unit stays disaffected after an unpaid upkeep (CASH-DISSENT); a second
+    /// unpaid upkeep while disaffected makes it desert.
+    pub dissent_days: u32,
+    /// The enchantment given to a unit whose upkeep is not paid (CASH-DISSENT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dissent_effect: Option<Tag>,
+    /// Items eaten as upkeep when equipped (CASH-FOOD).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rations: Vec<Tag>,
+    /// Share (%) of a figure's upkeep that one ration pays (CASH-FOOD: 80).
+    pub ration_percent: u32,
+    /// Whether units of non-player factions (`npc: true`) pay upkeep. When they do
+    /// not, they never grow disaffected nor desert: wild creatures live off the land
+    /// and the game master keeps the other NPC factions.
+    #[serde(default, skip_serializing_if = "crate::data::common::is_false")]
+    pub npc_upkeep: bool,
 }
 
 /// Study limits for combat skills, by kind of unit.
@@ -368,6 +386,11 @@ pub struct Race {
 /// A skill with experience points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillExperience(pub Tag, pub u32);
+
+/// An effect (an enchantment of `enchantments.ron`) and the days it has left
+/// (ITM-ENCH; `permanent_effect_days` or more: permanent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectDays(pub Tag, pub u32);
 
 // ---------------------------------------------------------------- items.ron
 

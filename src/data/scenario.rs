@@ -7,7 +7,7 @@
 //! `orders/*.txt`.
 
 use super::common::*;
-use super::rules::{CombatTactics, ItemHolding, SkillExperience};
+use super::rules::{CombatTactics, EffectDays, ItemHolding, SkillExperience};
 use serde::{Deserialize, Serialize};
 
 /// The files of a scenario folder, in load order, with what each holds.
@@ -374,6 +374,9 @@ pub struct Unit {
     /// Skills: `(skill, experience points)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<SkillExperience>,
+    /// Effects on the unit: `(enchantment, days left)` (ITM-ENCH).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectDays>,
     /// Pending orders, one order text per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,

@@ -384,6 +384,15 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
             c.push(info, pp(name), format!("{name} must be at least 1"));
         }
     }
+    if p.ration_percent > 100 {
+        c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
+    }
+    if let Some(e) = &p.dissent_effect {
+        refcheck!(c, enchantments, "enchantment", e, info, pp("dissent_effect"));
+    }
+    for (i, item) in p.rations.iter().enumerate() {
+        refcheck!(c, items, "item", item, info, with(pp("rations"), &[Seg::Index(i)]));
+    }
     for (i, m) in r.movement.modes.iter().enumerate() {
         if let Some(req) = &m.skill {
             check_skill_req(c, req, MODES, with(MODES.at(i), &[Seg::Field("skill")]));
@@ -896,6 +905,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             }
         }
         let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, UNITS, p);
+        }
         for (j, SkillExperience(sk, _)) in u.skills.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
             refcheck!(c, skills, "skill", sk, UNITS, p.clone());

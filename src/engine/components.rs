@@ -9,7 +9,7 @@
 //! copy in the cold record is ignored while the game runs and overwritten when the
 //! world is saved (see [`super::world::extract`]).
 
-use super::ids::{ItemId, RaceId, SkillId, TerrainId};
+use super::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
 use crate::data::{self, Tag};
 use bevy_ecs::prelude::*;
 
@@ -117,6 +117,24 @@ impl Inventory {
 /// A unit's experience per skill, in experience points, in the order learnt.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Skills(pub Vec<(SkillId, u32)>);
+
+/// Effects on a unit and the days each has left, in the order received (ITM-ENCH).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effects(pub Vec<(EffectId, u32)>);
+
+impl Effects {
+    /// Whether the unit is under effect `e`.
+    pub fn has(&self, e: EffectId) -> bool {
+        self.0.iter().any(|x| x.0 == e)
+    }
+    /// Puts effect `e` on for `days`, or extends it to `days` if it is shorter.
+    pub fn set(&mut self, e: EffectId, days: u32) {
+        match self.0.iter_mut().find(|x| x.0 == e) {
+            Some(x) => x.1 = x.1.max(days),
+            None => self.0.push((e, days)),
+        }
+    }
+}
 
 /// A unit's pending orders, typed, in list order (see [`crate::orders::queue`]).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

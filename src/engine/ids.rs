@@ -39,6 +39,10 @@ id_type!(
     /// A terrain of the rule set (`terrains.ron`).
     TerrainId
 );
+id_type!(
+    /// An enchantment (an effect) of the rule set (`enchantments.ron`).
+    EffectId
+);
 
 /// A two-way table between the tags of one kind of record and their indices.
 #[derive(Debug, Default, Clone)]
@@ -93,6 +97,7 @@ pub struct Catalog {
     skills: Arc<Interner>,
     races: Arc<Interner>,
     terrains: Arc<Interner>,
+    effects: Arc<Interner>,
     /// Per skill: the cumulative experience of each level, ascending.
     skill_levels: Arc<Vec<Vec<u32>>>,
 }
@@ -104,6 +109,7 @@ impl Catalog {
         let skills = Interner::new(rules.skills.iter().map(|s| s.tag.as_str()));
         let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
+        let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
         let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
         Catalog {
             rules,
@@ -111,6 +117,7 @@ impl Catalog {
             skills: Arc::new(skills),
             races: Arc::new(races),
             terrains: Arc::new(terrains),
+            effects: Arc::new(effects),
             skill_levels: Arc::new(skill_levels),
         }
     }
@@ -126,6 +133,14 @@ impl Catalog {
     /// The id of race `tag`.
     pub fn race(&self, tag: &str) -> Option<RaceId> {
         self.races.get(tag).map(RaceId)
+    }
+    /// The id of enchantment `tag`.
+    pub fn effect(&self, tag: &str) -> Option<EffectId> {
+        self.effects.get(tag).map(EffectId)
+    }
+    /// The tag of an enchantment.
+    pub fn effect_tag(&self, id: EffectId) -> &str {
+        self.effects.tag(id.0)
     }
     /// The id of terrain `tag`.
     pub fn terrain(&self, tag: &str) -> Option<TerrainId> {

@@ -19,7 +19,7 @@ pub mod rng;
 pub mod schedule;
 pub mod world;
 
-pub use ids::{Catalog, ItemId, RaceId, SkillId, TerrainId};
+pub use ids::{Catalog, EffectId, ItemId, RaceId, SkillId, TerrainId};
 
 use crate::data::{RuleSet, Scenario};
 use crate::orders::OrderFile;

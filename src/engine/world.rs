@@ -109,6 +109,13 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
             }
         }
+        let mut effects = Vec::with_capacity(u.effects.len());
+        for data::EffectDays(tag, days) in std::mem::take(&mut u.effects) {
+            match catalog.effect(&tag) {
+                Some(e) => effects.push((e, days)),
+                None => errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)),
+            }
+        }
         let orders = Orders(
             std::mem::take(&mut u.orders)
                 .iter()
@@ -134,6 +141,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 StackLeader(None),
                 Inventory(inventory),
                 Skills(skills),
+                Effects(effects),
                 orders,
                 Events::default(),
                 Unit(u),
@@ -235,6 +243,10 @@ pub fn extract(world: &World) -> Scenario {
             u.skills = r
                 .get::<Skills>()
                 .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
+                .unwrap_or_default();
+            u.effects = r
+                .get::<Effects>()
+                .map(|x| x.0.iter().map(|&(id, d)| data::EffectDays(catalog.effect_tag(id).to_string(), d)).collect())
                 .unwrap_or_default();
             u.orders = r
                 .get::<Orders>()

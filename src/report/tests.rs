@@ -1,8 +1,8 @@
 use crate::report::{json, text};
-use crate::testkit::{TINY, engine, overlord_rules, scenario};
+use crate::testkit::{TINY, engine_without_money, overlord_rules, scenario};
 
 fn reports() -> Vec<crate::report::FactionReport> {
-    let mut e = engine(scenario(TINY));
+    let mut e = engine_without_money(scenario(TINY));
     e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nD10 DAY 15\n").unwrap()]);
     e.run_turn(|_, _| {});
     e.reports().to_vec()

@@ -10,10 +10,15 @@
 //! * [`identity`] — NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT;
 //! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
+//! * [`effects`] — effects on units wear off day by day;
+//! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
+//!   desertion (month end);
 //! * [`crate::report`] — the factions' reports (report schedule).
 
+pub mod effects;
 pub mod identity;
 pub mod intake;
+pub mod money;
 pub mod orders;
 pub mod press;
 pub mod stacks;
@@ -35,6 +40,8 @@ impl PluginGroup for OverlordRules {
             .add(identity::IdentityPlugin)
             .add(transfer::TransferPlugin)
             .add(stacks::StacksPlugin)
+            .add(effects::EffectsPlugin)
+            .add(money::MoneyPlugin)
             .add(crate::report::ReportPlugin)
     }
 }

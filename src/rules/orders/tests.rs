@@ -3,7 +3,7 @@
 use super::*;
 use crate::engine::components::{DisplayName, Funds, Inventory, Location as Loc, StackLeader};
 use crate::engine::{Engine, Threads};
-use crate::testkit::{engine, overlord_rules, scenario};
+use crate::testkit::{engine_without_money, overlord_rules, scenario};
 use bevy_app::App;
 
 /// Two factions; fb holds fa Friendly. U5 of fa waits in L2; the structure B1 stands in L1.
@@ -29,8 +29,15 @@ const WORLD: &str = r#"(
   ],
 )"#;
 
+/// The mechanics, without month-end wages and upkeep, which would change the coin
+/// counts and event lists these tests check.
+fn no_money() -> bevy_app::PluginGroupBuilder {
+    use bevy_app::PluginGroup;
+    crate::rules::OverlordRules.build().disable::<crate::rules::money::MoneyPlugin>()
+}
+
 fn game() -> Engine {
-    engine(scenario(WORLD))
+    engine_without_money(scenario(WORLD))
 }
 
 fn unit(e: &Engine, id: &str) -> Entity {
@@ -84,7 +91,7 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
         overlord_rules(),
         scenario(WORLD),
         Threads::One,
-        (crate::rules::OverlordRules, |app: &mut App| {
+        (no_money(), |app: &mut App| {
             app.add_systems(Day, arrive.in_set(Phase::Movement));
         }),
     )
@@ -163,7 +170,7 @@ fn recording_engine() -> Engine {
         overlord_rules(),
         scenario(WORLD),
         Threads::One,
-        (crate::rules::OverlordRules, |app: &mut App| {
+        (no_money(), |app: &mut App| {
             app.init_resource::<Visits>();
             app.world_mut().resource_mut::<OrderHandlers>().set("WORK", record_work);
         }),
@@ -352,7 +359,8 @@ fn conditions_at_have_size_skill_leader_leading() {
 #[test]
 fn the_same_orders_give_the_same_month_on_one_thread_or_many() {
     let text = "GAME fa pa\nUNIT U1\nDAY 3\n-GIVE U2 coin 7\nUNIT U2\nHAVE coin 7\n-DROP coin 2\n";
-    let mut one = game();
+    // Every mechanic, wages and upkeep included.
+    let mut one = Engine::new(overlord_rules(), scenario(WORLD), Threads::One).unwrap();
     run(&mut one, &[text]);
     let mut many = Engine::new(overlord_rules(), scenario(WORLD), Threads::Count(3)).unwrap();
     run(&mut many, &[text]);

@@ -4,7 +4,7 @@ use crate::engine::Catalog;
 use crate::engine::components::{Events, Funds};
 use crate::engine::resources::{Directory, Inbox, Kind};
 use crate::orders::ArticleKind;
-use crate::testkit::{engine, scenario};
+use crate::testkit::{engine_without_money, scenario};
 
 const WORLD: &str = r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
@@ -37,7 +37,7 @@ fn events(e: &crate::engine::Engine, faction: &str) -> Vec<String> {
 fn rewards_do_not_add_up_prs_reward() {
     // PRS-REWARD: signed $50, rumour $30, never more than $50 a turn. fa wrote two
     // signed articles and a rumour: 50. fb two rumours: 30. fc nothing.
-    let mut e = engine(scenario(WORLD));
+    let mut e = engine_without_money(scenario(WORLD));
     let a = |f: &str, k| (f.to_string(), k);
     e.deliver(Inbox {
         articles: vec![

@@ -202,23 +202,44 @@ fn leave(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// population (POP-DISBAND); units directly under it unstack (STK-LOST).
 fn disband(act: &mut Act, _: &mut Entry) -> Outcome {
     let me = act.unit;
-    let Some(at) = act.world.get::<At>(me).copied() else { return Outcome::NotNow };
+    if act.world.get::<At>(me).is_none() {
+        return Outcome::NotNow;
+    }
     let figures = act.figures(me);
-    if let Some(mut p) = act.world.get_mut::<Population>(at.location) {
-        p.0 = p.0.saturating_add(figures);
-    }
-    let members: Vec<Entity> =
-        act.world.resource::<Directory>().units.iter().copied().filter(|&u| act.leader_of(u) == Some(me)).collect();
-    for m in members {
-        set_leader(act, m, None);
-    }
     let name = act.name(me);
     if let Some(f) = act.faction_of(me) {
         act.event(f, format!("{name} disbanded; its {figures} figures joined the local population."));
     }
-    let id = act.world.get::<Id>(me).map(|i| i.0.clone()).unwrap_or_default();
-    act.world.resource_mut::<Directory>().remove(Kind::Unit, &id, me);
-    act.world.resource_mut::<Visiting>().invalidate();
-    act.world.despawn(me);
+    remove_unit(act.world, me, true);
     Outcome::Ran(Progress::Done)
+}
+
+/// Takes unit `u` out of the game (DISBAND, desertion, death). With `to_population`
+/// its figures join the population of its location. Its direct members stack under
+/// its own leader, or stand alone if it had none (STK-LOST).
+pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
+    let Some(at) = world.get::<At>(u).copied() else { return };
+    if to_population {
+        let figures = world.get::<crate::engine::components::Figures>(u).map_or(0, |f| f.0);
+        if let Some(mut p) = world.get_mut::<Population>(at.location) {
+            p.0 = p.0.saturating_add(figures);
+        }
+    }
+    let above = world.get::<StackLeader>(u).and_then(|s| s.0);
+    let members: Vec<Entity> = world
+        .resource::<Directory>()
+        .units
+        .iter()
+        .copied()
+        .filter(|&m| world.get::<StackLeader>(m).and_then(|s| s.0) == Some(u))
+        .collect();
+    for m in members {
+        world.get_mut::<StackLeader>(m).expect("unit").0 = above;
+    }
+    let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
+    world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);
+    if let Some(mut v) = world.get_resource_mut::<Visiting>() {
+        v.invalidate();
+    }
+    world.despawn(u);
 }

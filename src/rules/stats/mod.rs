@@ -5,7 +5,7 @@
 //! [`UnitStats`] is derived from the unit's race, figures, skills and equipment, and
 //! kept on the unit. [`refresh`] recomputes it only for units whose inputs changed
 //! since it last ran (Bevy change detection on [`Race`], [`Figures`], [`Inventory`],
-//! [`Skills`]); it runs before upkeep and before the reports, and wherever a mechanic
+//! [`Skills`], [`Effects`]); it runs before upkeep and before the reports, and wherever a mechanic
 //! reads the statistics of many units at once. Code that needs a unit's statistics in the middle of a pass,
 //! after changing its inputs, calls [`compute`].
 //!
@@ -30,11 +30,12 @@
 //!   (+ the race's extra for heroes is in its control value) + ⌈maximum mana ÷
 //!   `mana_per_control_point`⌉ (CP-UNIT, CP-HERO, CP-MAGE; TV-CP).
 //!
-//! Effects (enchantments) add to these when they exist in the engine.
+//! Effects (enchantments, [`Effects`]) add their statistics per figure and their
+//! capacity per figure, like a skill level.
 
 use crate::data::{Stats, TagMap};
 use crate::engine::Catalog;
-use crate::engine::components::{Figures, Inventory, Race, Skills};
+use crate::engine::components::{Effects, Figures, Inventory, Race, Skills};
 use crate::engine::ids::RaceId;
 use crate::engine::schedule::{MonthEnd, MonthStep, Report};
 use bevy_app::{App, Plugin};
@@ -79,6 +80,8 @@ pub struct CapacityTables {
     item_equipped: Vec<Option<Vec<i64>>>,
     /// Per skill, per level.
     skill_level: Vec<Vec<Vec<i64>>>,
+    /// Per enchantment.
+    effect: Vec<Vec<i64>>,
 }
 
 impl CapacityTables {
@@ -98,6 +101,7 @@ impl CapacityTables {
                 .map(|x| (!x.equipped_capacity.is_empty()).then(|| resolve(&x.equipped_capacity)))
                 .collect(),
             skill_level: r.skills.iter().map(|s| s.levels.iter().map(|l| resolve(&l.capacity)).collect()).collect(),
+            effect: r.enchantments.enchantments.iter().map(|x| resolve(&x.capacity)).collect(),
         }
     }
 }
@@ -121,8 +125,15 @@ impl Plugin for StatsPlugin {
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Refreshed;
 
-type StatInputs<'a> =
-    (Entity, Ref<'a, Race>, Ref<'a, Figures>, Ref<'a, Inventory>, Ref<'a, Skills>, Option<Mut<'a, UnitStats>>);
+/// What statistics are computed from, as one unit's view.
+#[derive(bevy_ecs::query::QueryData)]
+pub struct StatInputs {
+    race: Ref<'static, Race>,
+    figures: Ref<'static, Figures>,
+    inventory: Ref<'static, Inventory>,
+    skills: Ref<'static, Skills>,
+    effects: Ref<'static, Effects>,
+}
 
 /// Recomputes the statistics of units whose race, figures, items or skills changed
 /// after their statistics were last computed, and adds statistics to units that have
@@ -133,21 +144,27 @@ pub fn refresh(
     catalog: Res<Catalog>,
     tables: Res<CapacityTables>,
     ticks: bevy_ecs::system::SystemChangeTick,
-    mut units: Query<StatInputs>,
+    mut units: Query<(Entity, StatInputs, Option<Mut<UnitStats>>)>,
 ) {
     let now = ticks.this_run();
-    for (e, race, figures, inventory, skills, stats) in &mut units {
+    for (e, x, stats) in &mut units {
+        let fresh = || compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects);
         match stats {
             Some(mut s) => {
                 let since = s.last_changed();
-                let inputs =
-                    [race.last_changed(), figures.last_changed(), inventory.last_changed(), skills.last_changed()];
+                let inputs = [
+                    x.race.last_changed(),
+                    x.figures.last_changed(),
+                    x.inventory.last_changed(),
+                    x.skills.last_changed(),
+                    x.effects.last_changed(),
+                ];
                 if inputs.iter().any(|t| t.is_newer_than(since, now)) {
-                    *s = compute(&catalog, &tables, race.0, figures.0, &inventory, &skills);
+                    *s = fresh();
                 }
             }
             None => {
-                commands.entity(e).insert(compute(&catalog, &tables, race.0, figures.0, &inventory, &skills));
+                commands.entity(e).insert(fresh());
             }
         }
     }
@@ -162,6 +179,7 @@ pub fn compute(
     figures: u32,
     inventory: &Inventory,
     skills: &Skills,
+    effects: &Effects,
 ) -> UnitStats {
     let rules = &catalog.rules;
     let params = &rules.info.parameters;
@@ -180,6 +198,14 @@ pub fn compute(
         add(&mut s, &l.stats, 1, 1);
         upkeep += i64::from(l.stats.upkeep) * n;
         for (c, add) in capacity.iter_mut().zip(&tables.skill_level[skill.index()][level - 1]) {
+            *c += add * n;
+        }
+    }
+    for &(effect, _) in &effects.0 {
+        let x = &rules.enchantments.enchantments[effect.index()];
+        add(&mut s, &x.stats, 1, 1);
+        upkeep += i64::from(x.stats.upkeep) * n;
+        for (c, add) in capacity.iter_mut().zip(&tables.effect[effect.index()]) {
             *c += add * n;
         }
     }
