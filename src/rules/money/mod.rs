@@ -57,10 +57,8 @@ impl Plugin for MoneyPlugin {
 }
 
 /// ORD-WORK: one day of work where the unit stands. Work done elsewhere is lost.
+/// Who may work is checked by the scheduler (WORK is for leaders and followers).
 fn work(act: &mut Act, _: &mut Entry) -> Outcome {
-    if act.race_kind(act.unit) == crate::data::RaceKind::Creature {
-        return Outcome::NotNow;
-    }
     let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
     let unit = act.unit;
     let mut log = act.world.resource_mut::<WorkLog>();

@@ -93,11 +93,10 @@ impl Act<'_> {
 
     /// Where unit `u` is, unless it is on a journey.
     pub fn at(&self, u: Entity) -> Option<At> {
+        // Only units have `At`.
         let r = self.world.get_entity(u).ok()?;
-        if r.contains::<InTransit>() || !r.contains::<Unit>() {
-            return None;
-        }
-        r.get::<At>().copied()
+        let at = r.get::<At>().copied()?;
+        (!r.contains::<InTransit>()).then_some(at)
     }
 
     /// Whether unit `other` is in the acting unit's location (structures aside).

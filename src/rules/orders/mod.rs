@@ -27,7 +27,7 @@ pub use handlers::{Act, Handler, OrderHandlers};
 
 use crate::data::RaceKind;
 use crate::engine::Catalog;
-use crate::engine::components::{At, Events, InTransit, Orders, Race, Seq, Unit};
+use crate::engine::components::{At, Events, InTransit, Orders, Race, Seq};
 use crate::engine::resources::{Clock, Directory};
 use crate::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
 use crate::orders::queue::{self, Outcome, Pass};
@@ -143,10 +143,13 @@ pub fn full_day_pass(world: &mut World) {
     let handlers = world.resource::<OrderHandlers>().clone();
     let order = world.resource::<Visiting>().order.clone();
     let work = handlers.get(Order::Work.index());
+    // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
+    let who = Order::Work.who();
+    let may_work: Vec<bool> = world.resource::<Catalog>().rules.races.iter().map(|r| who.allows(r.kind)).collect();
     for u in order {
         if !step(world, &handlers, u, day, Pass::FullDay)
             && let Some(work) = work
-            && world.get_entity(u).is_ok()
+            && world.get::<Race>(u).is_some_and(|r| may_work[r.0.index()])
         {
             let mut entry = Entry { prefix: Default::default(), order: Order::Work };
             work(&mut Act { world, unit: u, day }, &mut entry);
@@ -167,20 +170,17 @@ pub fn end_day(world: &mut World) {
 
 /// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
 fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: Pass) -> bool {
+    // Only units have `Orders`.
     let Ok(mut r) = world.get_entity_mut(u) else { return false };
-    if r.contains::<InTransit>() || !r.contains::<Unit>() {
+    let Some(orders) = r.get::<Orders>() else { return false };
+    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || r.contains::<InTransit>() {
         return false;
     }
-    let Some(mut orders) = r.get_mut::<Orders>() else { return false };
-    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) {
-        return false;
-    }
+    let mut orders = r.get_mut::<Orders>().expect("checked above");
     let mut list = std::mem::take(&mut orders.0);
     let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, handlers, u, day, entry));
-    if world.get_entity(u).is_err() {
-        return report.ran;
-    }
-    if let Some(mut o) = world.get_mut::<Orders>(u) {
+    let Ok(mut r) = world.get_entity_mut(u) else { return report.ran };
+    if let Some(mut o) = r.get_mut::<Orders>() {
         // Orders a handler added meanwhile (none today) would go after the list.
         let added = std::mem::replace(&mut o.0, list);
         o.0.extend(added);
