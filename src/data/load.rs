@@ -126,6 +126,9 @@ fn zero_parameters() -> Parameters {
         rations: Vec::new(),
         ration_percent: 0,
         npc_upkeep: false,
+        study_bonus_leader_percent: 0,
+        study_bonus_place_percent: 0,
+        study_basic_percent: 0,
     }
 }
 

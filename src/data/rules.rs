@@ -146,6 +146,14 @@ pub struct Parameters {
     /// and the game master keeps the other NPC factions.
     #[serde(default, skip_serializing_if = "crate::data::common::is_false")]
     pub npc_upkeep: bool,
+    /// Study speed bonus (%) when a leader up the unit's stack knows the skill better
+    /// (SKL-FAST: 10).
+    pub study_bonus_leader_percent: u32,
+    /// Study speed bonus (%) in a place that teaches the skill (SKL-FAST, LOC-TEACH: 20).
+    pub study_bonus_place_percent: u32,
+    /// Share (%) of the experience gained by study that each more basic skill of the
+    /// tree also gains (SKL-EXP-ADV: 10).
+    pub study_basic_percent: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

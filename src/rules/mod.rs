@@ -13,6 +13,7 @@
 //! * [`effects`] — effects on units wear off day by day;
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
+//! * [`study`] — STUDY: speed, costs, limits, requirements, experience;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
 pub mod effects;
@@ -23,6 +24,7 @@ pub mod orders;
 pub mod press;
 pub mod stacks;
 pub mod stats;
+pub mod study;
 pub mod transfer;
 
 use bevy_app::{PluginGroup, PluginGroupBuilder};
@@ -42,6 +44,7 @@ impl PluginGroup for OverlordRules {
             .add(stacks::StacksPlugin)
             .add(effects::EffectsPlugin)
             .add(money::MoneyPlugin)
+            .add(study::StudyPlugin)
             .add(crate::report::ReportPlugin)
     }
 }

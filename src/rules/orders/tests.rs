@@ -213,11 +213,8 @@ fn a_51st_order_is_ignored_file_limit() {
 #[test]
 fn a_never_created_new_id_is_purged_from_every_list_file_newid_life() {
     let mut e = game();
-    run(
-        &mut e,
-        &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nSTUDY cmbt\nUNIT fanU01\nNAME \"Recruits\"\n"],
-    );
-    assert_eq!(orders(&e, "U1"), ["STUDY cmbt"]);
+    run(&mut e, &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nPILLAGE\nUNIT fanU01\nNAME \"Recruits\"\n"]);
+    assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
     assert!(has(&events(&e, "U1"), "2 orders naming fanU01 removed: no unit or structure fanU01 was created"));
     assert!(has(&faction_events(&e, "fa"), "Orders for fanU01 dropped: no unit fanU01 was created this month."));
     // Another faction's new id cannot be given orders.
@@ -229,15 +226,15 @@ fn a_never_created_new_id_is_purged_from_every_list_file_newid_life() {
 #[test]
 fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nSTUDY cmbt\n"]);
+    run(&mut e, &["GAME fa pa\nUNIT U1\nPILLAGE\n"]);
     let ev = events(&e, "U1");
     let notes: Vec<&String> = ev.iter().filter(|x| x.contains("did nothing")).collect();
     assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
     assert_eq!(
         notes[0],
-        "1: STUDY cmbt: did nothing: studying is not part of this engine yet. The order stays in the list."
+        "1: PILLAGE: did nothing: combat is not part of this engine yet. The order stays in the list."
     );
-    assert_eq!(orders(&e, "U1"), ["STUDY cmbt"]);
+    assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
 }
 
 #[test]
@@ -299,7 +296,7 @@ fn identity_orders_and_settings() {
     );
     let u1 = unit(&e, "U1");
     assert_eq!(e.world().get::<DisplayName>(u1).unwrap().0, "Ann the Bold");
-    let rec = &e.world().get::<Unit>(u1).unwrap().0;
+    let rec = &e.world().get::<crate::engine::components::Unit>(u1).unwrap().0;
     assert_eq!(rec.description, "tall");
     assert!(rec.settings.silent);
     assert_eq!(rec.tactics.as_ref().unwrap().rank, "middle", "CENTER is the middle rank (ORD-TACTIC)");

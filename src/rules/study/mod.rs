@@ -1,0 +1,365 @@
+//! Learning: STUDY (ORD-STUDY, SKL-KINDS, SKL-LIMIT, SKL-AUTOPRE, SKL-FAST,
+//! SKL-EXP-ADV, CASH-STUDY, LOC-TEACH).
+//!
+//! One day of STUDY adds `experience_per_day` × speed ÷ 100 experience points to the
+//! skill. It costs the skill's `study_cost` per figure, paid from the unit's cash and
+//! then from faction funds (CASH-STUDY, CASH-FUND). Speed is 100% plus:
+//!
+//! * `study_bonus_leader_percent` when a leader up the unit's stack knows the skill
+//!   at a higher level than the unit;
+//! * `study_bonus_place_percent` in a location that teaches the skill above the
+//!   unit's level;
+//! * the race's and the season's `study` bonuses for the skill.
+//!
+//! Every more basic skill of the tree (the skills it requires, and theirs) gains
+//! `study_basic_percent` of what the study gained (SKL-EXP-ADV).
+//!
+//! Who may study what:
+//!
+//! * `NoLearn` skills cannot be studied. `CreatureOnly` skills cannot be studied by
+//!   leaders or followers, and creatures study nothing (STUDY is refused to them by
+//!   its unit kind). `LeaderOnly` skills are for leaders and heroes.
+//! * A skill whose requirements the unit lacks waits, and stays in the list. If the
+//!   faction knows the skill, the unit studies the first missing requirement instead
+//!   (SKL-AUTOPRE).
+//! * Study stops at the unit's limit for the skill (SKL-LIMIT). Followers reach
+//!   `max_study_level`, or `max_combat_study_level.follower` in combat skills.
+//!   Leaders reach `max_study_level_leader`, `max_combat_study_level.leader` in
+//!   combat skills, and `max_study_level` in magic skills. Heroes reach
+//!   `max_combat_study_level.hero` in combat skills. A race's `learning_level` bonus
+//!   adds to the limit of its kind. A place that teaches the skill lifts the limit
+//!   to the level it teaches (LOC-TEACH).
+//!
+//! `STUDY skill level` goes on until the level is reached. Without a level it
+//! studies one day, or for its duration, or forever with `@`. It ends, in every
+//! case, when the unit can study the skill no further.
+
+use crate::data::{RaceKind, SkillFlag};
+use crate::engine::Catalog;
+use crate::engine::components::{Faction, Funds, Inventory, Location, Race, Skills, StackLeader};
+use crate::engine::ids::SkillId;
+use crate::engine::resources::Clock;
+use crate::engine::schedule::{MonthStart, MonthStep};
+use crate::orders::queue::{Outcome, Progress};
+use crate::orders::syntax::{Entry, Order};
+use crate::report::text::ordinal;
+use crate::rules::orders::{Act, OrderHandlers};
+use bevy_app::{App, Plugin};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+
+#[cfg(test)]
+mod tests;
+
+/// The skill trees, resolved once: each skill's requirements and all its more basic
+/// skills.
+#[derive(Resource, Debug)]
+pub struct SkillTree {
+    /// Per skill: the skills and levels it requires.
+    pub requires: Vec<Vec<(SkillId, u32)>>,
+    /// Per skill: every skill below it in its tree (requirements, theirs…), without
+    /// repeats, nearest first.
+    pub basics: Vec<Vec<SkillId>>,
+}
+
+impl SkillTree {
+    /// Resolves the `requires` lists of the rule set (the validator has checked that
+    /// they form no cycle).
+    pub fn new(catalog: &Catalog) -> Self {
+        let skills = &catalog.rules.skills;
+        let requires: Vec<Vec<(SkillId, u32)>> = skills
+            .iter()
+            .map(|s| s.requires.iter().filter_map(|r| catalog.skill(&r.skill).map(|id| (id, r.level))).collect())
+            .collect();
+        let basics = (0..skills.len())
+            .map(|i| {
+                let mut out: Vec<SkillId> = Vec::new();
+                let mut queue: std::collections::VecDeque<SkillId> = requires[i].iter().map(|r| r.0).collect();
+                while let Some(s) = queue.pop_front() {
+                    if out.contains(&s) || s.index() == i {
+                        continue;
+                    }
+                    out.push(s);
+                    queue.extend(requires[s.index()].iter().map(|r| r.0));
+                }
+                out
+            })
+            .collect();
+        SkillTree { requires, basics }
+    }
+}
+
+/// Skills taught by each location that teaches, with the level taught (LOC-TEACH).
+#[derive(Resource, Debug, Default)]
+pub struct Teaching(pub EntityHashMap<Vec<(SkillId, u32)>>);
+
+/// Units that have studied a skill this month, so that "Studies …" is said once.
+#[derive(Resource, Debug, Default)]
+struct Studied(EntityHashMap<Vec<SkillId>>);
+
+/// Registers STUDY.
+pub struct StudyPlugin;
+
+impl Plugin for StudyPlugin {
+    fn build(&self, app: &mut App) {
+        let tree = SkillTree::new(app.world().resource::<Catalog>());
+        app.insert_resource(tree);
+        app.init_resource::<Teaching>();
+        app.init_resource::<Studied>();
+        app.world_mut().resource_mut::<OrderHandlers>().set("STUDY", study);
+        app.add_systems(MonthStart, start_month.in_set(MonthStep::Orders));
+    }
+}
+
+/// The places that teach, read from the locations; the month's notes start afresh.
+fn start_month(
+    catalog: Res<Catalog>,
+    mut teaching: ResMut<Teaching>,
+    mut studied: ResMut<Studied>,
+    places: Query<(Entity, &Location)>,
+) {
+    teaching.0.clear();
+    studied.0.clear();
+    for (e, l) in &places {
+        if !l.0.teaches.is_empty() {
+            let list = l.0.teaches.iter().filter_map(|t| catalog.skill(&t.skill).map(|s| (s, t.level))).collect();
+            teaching.0.insert(e, list);
+        }
+    }
+}
+
+/// The level a unit of this race can reach in `skill` by study (SKL-LIMIT), before a
+/// place that teaches lifts it.
+pub fn study_limit(catalog: &Catalog, race: crate::engine::RaceId, skill: SkillId) -> u32 {
+    let p = &catalog.rules.info.parameters;
+    let r = &catalog.rules.races[race.index()];
+    let s = &catalog.rules.skills[skill.index()];
+    let combat = s.flags.contains(&SkillFlag::Combat);
+    let magic = s.flags.contains(&SkillFlag::Magic) || s.flags.contains(&SkillFlag::ElementalMagic);
+    let base = match r.kind {
+        RaceKind::Creature => return 0,
+        RaceKind::Follower if combat => p.max_combat_study_level.follower,
+        RaceKind::Follower => p.max_study_level,
+        RaceKind::Leader if combat => p.max_combat_study_level.leader,
+        RaceKind::Leader if magic => p.max_study_level,
+        RaceKind::Leader => p.max_study_level_leader,
+    };
+    let bonus = r.bonuses.learning_level.get(&s.tag).copied().unwrap_or(0);
+    let with_bonus = base.saturating_add_signed(bonus);
+    if r.hero && combat { with_bonus.max(p.max_combat_study_level.hero) } else { with_bonus }
+}
+
+fn level_of(catalog: &Catalog, skills: &Skills, skill: SkillId) -> u32 {
+    skills.0.iter().find(|x| x.0 == skill).map_or(0, |x| catalog.skill_level(skill, x.1))
+}
+
+/// ORD-STUDY.
+fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Study { skill, level: target } = entry.order else { return Outcome::NotNow };
+    let me = act.unit;
+    let catalog = act.catalog().clone();
+    let Some(race) = act.world.get::<Race>(me).map(|r| r.0) else { return Outcome::NotNow };
+    let Some(at) = act.at(me) else { return Outcome::NotNow };
+    let skills = act.world.get::<Skills>(me).cloned().unwrap_or_default();
+    let s = &catalog.rules.skills[skill.index()];
+    if let Some(why) = refusal(&catalog, race, skill) {
+        return Outcome::Invalid(why);
+    }
+    let now = level_of(&catalog, &skills, skill);
+    if target.is_some_and(|t| now >= t) {
+        return Outcome::Ran(Progress::Done);
+    }
+    // SKL-AUTOPRE: a missing requirement is studied first, if the faction knows the
+    // skill; otherwise the order waits.
+    let tree = act.world.resource::<SkillTree>();
+    let studying = match first_missing(&catalog, tree, &skills, skill) {
+        None => skill,
+        Some(req) => {
+            let knows = act
+                .faction_of(me)
+                .and_then(|f| act.world.get::<Faction>(f))
+                .is_some_and(|f| f.0.known_skills.iter().any(|k| k.skill == s.tag));
+            if !knows {
+                return Outcome::NotNow;
+            }
+            if let Some(why) = refusal(&catalog, race, req) {
+                return Outcome::Invalid(why);
+            }
+            req
+        }
+    };
+    let current = level_of(&catalog, &skills, studying);
+    let taught = act
+        .world
+        .resource::<Teaching>()
+        .0
+        .get(&at.location)
+        .and_then(|l| l.iter().find(|t| t.0 == studying).map(|t| t.1));
+    let limit = study_limit(&catalog, race, studying).max(taught.unwrap_or(0));
+    let st = &catalog.rules.skills[studying.index()];
+    if current >= limit {
+        act.log(format!("Cannot study {} [{}] beyond level {limit} here.", st.name, st.tag));
+        return Outcome::Ran(Progress::Done);
+    }
+    // CASH-STUDY: the day's cost, from cash then faction funds.
+    let figures = u64::from(act.figures(me));
+    let cost = u64::from(st.study_cost) * figures;
+    if cost > 0 && !pay(act, cost) {
+        let what = catalog.money().map(|m| catalog.items_text(m, cost)).unwrap_or_default();
+        return Outcome::Invalid(format!("a day of study costs {what}, and the unit and its faction have less"));
+    }
+    // SKL-FAST.
+    let p = &catalog.rules.info.parameters;
+    let mut speed: i64 = 100;
+    if leader_knows_better(act, me, studying, current, &catalog) {
+        speed += i64::from(p.study_bonus_leader_percent);
+    }
+    if taught.is_some_and(|t| t > current) {
+        speed += i64::from(p.study_bonus_place_percent);
+    }
+    speed += i64::from(catalog.rules.races[race.index()].bonuses.study.get(&st.tag).copied().unwrap_or(0));
+    let month = act.world.resource::<Clock>().month as usize;
+    if let Some(season) = catalog
+        .rules
+        .climate
+        .months
+        .get(month)
+        .and_then(|m| catalog.rules.climate.seasons.iter().find(|x| x.tag == m.season))
+    {
+        speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
+    }
+    let gain = (i64::from(p.experience_per_day) * speed.max(0) / 100) as u32;
+    let basic_gain = (u64::from(gain) * u64::from(p.study_basic_percent) / 100) as u32;
+    let basics = act.world.resource::<SkillTree>().basics[studying.index()].clone();
+    let first_day = {
+        let mut done = act.world.resource_mut::<Studied>();
+        let list = done.0.entry(me).or_default();
+        let first = !list.contains(&studying);
+        if first {
+            list.push(studying);
+        }
+        first
+    };
+    if first_day {
+        act.routine(format!("Studies {} [{}].", st.name, st.tag));
+    }
+    let mut reached = Vec::new();
+    {
+        let mut sk = act.world.get_mut::<Skills>(me).expect("unit");
+        for (id, amount) in std::iter::once((studying, gain)).chain(basics.iter().map(|&b| (b, basic_gain))) {
+            if amount == 0 {
+                continue;
+            }
+            let before = sk.0.iter().find(|x| x.0 == id).map_or(0, |x| catalog.skill_level(id, x.1));
+            match sk.0.iter_mut().find(|x| x.0 == id) {
+                Some(x) => x.1 = x.1.saturating_add(amount),
+                None => sk.0.push((id, amount)),
+            }
+            let after = sk.0.iter().find(|x| x.0 == id).map_or(0, |x| catalog.skill_level(id, x.1));
+            if after > before {
+                reached.push((id, after));
+            }
+        }
+    }
+    for (id, lv) in reached {
+        let x = &catalog.rules.skills[id.index()];
+        act.log(format!("Achieves {} {} [{}].", ordinal(lv), x.name, x.tag));
+    }
+    let level_now = act.world.get::<Skills>(me).map_or(0, |sk| level_of(&catalog, sk, skill));
+    if target.is_some_and(|t| level_now >= t) {
+        return Outcome::Ran(Progress::Done);
+    }
+    let studied_now = act.world.get::<Skills>(me).map_or(0, |sk| level_of(&catalog, sk, studying));
+    if studying == skill && studied_now >= limit {
+        return Outcome::Ran(Progress::Done);
+    }
+    Outcome::Ran(if target.is_some() { Progress::Continue } else { Progress::Step })
+}
+
+/// Why a unit of `race` can never study `skill`, if it cannot.
+fn refusal(catalog: &Catalog, race: crate::engine::RaceId, skill: SkillId) -> Option<String> {
+    let s = &catalog.rules.skills[skill.index()];
+    let kind = catalog.rules.races[race.index()].kind;
+    let name = format!("{} [{}]", s.name, s.tag);
+    if s.flags.contains(&SkillFlag::NoLearn) {
+        Some(format!("{name} cannot be learned by study"))
+    } else if s.flags.contains(&SkillFlag::CreatureOnly) && kind != RaceKind::Creature {
+        Some(format!("{name} is a creature skill"))
+    } else if s.flags.contains(&SkillFlag::LeaderOnly) && kind != RaceKind::Leader {
+        Some(format!("only leaders and heroes can study {name}"))
+    } else {
+        None
+    }
+}
+
+/// The first requirement of `skill` the unit lacks, looking down the tree: the
+/// deepest missing skill on the first missing branch, which can be studied now.
+fn first_missing(catalog: &Catalog, tree: &SkillTree, skills: &Skills, skill: SkillId) -> Option<SkillId> {
+    let mut cur = skill;
+    let mut missing = None;
+    for _ in 0..tree.requires.len() {
+        let next = tree.requires[cur.index()].iter().find(|&&(r, lv)| level_of(catalog, skills, r) < lv);
+        match next {
+            Some(&(r, _)) => {
+                missing = Some(r);
+                cur = r;
+            }
+            None => break,
+        }
+    }
+    missing
+}
+
+/// Whether a leader up `u`'s stack knows `skill` above `level` (SKL-FAST).
+fn leader_knows_better(act: &Act, u: Entity, skill: SkillId, level: u32, catalog: &Catalog) -> bool {
+    let mut cur = act.world.get::<StackLeader>(u).and_then(|s| s.0);
+    let mut guard = 0;
+    while let Some(l) = cur {
+        if act.world.get::<Skills>(l).is_some_and(|sk| level_of(catalog, sk, skill) > level) {
+            return true;
+        }
+        cur = act.world.get::<StackLeader>(l).and_then(|s| s.0);
+        guard += 1;
+        if guard > 64 {
+            break;
+        }
+    }
+    false
+}
+
+/// Pays `cost` in money from the acting unit's cash, then its faction's funds. Pays
+/// nothing unless the whole cost can be met.
+fn pay(act: &mut Act, cost: u64) -> bool {
+    let Some(money) = act.catalog().money() else { return false };
+    let me = act.unit;
+    let cash = u64::from(act.world.get::<Inventory>(me).map_or(0, |i| i.count(money)));
+    let faction = act.faction_of(me);
+    let funds = faction
+        .and_then(|f| act.world.get::<Funds>(f))
+        .and_then(|f| f.0.iter().find(|x| x.0 == money).map(|x| x.1))
+        .unwrap_or(0);
+    if cash + funds < cost {
+        return false;
+    }
+    let from_cash = cash.min(cost);
+    if from_cash > 0 {
+        let mut inv = act.world.get_mut::<Inventory>(me).expect("unit");
+        if let Some(i) = inv.0.iter().position(|h| h.item == money) {
+            let h = &mut inv.0[i];
+            h.count -= from_cash as u32;
+            h.equipped = h.equipped.min(h.count);
+            if h.count == 0 {
+                inv.0.remove(i);
+            }
+        }
+    }
+    let rest = cost - from_cash;
+    if rest > 0
+        && let Some(f) = faction
+        && let Some(mut fu) = act.world.get_mut::<Funds>(f)
+        && let Some(x) = fu.0.iter_mut().find(|x| x.0 == money)
+    {
+        x.1 -= rest;
+    }
+    true
+}
