@@ -154,6 +154,16 @@ pub struct Parameters {
     /// Share (%) of the experience gained by study that each more basic skill of the
     /// tree also gains (SKL-EXP-ADV: 10).
     pub study_basic_percent: u32,
+    /// Study speed (%) under TEACH, applied to the whole speed (SKL-FAST: 200, ×2).
+    pub teach_percent: u32,
+    /// Figures a teacher teaches at full effect; a larger unit gets the bonus in
+    /// proportion (SKL-FAST, ORD-TEACH: 50).
+    pub teach_max_figures: u32,
+    /// How many figures a leader counts as for `teach_max_figures` (10).
+    pub teach_leader_figures: u32,
+    /// A unit taught beyond its own limit may have at most this many figures, and
+    /// learns at normal speed (ORD-TEACH: 10).
+    pub teach_beyond_max_figures: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

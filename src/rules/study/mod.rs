@@ -36,12 +36,12 @@
 
 use crate::data::{RaceKind, SkillFlag};
 use crate::engine::Catalog;
-use crate::engine::components::{Faction, Funds, Inventory, Location, Race, Skills, StackLeader};
+use crate::engine::components::{At, Faction, Funds, Inventory, Location, Orders, Race, Skills, StackLeader};
 use crate::engine::ids::SkillId;
-use crate::engine::resources::Clock;
-use crate::engine::schedule::{MonthStart, MonthStep};
+use crate::engine::resources::{Clock, Directory};
+use crate::engine::schedule::{Day, MonthStart, MonthStep, Phase};
 use crate::orders::queue::{Outcome, Progress};
-use crate::orders::syntax::{Entry, Order};
+use crate::orders::syntax::{Duration, Entry, Order};
 use crate::report::text::ordinal;
 use crate::rules::orders::{Act, OrderHandlers};
 use bevy_app::{App, Plugin};
@@ -97,6 +97,28 @@ pub struct Teaching(pub EntityHashMap<Vec<(SkillId, u32)>>);
 #[derive(Resource, Debug, Default)]
 struct Studied(EntityHashMap<Vec<SkillId>>);
 
+/// A TEACH a teacher may carry out today.
+#[derive(Debug, Clone, Copy)]
+struct Lesson {
+    teacher: Entity,
+    /// `None`: anyone studying the skill there (`@TEACH skill`).
+    student: Option<Entity>,
+    skill: SkillId,
+    /// The teacher's level in the skill.
+    level: u32,
+}
+
+/// Today's lessons by location, the units whose lists hold a TEACH, and who taught
+/// whom today (ORD-TEACH).
+#[derive(Resource, Debug, Default)]
+pub struct Lessons {
+    teachers: Vec<Entity>,
+    offers: EntityHashMap<Vec<Lesson>>,
+    given: EntityHashMap<Vec<(Entity, SkillId)>>,
+    /// (teacher, student, skill) already reported this month.
+    said: Vec<(Entity, Entity, SkillId)>,
+}
+
 /// Registers STUDY.
 pub struct StudyPlugin;
 
@@ -106,8 +128,13 @@ impl Plugin for StudyPlugin {
         app.insert_resource(tree);
         app.init_resource::<Teaching>();
         app.init_resource::<Studied>();
-        app.world_mut().resource_mut::<OrderHandlers>().set("STUDY", study);
+        app.init_resource::<Lessons>();
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set("STUDY", study);
+        h.set("TEACH", teach);
         app.add_systems(MonthStart, start_month.in_set(MonthStep::Orders));
+        app.add_systems(MonthStart, find_teachers.in_set(MonthStep::FactionOrders));
+        app.add_systems(Day, plan_lessons.in_set(Phase::FullDay).before(crate::rules::orders::full_day_pass));
     }
 }
 
@@ -126,6 +153,98 @@ fn start_month(
             teaching.0.insert(e, list);
         }
     }
+}
+
+/// The units whose lists hold a TEACH this month (lists change only when orders
+/// arrive, before day 1).
+fn find_teachers(mut lessons: ResMut<Lessons>, units: Query<(Entity, &Orders)>, dir: Res<Directory>) {
+    lessons.said.clear();
+    lessons.teachers = dir
+        .units
+        .iter()
+        .copied()
+        .filter(|&u| units.get(u).is_ok_and(|(_, o)| o.0.iter().any(|q| matches!(q.entry.order, Order::Teach(_)))))
+        .collect();
+}
+
+/// The lessons teachers may give today: a teacher whose first full-day order that
+/// may run today is a TEACH offers it where it stands.
+fn plan_lessons(
+    mut lessons: ResMut<Lessons>,
+    clock: Res<Clock>,
+    dir: Res<Directory>,
+    catalog: Res<Catalog>,
+    units: Query<(&Orders, &At, &Skills, Has<crate::engine::components::InTransit>)>,
+) {
+    let lessons = &mut *lessons;
+    lessons.offers.clear();
+    lessons.given.clear();
+    for &t in &lessons.teachers {
+        let Ok((orders, at, skills, moving)) = units.get(t) else { continue };
+        if moving {
+            continue;
+        }
+        // The teacher's full-day order today, if its list gets that far: TEACH only
+        // if it is the first full-day order that may run.
+        let full_day = |o: &Order| matches!(o.duration(), Duration::FullDay | Duration::Movement);
+        let Some(i) = crate::orders::queue::find_considered(&orders.0, clock.day, full_day) else { continue };
+        let Order::Teach(list) = &orders.0[i].entry.order else { continue };
+        for (student, skill) in list {
+            let student = match student {
+                Some(id) => match dir.get(crate::engine::resources::Kind::Unit, id) {
+                    Some(s) => Some(s),
+                    None => continue,
+                },
+                None => None,
+            };
+            let level = level_of(&catalog, skills, *skill);
+            lessons.offers.entry(at.location).or_default().push(Lesson { teacher: t, student, skill: *skill, level });
+        }
+    }
+}
+
+/// ORD-TEACH: the teacher spends its day when one of its students studies the skill
+/// with it today (before or after the teacher's turn).
+fn teach(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Teach(list) = &entry.order else { return Outcome::NotNow };
+    let me = act.unit;
+    let day = act.day;
+    let catalog = act.catalog().clone();
+    let mut taught: Vec<(Entity, SkillId)> =
+        act.world.resource::<Lessons>().given.get(&me).cloned().unwrap_or_default();
+    // Students who will study later today, in this place.
+    for (student, skill) in list {
+        let Some(s) = student.as_deref().and_then(|id| act.unit_named(id)) else { continue };
+        if taught.iter().any(|t| t.0 == s) || !act.present(s) {
+            continue;
+        }
+        let waiting = act.world.get::<Orders>(s).is_some_and(|o| {
+            o.0.iter()
+                .any(|q| q.considered(day) && matches!(q.entry.order, Order::Study { skill: k, .. } if k == *skill))
+        });
+        if waiting {
+            taught.push((s, *skill));
+        }
+    }
+    if taught.is_empty() {
+        return Outcome::NotNow;
+    }
+    for (s, skill) in taught {
+        let new = {
+            let mut l = act.world.resource_mut::<Lessons>();
+            let fresh = !l.said.contains(&(me, s, skill));
+            if fresh {
+                l.said.push((me, s, skill));
+            }
+            fresh
+        };
+        if new {
+            let k = &catalog.rules.skills[skill.index()];
+            let name = act.name(s);
+            act.routine(format!("Teaches {} [{}] to {name}.", k.name, k.tag));
+        }
+    }
+    Outcome::Ran(Progress::Step)
 }
 
 /// The level a unit of this race can reach in `skill` by study (SKL-LIMIT), before a
@@ -195,21 +314,44 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         .0
         .get(&at.location)
         .and_then(|l| l.iter().find(|t| t.0 == studying).map(|t| t.1));
-    let limit = study_limit(&catalog, race, studying).max(taught.unwrap_or(0));
+    let mut limit = study_limit(&catalog, race, studying).max(taught.unwrap_or(0));
     let st = &catalog.rules.skills[studying.index()];
+    let p = &catalog.rules.info.parameters;
+    let figures = u64::from(act.figures(me));
+    // ORD-TEACH: the best teacher here for this skill (requirements are not taught).
+    let lesson = if studying == skill {
+        act.world.resource::<Lessons>().offers.get(&at.location).and_then(|l| {
+            l.iter()
+                .filter(|x| {
+                    x.skill == skill && x.teacher != me && x.student.is_none_or(|s| s == me) && x.level > current
+                })
+                .max_by_key(|x| x.level)
+                .copied()
+        })
+    } else {
+        None
+    };
+    let mut beyond = false;
     if current >= limit {
-        act.log(format!("Cannot study {} [{}] beyond level {limit} here.", st.name, st.tag));
-        return Outcome::Ran(Progress::Done);
+        match lesson {
+            // Taught past its own limit: a small unit, at normal speed.
+            Some(l) if figures <= u64::from(p.teach_beyond_max_figures) => {
+                limit = l.level;
+                beyond = true;
+            }
+            _ => {
+                act.log(format!("Cannot study {} [{}] beyond level {limit} here.", st.name, st.tag));
+                return Outcome::Ran(Progress::Done);
+            }
+        }
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.
-    let figures = u64::from(act.figures(me));
     let cost = u64::from(st.study_cost) * figures;
     if cost > 0 && !pay(act, cost) {
         let what = catalog.money().map(|m| catalog.items_text(m, cost)).unwrap_or_default();
         return Outcome::Invalid(format!("a day of study costs {what}, and the unit and its faction have less"));
     }
     // SKL-FAST.
-    let p = &catalog.rules.info.parameters;
     let mut speed: i64 = 100;
     if leader_knows_better(act, me, studying, current, &catalog) {
         speed += i64::from(p.study_bonus_leader_percent);
@@ -227,6 +369,19 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         .and_then(|m| catalog.rules.climate.seasons.iter().find(|x| x.tag == m.season))
     {
         speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
+    }
+    if let Some(l) = lesson {
+        if !beyond {
+            // ×2 for up to `teach_max_figures` figures (a leader counts as
+            // `teach_leader_figures`); a bigger unit gets the bonus in proportion.
+            let kind = catalog.rules.races[race.index()].kind;
+            let weight = if kind == RaceKind::Leader { u64::from(p.teach_leader_figures) } else { figures }.max(1);
+            let cap = u64::from(p.teach_max_figures);
+            let extra = i64::from(p.teach_percent) - 100;
+            let extra = if weight <= cap { extra } else { extra * cap as i64 / weight as i64 };
+            speed = speed * (100 + extra) / 100;
+        }
+        act.world.resource_mut::<Lessons>().given.entry(l.teacher).or_default().push((me, skill));
     }
     let gain = (i64::from(p.experience_per_day) * speed.max(0) / 100) as u32;
     let basic_gain = (u64::from(gain) * u64::from(p.study_basic_percent) / 100) as u32;

@@ -160,3 +160,52 @@ fn study_that_cannot_be_paid_is_removed_cash_study() {
         events(&e, "U2")[1].contains("a day of study costs 10 coins [coin], and the unit and its faction have less")
     );
 }
+
+#[test]
+fn stack_leader_teaching_place_and_teach_give_260_percent_tv_study() {
+    // TV-STUDY: (100 + 10 + 20)% × 2 = 260%: 30 days give 7800 points. The teacher
+    // leads the student's stack in the academy. Whether the teacher or the student
+    // is visited first makes no difference.
+    for (first, second) in [("U4", "U5"), ("U5", "U4")] {
+        let unit = |id: &str| match id {
+            "U4" => {
+                r#"(id: "U4", name: "Student", faction: "fa", race: "man", figures: 1, location: "L2", stack_leader: Some("U5")),"#
+            }
+            _ => {
+                r#"(id: "U5", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("cmbt", 9000)]),"#
+            }
+        };
+        let units = format!("{}\n{}", unit(first), unit(second));
+        let mut e = engine_without_money(scenario(&world(&units, "")));
+        run(&mut e, "GAME fa pa\nUNIT U4\n30 STUDY cmbt\nUNIT U5\n@TEACH U4 cmbt\n");
+        assert_eq!(points(&e, "U4", "cmbt"), 7800, "{first} first");
+        assert!(events(&e, "U5").contains(&"1: Teaches combat [cmbt] to Student [U4].".to_string()));
+    }
+}
+
+#[test]
+fn a_teacher_lifts_the_limit_for_small_units_at_normal_speed_ord_teach() {
+    // ORD-TEACH, SKL-LIMIT: a 3rd-level teacher takes 10 followers past their combat
+    // limit (2nd), at 100 points a day; 20 followers are too many.
+    let units = r#"
+    (id: "U1", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),
+    (id: "U2", name: "Ten", faction: "fa", race: "man", figures: 10, location: "L1", skills: [("cmbt", 9000)]),
+    (id: "U3", name: "Twenty", faction: "fa", race: "man", figures: 20, location: "L1", skills: [("cmbt", 9000)]),"#;
+    let mut e = engine_without_money(scenario(&world(units, "")));
+    run(&mut e, "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt U3 cmbt\nUNIT U2\n@STUDY cmbt\nUNIT U3\n@STUDY cmbt\n");
+    assert_eq!(points(&e, "U2", "cmbt"), 12000);
+    assert_eq!(points(&e, "U3", "cmbt"), 9000);
+    assert!(events(&e, "U3").contains(&"1: Cannot study combat [cmbt] beyond level 2 here.".to_string()));
+}
+
+#[test]
+fn a_teacher_with_no_student_studying_does_nothing_that_day_ord_teach() {
+    // The TEACH waits; the invisible WORK is done instead.
+    let units = r#"
+    (id: "U1", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),
+    (id: "U2", name: "Idle", faction: "fa", race: "man", figures: 10, location: "L1"),"#;
+    let mut e = engine_without_money(scenario(&world(units, "")));
+    run(&mut e, "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\n");
+    assert!(!events(&e, "U1").iter().any(|x| x.contains("Teaches")));
+    assert_eq!(orders(&e, "U1"), ["@TEACH U2 cmbt"]);
+}
