@@ -83,6 +83,22 @@ impl Directory {
             Kind::Unit => self.units.push(entity),
         }
     }
+    /// Adds a unit right after unit `after` in report order (a new unit joins next
+    /// to the unit that made it), or last.
+    pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
+        self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
+        let at = after.and_then(|a| self.units.iter().position(|&u| u == a)).map_or(self.units.len(), |i| i + 1);
+        self.units.insert(at, entity);
+    }
+    /// The next free unit id: `U` and one more than the highest number in use.
+    pub fn next_unit_id(&self) -> Tag {
+        let top = self.by_id[Kind::Unit as usize]
+            .keys()
+            .filter_map(|k| k.strip_prefix('U').and_then(|n| n.parse::<u64>().ok()))
+            .max()
+            .unwrap_or(0);
+        format!("U{}", top + 1)
+    }
     /// Forgets `entity` (a unit disbanded, a structure destroyed…).
     pub fn remove(&mut self, kind: Kind, id: &str, entity: Entity) {
         self.by_id[kind as usize].remove(id);

@@ -6,9 +6,9 @@
 //! it was loaded from.
 
 use super::components::*;
-use super::ids::Catalog;
+use super::ids::{Catalog, RaceId, SkillId};
 use super::resources::{Clock, Directory, Game, Kind, Randomness, Submissions};
-use crate::data::{self, ItemHolding, Scenario, SkillExperience};
+use crate::data::{self, ItemHolding, Scenario, SkillExperience, Tag};
 use bevy_ecs::prelude::*;
 
 /// The month index (into the rule set's calendar) in which `turn` is played. Turn 0
@@ -256,6 +256,60 @@ pub fn extract(world: &World) -> Scenario {
         })
         .collect();
     Scenario { game, factions, locations, structures, units, orders: Vec::new() }
+}
+
+/// A unit made during a turn (RECRUIT, SPLIT).
+#[derive(Debug, Clone)]
+pub struct NewUnit {
+    /// Its permanent id.
+    pub id: Tag,
+    /// Name.
+    pub name: String,
+    /// Owning faction.
+    pub owner: Entity,
+    /// Race.
+    pub race: RaceId,
+    /// Figures.
+    pub figures: u32,
+    /// Where it stands.
+    pub at: At,
+    /// The unit it is stacked under.
+    pub leader: Option<Entity>,
+    /// Items.
+    pub items: Vec<Holding>,
+    /// Skills, with experience.
+    pub skills: Vec<(SkillId, u32)>,
+    /// Its order list.
+    pub orders: Vec<crate::orders::queue::Queued>,
+    /// The unit it comes after in report order.
+    pub after: Option<Entity>,
+}
+
+/// Spawns a unit made during a turn, with the same components as a loaded one, and
+/// lists it in the directory right after `after`.
+pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
+    let seq = world.resource::<Directory>().units.len() as u32;
+    let cold = data::Unit { id: n.id.clone(), name: n.name.clone(), ..Default::default() };
+    let e = world
+        .spawn((
+            Seq(seq),
+            Id(n.id.clone()),
+            DisplayName(n.name),
+            Owner(n.owner),
+            Race(n.race),
+            Figures(n.figures),
+            n.at,
+            StackLeader(n.leader),
+            Inventory(n.items),
+            Skills(n.skills),
+            Effects::default(),
+            Orders(n.orders),
+            Events::default(),
+            Unit(cold),
+        ))
+        .id();
+    world.resource_mut::<Directory>().insert_unit_after(&n.id, e, n.after);
+    e
 }
 
 #[cfg(test)]

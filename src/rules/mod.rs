@@ -14,6 +14,8 @@
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
 //! * [`study`] — STUDY: speed, costs, limits, requirements, experience;
+//! * [`recruit`] — RECRUIT: hiring from the location's offer; new units join at day
+//!   end and their new ids resolve;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
 pub mod effects;
@@ -22,6 +24,7 @@ pub mod intake;
 pub mod money;
 pub mod orders;
 pub mod press;
+pub mod recruit;
 pub mod stacks;
 pub mod stats;
 pub mod study;
@@ -45,6 +48,7 @@ impl PluginGroup for OverlordRules {
             .add(effects::EffectsPlugin)
             .add(money::MoneyPlugin)
             .add(study::StudyPlugin)
+            .add(recruit::RecruitPlugin)
             .add(crate::report::ReportPlugin)
     }
 }
