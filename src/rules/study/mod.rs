@@ -132,6 +132,7 @@ impl Plugin for StudyPlugin {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
         h.set("STUDY", study);
         h.set("TEACH", teach);
+        h.set("FORGET", forget);
         app.add_systems(MonthStart, start_month.in_set(MonthStep::Orders));
         app.add_systems(MonthStart, find_teachers.in_set(MonthStep::FactionOrders));
         app.add_systems(Day, plan_lessons.in_set(Phase::FullDay).before(crate::rules::orders::full_day_pass));
@@ -245,6 +246,33 @@ fn teach(act: &mut Act, entry: &mut Entry) -> Outcome {
         }
     }
     Outcome::Ran(Progress::Step)
+}
+
+/// ORD-FORGET: the unit forgets the skill and every skill that depends on it. It
+/// runs only if the unit has some experience in the skill.
+fn forget(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Forget(skill) = entry.order else { return Outcome::NotNow };
+    let me = act.unit;
+    let has = act.world.get::<Skills>(me).is_some_and(|s| s.0.iter().any(|x| x.0 == skill && x.1 > 0));
+    if !has {
+        return Outcome::NotNow;
+    }
+    let catalog = act.catalog().clone();
+    let tree = act.world.resource::<SkillTree>();
+    let gone: Vec<SkillId> = {
+        let sk = act.world.get::<Skills>(me).expect("unit");
+        sk.0.iter().map(|x| x.0).filter(|&s| s == skill || tree.basics[s.index()].contains(&skill)).collect()
+    };
+    act.world.get_mut::<Skills>(me).expect("unit").0.retain(|x| !gone.contains(&x.0));
+    let names: Vec<String> = gone
+        .iter()
+        .map(|s| {
+            let k = &catalog.rules.skills[s.index()];
+            format!("{} [{}]", k.name, k.tag)
+        })
+        .collect();
+    act.log(format!("Forgot {}.", names.join(", ")));
+    Outcome::Ran(Progress::Done)
 }
 
 /// The level a unit of this race can reach in `skill` by study (SKL-LIMIT), before a

@@ -209,3 +209,16 @@ fn a_teacher_with_no_student_studying_does_nothing_that_day_ord_teach() {
     assert!(!events(&e, "U1").iter().any(|x| x.contains("Teaches")));
     assert_eq!(orders(&e, "U1"), ["@TEACH U2 cmbt"]);
 }
+
+#[test]
+fn forget_takes_the_skill_and_its_dependants_ord_forget() {
+    // Blades depends on combat: forgetting combat forgets both; observation stays.
+    // A FORGET of a skill the unit does not have waits.
+    let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 1, location: "L1",
+                    skills: [("cmbt", 3000), ("blde", 500), ("digg", 100)]),"#;
+    let mut e = engine_without_money(scenario(&world(units, "")));
+    run(&mut e, "GAME fa pa\nUNIT U2\nFORGET cmbt\nFORGET arch\n");
+    assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde"), points(&e, "U2", "digg")), (0, 0, 100));
+    assert!(events(&e, "U2").contains(&"1: Forgot combat [cmbt], blades [blde].".to_string()));
+    assert_eq!(orders(&e, "U2"), ["FORGET arch"]);
+}
