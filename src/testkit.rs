@@ -70,6 +70,31 @@ pub fn engine_without_money(scenario: Scenario) -> Engine {
     Engine::with_plugins(overlord_rules(), scenario, Threads::One, plugins).expect("test scenario builds")
 }
 
+/// Runs one month with these order files.
+pub fn run_month(e: &mut Engine, files: &[&str]) {
+    let parsed = files.iter().map(|t| e.parse(t).expect("test orders parse")).collect();
+    e.submit(parsed);
+    e.run_turn(|_, _| {});
+}
+
+/// The unit with id `id`.
+pub fn unit(e: &Engine, id: &str) -> bevy_ecs::entity::Entity {
+    use crate::engine::resources::{Directory, Kind};
+    e.world().resource::<Directory>().get(Kind::Unit, id).unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+/// Experience points of unit `id` in skill `skill`.
+pub fn points(e: &Engine, id: &str, skill: &str) -> u32 {
+    let s = e.world().resource::<crate::engine::Catalog>().skill(skill).expect("skill");
+    e.world()
+        .get::<crate::engine::components::Skills>(unit(e, id))
+        .expect("unit")
+        .0
+        .iter()
+        .find(|x| x.0 == s)
+        .map_or(0, |x| x.1)
+}
+
 /// Copies a folder tree.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -16,11 +16,14 @@
 //! * [`study`] — STUDY: speed, costs, limits, requirements, experience;
 //! * [`recruit`] — RECRUIT: hiring from the location's offer; new units join at day
 //!   end and their new ids resolve;
+//! * [`merge`] — SPLIT and MERGE: figures, skills, effects and equipment move
+//!   between units;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
 pub mod effects;
 pub mod identity;
 pub mod intake;
+pub mod merge;
 pub mod money;
 pub mod orders;
 pub mod press;
@@ -49,6 +52,7 @@ impl PluginGroup for OverlordRules {
             .add(money::MoneyPlugin)
             .add(study::StudyPlugin)
             .add(recruit::RecruitPlugin)
+            .add(merge::MergePlugin)
             .add(crate::report::ReportPlugin)
     }
 }

@@ -46,6 +46,54 @@ pub struct NewIds {
     pub named_by: BTreeMap<String, Vec<Entity>>,
 }
 
+impl NewIds {
+    /// New id `new_id` became unit `id` (RECRUIT, SPLIT; FILE-NEWID-LIFE): every list
+    /// naming it now names `id`, and the orders given to it are returned, renamed, for
+    /// the new unit. The id is no longer purged at the end of the month.
+    pub fn adopt(world: &mut World, new_id: &str, id: &str) -> Vec<Queued> {
+        let (mut block, named_by) = {
+            let mut new = world.resource_mut::<NewIds>();
+            (
+                new.blocks.remove(new_id).map(|b| b.1).unwrap_or_default(),
+                new.named_by.remove(new_id).unwrap_or_default(),
+            )
+        };
+        for q in &mut block {
+            q.entry.order.rename_reference(new_id, id);
+        }
+        for u in named_by {
+            if let Some(mut o) = world.get_mut::<Orders>(u) {
+                for q in &mut o.0 {
+                    q.entry.order.rename_reference(new_id, id);
+                }
+            }
+        }
+        block
+    }
+
+    /// Notes the new ids that unit `u`'s list names, so that they are renamed or
+    /// purged with the others.
+    pub fn watch(world: &mut World, u: Entity) {
+        let named: Vec<String> = world
+            .get::<Orders>(u)
+            .map(|o| {
+                o.0.iter()
+                    .flat_map(|q| q.entry.order.references())
+                    .filter(|r| is_new_id(r, 'U') || is_new_id(r, 'B'))
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut new = world.resource_mut::<NewIds>();
+        for id in named {
+            let by = new.named_by.entry(id).or_default();
+            if !by.contains(&u) {
+                by.push(u);
+            }
+        }
+    }
+}
+
 /// Applies the month's order files, in faction order.
 pub fn apply_submissions(world: &mut World) {
     let submissions = std::mem::take(&mut world.resource_mut::<Submissions>().0);

@@ -63,12 +63,19 @@ pub struct Visiting {
     /// Bit per order kind already reported as "not run by this engine yet", per unit
     /// (cleared each month).
     unsupported: bevy_ecs::entity::EntityHashMap<u64>,
+    /// Units whose whole list is to be dropped once their current order is done.
+    wipe: Vec<Entity>,
 }
 
 impl Visiting {
     /// Marks the visiting order as out of date.
     pub fn invalidate(&mut self) {
         self.stale = true;
+    }
+    /// Drops unit `u`'s whole order list once the order it is running is done (a
+    /// unit that became a stockpile).
+    pub fn wipe_orders(&mut self, u: Entity) {
+        self.wipe.push(u);
     }
 }
 
@@ -179,6 +186,14 @@ fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: 
     let mut orders = r.get_mut::<Orders>().expect("checked above");
     let mut list = std::mem::take(&mut orders.0);
     let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, handlers, u, day, entry));
+    let wiped = {
+        let mut v = world.resource_mut::<Visiting>();
+        let found = v.wipe.iter().position(|&w| w == u);
+        found.map(|i| v.wipe.swap_remove(i)).is_some()
+    };
+    if wiped {
+        list.clear();
+    }
     let Ok(mut r) = world.get_entity_mut(u) else { return report.ran };
     if let Some(mut o) = r.get_mut::<Orders>() {
         // Orders a handler added meanwhile (none today) would go after the list.

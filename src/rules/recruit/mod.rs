@@ -16,13 +16,13 @@
 //! request that exceeds the supply is served in the order it runs.
 
 use crate::engine::Catalog;
-use crate::engine::components::{At, Events, Holding, Id, Inventory, Location, Orders, Population};
+use crate::engine::components::{At, Events, Holding, Id, Inventory, Location, Population};
 use crate::engine::ids::{ItemId, RaceId};
 use crate::engine::resources::{Clock, Directory, Kind};
 use crate::engine::schedule::{Day, Phase};
 use crate::engine::world::{NewUnit, spawn_unit};
 use crate::orders::line::is_new_id;
-use crate::orders::queue::{Outcome, Progress, Queued};
+use crate::orders::queue::{Outcome, Progress};
 use crate::orders::syntax::{Entry, Order};
 use crate::rules::intake::NewIds;
 use crate::rules::orders::{Act, OrderHandlers, Visiting};
@@ -135,24 +135,9 @@ pub fn muster(world: &mut World) {
         let Some(at) = world.get::<At>(h.leader).copied() else { continue };
         let Some(owner) = world.get::<crate::engine::components::Owner>(h.leader).map(|o| o.0) else { continue };
         let id = world.resource::<Directory>().next_unit_id();
-        let (block, named_by) = {
-            let mut new = world.resource_mut::<NewIds>();
-            let block = new.blocks.remove(&h.new_id).map(|(_, list)| list).unwrap_or_default();
-            let named_by = new.named_by.remove(&h.new_id).unwrap_or_default();
-            (block, named_by)
-        };
+        let orders = NewIds::adopt(world, &h.new_id, &id);
         let race = &catalog.rules.races[h.race.index()];
         let skills = race.innate_skills.iter().filter_map(|s| catalog.skill(&s.0).map(|k| (k, s.1))).collect();
-        let mut orders: Vec<Queued> = block;
-        for q in &mut orders {
-            q.entry.order.rename_reference(&h.new_id, &id);
-        }
-        let names_new: Vec<String> = orders
-            .iter()
-            .flat_map(|q| q.entry.order.references())
-            .filter(|r| is_new_id(r, 'U') || is_new_id(r, 'B'))
-            .map(str::to_string)
-            .collect();
         let plural = if h.figures == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
         let name = format!("{} {plural}", h.figures);
         let e = spawn_unit(
@@ -171,23 +156,7 @@ pub fn muster(world: &mut World) {
                 after: Some(h.leader),
             },
         );
-        // Orders elsewhere that named the new id now name the unit.
-        for u in named_by {
-            if let Some(mut o) = world.get_mut::<Orders>(u) {
-                for q in &mut o.0 {
-                    q.entry.order.rename_reference(&h.new_id, &id);
-                }
-            }
-        }
-        {
-            let mut new = world.resource_mut::<NewIds>();
-            for r in names_new {
-                let by = new.named_by.entry(r).or_default();
-                if !by.contains(&e) {
-                    by.push(e);
-                }
-            }
-        }
+        NewIds::watch(world, e);
         if let Some(mut p) = world.get_mut::<Population>(at.location) {
             p.0 = p.0.saturating_sub(h.figures);
         }

@@ -3,7 +3,7 @@
 use crate::engine::components::{Events, Figures, Inventory, Location, Orders, Population, StackLeader};
 use crate::engine::resources::{Directory, Kind};
 use crate::engine::{Catalog, Engine};
-use crate::testkit::{engine_without_money, scenario};
+use crate::testkit::{engine_without_money, run_month, scenario, unit};
 use bevy_ecs::prelude::*;
 
 fn world(units: &str) -> String {
@@ -20,16 +20,6 @@ fn world(units: &str) -> String {
   units: [{units}],
 )"#
     )
-}
-
-fn run(e: &mut Engine, texts: &[&str]) {
-    let files = texts.iter().map(|t| e.parse(t).unwrap()).collect();
-    e.submit(files);
-    e.run_turn(|_, _| {});
-}
-
-fn unit(e: &Engine, id: &str) -> Entity {
-    e.world().resource::<Directory>().get(Kind::Unit, id).unwrap_or_else(|| panic!("no unit {id}"))
 }
 
 fn coins(e: &Engine, id: &str) -> u32 {
@@ -56,7 +46,10 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     // U3, right after Ann, stacked under her. Their block's NAME runs on day 2, and
     // Ann's GIVE to fanU01 names U3 from then on.
     let mut e = engine_without_money(scenario(&world(TWO)));
-    run(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nGIVE fanU01 coin 10\nUNIT fanU01\nNAME \"Pikes\"\n"]);
+    run_month(
+        &mut e,
+        &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nGIVE fanU01 coin 10\nUNIT fanU01\nNAME \"Pikes\"\n"],
+    );
     let u3 = unit(&e, "U3");
     assert_eq!(e.world().get::<Figures>(u3).unwrap().0, 5);
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
@@ -99,7 +92,7 @@ fn number_zero_takes_what_the_supply_and_cash_allow_and_the_supply_runs_out_rec_
     // left this month. A third order finds no supply; its new id is never created,
     // so the order goes with it at the end of the month (FILE-NEWID-LIFE).
     let mut e = engine_without_money(scenario(&world(TWO)));
-    run(
+    run_month(
         &mut e,
         &["GAME fa pa\nUNIT U2\nRECRUIT fanU01 0 man 0\nUNIT U1\nRECRUIT fanU02 20 man 50\nRECRUIT fanU03 1 man 60\n"],
     );
@@ -114,7 +107,7 @@ fn number_zero_takes_what_the_supply_and_cash_allow_and_the_supply_runs_out_rec_
 #[test]
 fn a_price_below_the_offer_or_a_race_not_offered_waits_rec_price() {
     let mut e = engine_without_money(scenario(&world(TWO)));
-    run(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 40\nRECRUIT fanU02 5 elve 100\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 40\nRECRUIT fanU02 5 elve 100\n"]);
     assert_eq!(offer(&e), 20);
     assert_eq!(coins(&e, "U1"), 1000);
     assert!(e.world().resource::<Directory>().get(Kind::Unit, "U3").is_none());
@@ -123,7 +116,7 @@ fn a_price_below_the_offer_or_a_race_not_offered_waits_rec_price() {
 #[test]
 fn a_new_id_must_be_the_factions_own_file_newid() {
     let mut e = engine_without_money(scenario(&world(TWO)));
-    run(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fbnU01 5 man 50\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fbnU01 5 man 50\n"]);
     assert!(
         events(&e, "U1").iter().any(|x| x.contains("recruits form a new unit, named fanU00 to fanU99, not fbnU01"))
     );

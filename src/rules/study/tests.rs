@@ -2,11 +2,10 @@
 //! figure and its 1st level needs 30 days (3000 points, 100 a day); blades [blde]
 //! requires 1st combat.
 
-use crate::engine::components::{Events, Funds, Inventory, Orders, Skills};
+use crate::engine::components::{Events, Funds, Inventory, Orders};
 use crate::engine::resources::{Directory, Kind};
 use crate::engine::{Catalog, Engine};
-use crate::testkit::{engine_without_money, scenario};
-use bevy_ecs::prelude::*;
+use crate::testkit::{engine_without_money, points, run_month, scenario, unit};
 
 /// June (no season bonus). `units` are fa's; L2 teaches combat up to level 3.
 fn world(units: &str, known: &str) -> String {
@@ -26,18 +25,7 @@ fn world(units: &str, known: &str) -> String {
 }
 
 fn run(e: &mut Engine, text: &str) {
-    let f = e.parse(text).unwrap();
-    e.submit(vec![f]);
-    e.run_turn(|_, _| {});
-}
-
-fn unit(e: &Engine, id: &str) -> Entity {
-    e.world().resource::<Directory>().get(Kind::Unit, id).unwrap()
-}
-
-fn points(e: &Engine, id: &str, skill: &str) -> u32 {
-    let s = e.world().resource::<Catalog>().skill(skill).unwrap();
-    e.world().get::<Skills>(unit(e, id)).unwrap().0.iter().find(|x| x.0 == s).map_or(0, |x| x.1)
+    run_month(e, &[text]);
 }
 
 fn events(e: &Engine, id: &str) -> Vec<String> {
