@@ -133,6 +133,9 @@ fn zero_parameters() -> Parameters {
         teach_max_figures: 0,
         teach_leader_figures: 0,
         teach_beyond_max_figures: 0,
+        tool_bonus_percent: 0,
+        use_experience_percent: 0,
+        use_basic_percent: 0,
     }
 }
 

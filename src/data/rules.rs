@@ -164,6 +164,15 @@ pub struct Parameters {
     /// A unit taught beyond its own limit may have at most this many figures, and
     /// learns at normal speed (ORD-TEACH: 10).
     pub teach_beyond_max_figures: u32,
+    /// Speed bonus (%) of a unit whose figures all have a tool the production names
+    /// equipped (SKL-TOOL: a third less time, +50% speed); in proportion otherwise.
+    pub tool_bonus_percent: u32,
+    /// Share (%) of a day of study that a day of USE gives to the skill used
+    /// (SKL-EXP-USE: 10).
+    pub use_experience_percent: u32,
+    /// Share (%) of a day of study that a day of USE gives to each more basic skill
+    /// (SKL-EXP-USE: 5).
+    pub use_basic_percent: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -377,6 +377,10 @@ pub struct Unit {
     /// Effects on the unit: `(enchantment, days left)` (ITM-ENCH).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<EffectDays>,
+    /// Work in progress: the skill used and the work done towards the next batch,
+    /// in hundredths of a figure-day (SKL-USE-CRAFT, SKL-USE-HARVEST).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub production: Option<(Tag, u32)>,
     /// Pending orders, one order text per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,

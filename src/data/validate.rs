@@ -905,6 +905,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             }
         }
         let mut seen: HashMap<&str, usize> = HashMap::new();
+        if let Some((tag, _)) = &u.production {
+            let p = with(base.clone(), &[Seg::Field("production"), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", tag, UNITS, p);
+        }
         for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
             refcheck!(c, enchantments, "enchantment", tag, UNITS, p);

@@ -118,6 +118,11 @@ impl Inventory {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Skills(pub Vec<(SkillId, u32)>);
 
+/// A unit's work in progress: the skill used and the work done towards the next
+/// batch, in hundredths of a figure-day.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Production(pub Option<(SkillId, u32)>);
+
 /// Effects on a unit and the days each has left, in the order received (ITM-ENCH).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Effects(pub Vec<(EffectId, u32)>);

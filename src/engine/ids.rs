@@ -155,6 +155,11 @@ impl Catalog {
             .position(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty())
             .map(|i| ItemId(i as u16))
     }
+    /// The season of month `month` (an index into the calendar).
+    pub fn season(&self, month: u32) -> Option<&crate::data::Season> {
+        let m = self.rules.climate.months.get(month as usize)?;
+        self.rules.climate.seasons.iter().find(|s| s.tag == m.season)
+    }
     /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
     pub fn items_text(&self, item: ItemId, n: u64) -> String {
         let it = &self.rules.items[item.index()];

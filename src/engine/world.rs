@@ -116,6 +116,16 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 None => errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)),
             }
         }
+        let production = Production(match u.production.take() {
+            Some((tag, progress)) => match catalog.skill(&tag) {
+                Some(s) => Some((s, progress)),
+                None => {
+                    errors.push(format!("unit {}: unknown skill '{tag}' in production", u.id));
+                    None
+                }
+            },
+            None => None,
+        });
         let orders = Orders(
             std::mem::take(&mut u.orders)
                 .iter()
@@ -142,6 +152,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 Inventory(inventory),
                 Skills(skills),
                 Effects(effects),
+                production,
                 orders,
                 Events::default(),
                 Unit(u),
@@ -244,6 +255,7 @@ pub fn extract(world: &World) -> Scenario {
                 .get::<Skills>()
                 .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
                 .unwrap_or_default();
+            u.production = r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x));
             u.effects = r
                 .get::<Effects>()
                 .map(|x| x.0.iter().map(|&(id, d)| data::EffectDays(catalog.effect_tag(id).to_string(), d)).collect())
@@ -303,6 +315,7 @@ pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
             Inventory(n.items),
             Skills(n.skills),
             Effects::default(),
+            Production::default(),
             Orders(n.orders),
             Events::default(),
             Unit(cold),

@@ -18,6 +18,8 @@
 //!   end and their new ids resolve;
 //! * [`merge`] — SPLIT and MERGE: figures, skills, effects and equipment move
 //!   between units;
+//! * [`production`] — USE of harvesting and crafting skills, work in progress,
+//!   shared resources;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
 pub mod effects;
@@ -27,6 +29,7 @@ pub mod merge;
 pub mod money;
 pub mod orders;
 pub mod press;
+pub mod production;
 pub mod recruit;
 pub mod stacks;
 pub mod stats;
@@ -53,6 +56,7 @@ impl PluginGroup for OverlordRules {
             .add(study::StudyPlugin)
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
+            .add(production::ProductionPlugin)
             .add(crate::report::ReportPlugin)
     }
 }

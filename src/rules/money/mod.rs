@@ -127,12 +127,7 @@ pub fn pay_upkeep(world: &mut World) {
     let params = &catalog.rules.info.parameters;
     let Some(money) = catalog.money() else { return };
     let clock = *world.resource::<Clock>();
-    let season = catalog
-        .rules
-        .climate
-        .months
-        .get(clock.month as usize)
-        .and_then(|m| catalog.rules.climate.seasons.iter().find(|s| s.tag == m.season));
+    let season = catalog.season(clock.month);
     let percent = season.map_or(100, |s| u64::from(s.upkeep_percent));
     let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
     let units = world.resource::<Directory>().units.clone();

@@ -43,7 +43,7 @@ impl OrderHandlers {
 /// The mechanic that will carry out an order nobody handles yet, for the report.
 pub fn pending_mechanic(order: &Order) -> &'static str {
     match order {
-        Order::Use { .. } | Order::Build { .. } | Order::Target(_) => "using skills",
+        Order::Build { .. } | Order::Target(_) => "building",
         Order::Work => "working for wages",
         Order::Move(_) | Order::March(_) | Order::Caravan(_) | Order::Retreat | Order::Stay => "movement",
         Order::Guard | Order::Patrol => "guarding",

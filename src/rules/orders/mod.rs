@@ -106,6 +106,25 @@ fn refresh(world: &mut World) {
     }
 }
 
+/// Says once a month, in unit `u`'s report, that `entry` did nothing because `what`
+/// is not part of the engine yet; the order stays in the list.
+pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
+    let index = entry.order.index();
+    let mut v = world.resource_mut::<Visiting>();
+    let seen = v.unsupported.entry(u).or_default();
+    if *seen & (1 << index) != 0 {
+        return;
+    }
+    *seen |= 1 << index;
+    let text = entry.written(world.resource::<Catalog>()).to_string();
+    if let Some(mut e) = world.get_mut::<Events>(u) {
+        e.push(
+            day,
+            format!("{text}: did nothing: {what} is not part of this engine yet. The order stays in the list."),
+        );
+    }
+}
+
 /// Month start: the visiting order is built afresh; notes are per month.
 fn start_month(mut visiting: ResMut<Visiting>) {
     visiting.stale = true;
@@ -232,21 +251,8 @@ fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, en
     match handlers.get(index) {
         Some(h) => h(&mut Act { world, unit: u, day }, entry),
         None => {
-            let mut v = world.resource_mut::<Visiting>();
-            let seen = v.unsupported.entry(u).or_default();
-            if *seen & (1 << index) == 0 {
-                *seen |= 1 << index;
-                let text = entry.written(world.resource::<Catalog>()).to_string();
-                let what = handlers::pending_mechanic(&entry.order);
-                if let Some(mut e) = world.get_mut::<Events>(u) {
-                    e.push(
-                        day,
-                        format!(
-                            "{text}: did nothing: {what} is not part of this engine yet. The order stays in the list."
-                        ),
-                    );
-                }
-            }
+            let what = handlers::pending_mechanic(&entry.order);
+            not_yet(world, u, day, entry, what);
             Outcome::NotNow
         }
     }

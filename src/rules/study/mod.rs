@@ -388,14 +388,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         speed += i64::from(p.study_bonus_place_percent);
     }
     speed += i64::from(catalog.rules.races[race.index()].bonuses.study.get(&st.tag).copied().unwrap_or(0));
-    let month = act.world.resource::<Clock>().month as usize;
-    if let Some(season) = catalog
-        .rules
-        .climate
-        .months
-        .get(month)
-        .and_then(|m| catalog.rules.climate.seasons.iter().find(|x| x.tag == m.season))
-    {
+    if let Some(season) = catalog.season(act.world.resource::<Clock>().month) {
         speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
     }
     if let Some(l) = lesson {
