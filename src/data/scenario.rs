@@ -96,6 +96,9 @@ pub struct Faction {
     /// Other records (items, races, enchantments…) whose description the faction has seen.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub known: Vec<Tag>,
+    /// The faction lost its last unit (UNIT-FACTION-DEATH).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub destroyed: bool,
     /// Faction-wide settings (FAC-SETTING): the default of every unit of the faction.
     #[serde(default, skip_serializing_if = "FactionSettings::is_default")]
     pub settings: FactionSettings,

@@ -145,6 +145,11 @@ impl Effects {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Orders(pub Vec<crate::orders::queue::Queued>);
 
+/// A unit that refuses to act for the rest of the month (CP-IDLE): it runs no
+/// orders. Added by the control-point check, removed when the month starts.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusing;
+
 /// A unit on a journey: it runs no orders and is in no location until it arrives
 /// (SCH-MOVING). Added and removed by the movement mechanic.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]

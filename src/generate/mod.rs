@@ -378,6 +378,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         known: Vec::new(),
         settings: Default::default(),
         takes_resignations: false,
+        destroyed: false,
         creatures: true,
     });
     factions.push(Faction {
@@ -385,6 +386,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         name: "Townsfolk".into(),
         default_stance: neutral.clone(),
         takes_resignations: true,
+        destroyed: false,
         creatures: false,
         ..factions[0].clone()
     });
@@ -406,6 +408,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             known: Vec::new(),
             settings: Default::default(),
             takes_resignations: false,
+            destroyed: false,
             creatures: false,
         });
     }

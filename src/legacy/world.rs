@@ -228,6 +228,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             known: Vec::new(),
             settings: Default::default(),
             takes_resignations: false,
+            destroyed: false,
             creatures: false,
         };
         for l in &r.body {

@@ -20,8 +20,11 @@
 //!   between units;
 //! * [`production`] — USE of harvesting and crafting skills, work in progress,
 //!   shared resources;
+//! * [`control`] — control points after day 1, creatures following their leaders,
+//!   factions with no units left;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
+pub mod control;
 pub mod effects;
 pub mod identity;
 pub mod intake;
@@ -57,6 +60,7 @@ impl PluginGroup for OverlordRules {
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
             .add(production::ProductionPlugin)
+            .add(control::ControlPlugin)
             .add(crate::report::ReportPlugin)
     }
 }

@@ -30,7 +30,7 @@ use crate::engine::resources::{Clock, Directory};
 use crate::engine::schedule::{MonthEnd, MonthStep};
 use crate::orders::queue::{Outcome, Progress};
 use crate::orders::syntax::Entry;
-use crate::rules::orders::{Act, OrderHandlers};
+use crate::rules::orders::{Act, OrderHandlers, label};
 use crate::rules::stats::{Refreshed, UnitStats};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
@@ -84,7 +84,7 @@ pub fn pay_wages(world: &mut World) {
         let Some(at) = world.get::<At>(u).copied() else { continue };
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
         let wages = world.get::<Location>(place).map_or(0, |l| l.0.wages);
-        let place_name = place_label(world, place);
+        let place_name = label(world, place);
         let catalog = world.resource::<Catalog>();
         if worked == 0 || (wages == 0 && at.location == place) {
             continue;
@@ -104,12 +104,6 @@ pub fn pay_wages(world: &mut World) {
             e.push(day, note);
         }
     }
-}
-
-fn place_label(world: &World, l: Entity) -> String {
-    let name = world.get::<crate::engine::components::DisplayName>(l).map_or("", |n| n.0.as_str());
-    let id = world.get::<crate::engine::components::Id>(l).map_or("", |i| i.0.as_str());
-    format!("{name} [{id}]")
 }
 
 /// One unit's bill.
@@ -214,7 +208,7 @@ pub fn pay_upkeep(world: &mut World) {
                 }
                 let got = take_cash(world, h, money, b.due - paid);
                 if got > 0 {
-                    let name = unit_label(world, h);
+                    let name = label(world, h);
                     from.push(format!("{got} from {name}"));
                     paid += got;
                 }
@@ -257,7 +251,7 @@ pub fn pay_upkeep(world: &mut World) {
     }
     for u in deserters {
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
-        let name = unit_label(world, u);
+        let name = label(world, u);
         if let Some(f) = world.get::<Owner>(u).map(|o| o.0) {
             let text =
                 format!("{name} was not paid again and deserted; its {figures} figures joined the local population.");
@@ -265,12 +259,6 @@ pub fn pay_upkeep(world: &mut World) {
         }
         crate::rules::stacks::remove_unit(world, u, true);
     }
-}
-
-fn unit_label(world: &World, u: Entity) -> String {
-    let name = world.get::<crate::engine::components::DisplayName>(u).map_or("", |n| n.0.as_str());
-    let id = world.get::<crate::engine::components::Id>(u).map_or("", |i| i.0.as_str());
-    format!("{name} [{id}]")
 }
 
 /// Takes up to `want` money from unit `u`'s cash; returns how much.

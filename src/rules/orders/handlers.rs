@@ -184,9 +184,7 @@ impl Act<'_> {
 
     /// `Name [U12]` of unit `u`, as reports write it.
     pub fn name(&self, u: Entity) -> String {
-        let n = self.world.get::<DisplayName>(u).map(|n| n.0.as_str()).unwrap_or("");
-        let id = self.world.get::<Id>(u).map(|i| i.0.as_str()).unwrap_or("");
-        format!("{n} [{id}]")
+        label(self.world, u)
     }
 
     /// Whether the acting unit's routine activity is left out of its report
@@ -223,4 +221,11 @@ impl Act<'_> {
     pub fn text(&self, entry: &Entry) -> String {
         entry.written(self.catalog()).to_string()
     }
+}
+
+/// `Name [U12]` of entity `e` (a unit, location, faction…), as reports write it.
+pub fn label(world: &World, e: Entity) -> String {
+    let n = world.get::<DisplayName>(e).map(|n| n.0.as_str()).unwrap_or("");
+    let id = world.get::<Id>(e).map(|i| i.0.as_str()).unwrap_or("");
+    format!("{n} [{id}]")
 }

@@ -23,11 +23,11 @@
 mod conditions;
 mod handlers;
 
-pub use handlers::{Act, Handler, OrderHandlers};
+pub use handlers::{Act, Handler, OrderHandlers, label};
 
 use crate::data::RaceKind;
 use crate::engine::Catalog;
-use crate::engine::components::{At, Events, InTransit, Orders, Race, Seq};
+use crate::engine::components::{At, Events, InTransit, Orders, Race, Refusing, Seq};
 use crate::engine::resources::{Clock, Directory};
 use crate::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
 use crate::orders::queue::{self, Outcome, Pass};
@@ -85,7 +85,7 @@ fn visiting_order(world: &mut World) -> Vec<Entity> {
     let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
     for (pos, &u) in dir.units.iter().enumerate() {
         let r = world.entity(u);
-        if r.contains::<InTransit>() {
+        if r.contains::<InTransit>() || r.contains::<Refusing>() {
             continue;
         }
         let Some(at) = r.get::<At>() else { continue };

@@ -25,7 +25,7 @@ use crate::orders::line::is_new_id;
 use crate::orders::queue::{Outcome, Progress};
 use crate::orders::syntax::{Entry, Order};
 use crate::rules::intake::NewIds;
-use crate::rules::orders::{Act, OrderHandlers, Visiting};
+use crate::rules::orders::{Act, OrderHandlers, Visiting, label};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -161,11 +161,7 @@ pub fn muster(world: &mut World) {
             p.0 = p.0.saturating_sub(h.figures);
         }
         let what = catalog.money().map(|m| catalog.items_text(m, h.cost)).unwrap_or_default();
-        let leader_name = {
-            let n = world.get::<crate::engine::components::DisplayName>(h.leader).map_or("", |n| n.0.as_str());
-            let i = world.get::<Id>(h.leader).map_or("", |i| i.0.as_str());
-            format!("{n} [{i}]")
-        };
+        let leader_name = label(world, h.leader);
         if let Some(mut ev) = world.get_mut::<Events>(h.leader) {
             ev.push(
                 day,
