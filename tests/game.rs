@@ -456,3 +456,53 @@ fn mail_check_press_and_report_requests() {
         "Alpha test game: the newspaper of turn 0\n========================================\n\nNo articles this turn.\n"
     );
 }
+
+#[test]
+fn a_month_of_unit_life_on_the_alpha_world() {
+    // Issue "Unit life": on the alpha world, units study (taught), make, work and
+    // recruit, and the reports show it. The bladesmith U707 is given 10 iron first.
+    let t = tempfile::tempdir().unwrap();
+    let mut scen = overlord::testkit::alpha();
+    scen.units.iter_mut().find(|u| u.id == "U707").unwrap().items.push(overlord::data::ItemHolding(
+        "iron".into(),
+        10,
+        0,
+    ));
+    let scen_dir = t.path().join("scen");
+    overlord::data::save_scenario(&scen_dir, &scen).unwrap();
+    let dir = t.path().join("game");
+    GameDir::create(&scen_dir, Some(&root().join("assets/rules/overlord")), &dir).unwrap();
+    let g = GameDir::open(&dir).unwrap();
+    g.submit(
+        "GAME f05 pswd5\nUNIT U500\nWITHDRAW 300\nRECRUIT f05nU01 5 man 50\nUNIT f05nU01\nNAME \"Fresh pikes\"\n@STUDY cmbt\n\
+         UNIT U503\n30 STUDY cmbt\nUNIT U502\n@TEACH U503 cmbt\n",
+    )
+    .unwrap();
+    g.submit("GAME f07 pswd7\nUNIT U707\n@USE blsm\n").unwrap();
+    g.run(Threads::One, |_, _| {}).unwrap();
+    let f05 = fs::read_to_string(g.report_path(1, "f05", ReportKind::Text)).unwrap();
+    for want in [
+        "Withdrew 300 coins [coin] from the faction funds.",
+        "Recruited 5 followers [man] as 5 followers [U",
+        "Fresh pikes [U",
+        "Teaches combat [cmbt] to Pool [U503].",
+        "Achieves 1st combat [cmbt].",
+        "for 30 days of work in Anarnium [L18].",
+        "of upkeep",
+    ] {
+        assert!(f05.contains(want), "f05's report lacks {want:?}:\n{f05}");
+    }
+    let state = g.state(1).unwrap();
+    let fresh = state.units.iter().find(|u| u.name == "Fresh pikes").unwrap();
+    assert_eq!((fresh.figures, fresh.stack_leader.as_deref()), (5, Some("U500")));
+    assert!(fresh.skills.iter().any(|s| s.0 == "cmbt" && s.1 > 0), "the recruits studied from day 2");
+    // Taught at double speed for 30 days: 6000 points or more.
+    let pool = state.units.iter().find(|u| u.id == "U503").unwrap();
+    assert!(pool.skills.iter().any(|s| s.0 == "cmbt" && s.1 >= 6000), "{:?}", pool.skills);
+    // 2nd-level bladesmith: a sword per 15 days from 5 iron.
+    let f07 = fs::read_to_string(g.report_path(1, "f07", ReportKind::Text)).unwrap();
+    assert!(f07.contains("Produced 1 sword [swrd]."), "{f07}");
+    let smith = state.units.iter().find(|u| u.id == "U707").unwrap();
+    assert!(smith.items.iter().any(|i| i.0 == "swrd" && i.1 == 2), "{:?}", smith.items);
+    assert!(!smith.items.iter().any(|i| i.0 == "iron"));
+}
