@@ -100,6 +100,8 @@ pub struct Catalog {
     effects: Arc<Interner>,
     /// Per skill: the cumulative experience of each level, ascending.
     skill_levels: Arc<Vec<Vec<u32>>>,
+    /// Per month of the calendar: the index of its season.
+    month_seasons: Arc<Vec<Option<usize>>>,
 }
 
 impl Catalog {
@@ -111,6 +113,8 @@ impl Catalog {
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
         let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
         let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
+        let month_seasons =
+            rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
         Catalog {
             rules,
             items: Arc::new(items),
@@ -119,6 +123,7 @@ impl Catalog {
             terrains: Arc::new(terrains),
             effects: Arc::new(effects),
             skill_levels: Arc::new(skill_levels),
+            month_seasons: Arc::new(month_seasons),
         }
     }
 
@@ -157,8 +162,8 @@ impl Catalog {
     }
     /// The season of month `month` (an index into the calendar).
     pub fn season(&self, month: u32) -> Option<&crate::data::Season> {
-        let m = self.rules.climate.months.get(month as usize)?;
-        self.rules.climate.seasons.iter().find(|s| s.tag == m.season)
+        let i = (*self.month_seasons.get(month as usize)?)?;
+        self.rules.climate.seasons.get(i)
     }
     /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
     pub fn items_text(&self, item: ItemId, n: u64) -> String {

@@ -70,14 +70,20 @@ pub fn check_control_points(world: &mut World) {
     }
     let day = world.resource::<Clock>().day;
     let randomness = *world.resource::<Randomness>();
+    // Each faction's units, in report order, in one pass.
+    let mut by_faction: bevy_ecs::entity::EntityHashMap<Vec<Entity>> = Default::default();
+    for &u in &units {
+        if let Some(o) = world.get::<Owner>(u) {
+            by_faction.entry(o.0).or_default().push(u);
+        }
+    }
     for f in factions {
         let Some(rec) = world.get::<Faction>(f) else { continue };
         if rec.0.npc {
             continue;
         }
         let fid = rec.0.id.clone();
-        let mine: Vec<Entity> =
-            units.iter().copied().filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == f)).collect();
+        let mine = by_faction.remove(&f).unwrap_or_default();
         let needed: u64 = mine.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control()))).sum();
         let max = u64::from(p.starting_control_points)
             + titles.iter().filter(|t| t.0 == f).map(|t| u64::from(t.1)).sum::<u64>();
@@ -143,12 +149,17 @@ pub fn end_empty_factions(world: &mut World) {
     let factions = dir.factions.clone();
     let units = dir.units.clone();
     let day = world.resource::<Clock>().day;
+    let mut alive: bevy_ecs::entity::EntityHashSet = Default::default();
+    for &u in &units {
+        if let Some(o) = world.get::<Owner>(u)
+            && world.get::<Unit>(u).is_some()
+        {
+            alive.insert(o.0);
+        }
+    }
     for f in factions {
         let Some(rec) = world.get::<Faction>(f) else { continue };
-        if rec.0.npc || rec.0.destroyed {
-            continue;
-        }
-        if units.iter().any(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == f) && world.get::<Unit>(u).is_some()) {
+        if rec.0.npc || rec.0.destroyed || alive.contains(&f) {
             continue;
         }
         world.get_mut::<Faction>(f).expect("faction").0.destroyed = true;

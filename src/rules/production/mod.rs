@@ -59,11 +59,78 @@ struct Claim {
     progress: u32,
 }
 
+/// A level's production, with its tags resolved once.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// The use kind of the skill.
+    pub kind: Option<UseKind>,
+    /// Work a batch takes, in hundredths of a figure-day.
+    pub batch: u32,
+    /// Items a batch yields.
+    pub multiple: u32,
+    /// The crafted item.
+    pub output: Option<ItemId>,
+    /// Inputs of a batch.
+    pub inputs: Vec<(ItemId, u32)>,
+    /// Tools that speed the work.
+    pub tools: Vec<ItemId>,
+    /// The harvested resource and how many a batch yields.
+    pub harvest: Option<(ItemId, u32)>,
+}
+
+/// Every skill level's production, resolved (`[skill][level - 1]`).
+#[derive(Resource, Debug)]
+pub struct Specs(pub Vec<Vec<Option<std::sync::Arc<Spec>>>>);
+
+impl Specs {
+    /// Resolves the productions of the rule set.
+    pub fn new(catalog: &Catalog) -> Self {
+        let item = |t: &str| catalog.item(t);
+        Specs(
+            catalog
+                .rules
+                .skills
+                .iter()
+                .map(|s| {
+                    s.levels
+                        .iter()
+                        .map(|l| {
+                            l.production.as_ref().map(|p| {
+                                std::sync::Arc::new(Spec {
+                                    kind: s.use_kind,
+                                    batch: p.days.max(1) * 100,
+                                    multiple: p.multiple.max(1),
+                                    output: p.output.as_deref().and_then(item),
+                                    inputs: p.inputs.iter().filter_map(|i| item(&i.0).map(|x| (x, i.1))).collect(),
+                                    tools: p.tools.iter().filter_map(|t| item(t)).collect(),
+                                    harvest: p.harvest.as_ref().and_then(|h| item(&h.0).map(|x| (x, h.1.max(1)))),
+                                })
+                            })
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The month's resources of each location that has some, typed; written back to
+/// the location as they are harvested.
+#[derive(Resource, Debug, Default)]
+pub struct Stocks(pub bevy_ecs::entity::EntityHashMap<Vec<(ItemId, u32)>>);
+
 /// Registers USE and adds [`settle_harvests`] after the full-day orders.
 pub struct ProductionPlugin;
 
 impl Plugin for ProductionPlugin {
     fn build(&self, app: &mut App) {
+        let specs = Specs::new(app.world().resource::<Catalog>());
+        app.insert_resource(specs);
+        app.init_resource::<Stocks>();
+        app.add_systems(
+            crate::engine::schedule::MonthStart,
+            read_stocks.in_set(crate::engine::schedule::MonthStep::Orders),
+        );
         app.init_resource::<Harvests>();
         app.world_mut().resource_mut::<OrderHandlers>().set("USE", use_skill);
         app.add_systems(Day, settle_harvests.in_set(Phase::FullDay).after(crate::rules::orders::full_day_pass));
@@ -85,8 +152,8 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Invalid(format!("the unit does not know {} [{}] at 1st level", s.name, s.tag));
     }
     let kind = s.use_kind;
-    let production = s.levels[level as usize - 1].production.clone();
-    let (Some(UseKind::Harvest | UseKind::Craft), Some(prod)) = (kind, production) else {
+    let spec = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone();
+    let (Some(UseKind::Harvest | UseKind::Craft), Some(prod)) = (kind, spec) else {
         let what = match kind {
             Some(UseKind::Build | UseKind::Construction) => "building",
             Some(UseKind::Enchant) => "enchanting",
@@ -100,23 +167,24 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Some(at) = act.at(me) else { return Outcome::NotNow };
     let figures = act.figures(me);
     let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
-    let batch = prod.days.max(1) * 100;
+    let batch = prod.batch;
     let mut wip = match act.world.get::<Production>(me).and_then(|p| p.0) {
         Some((k, x)) if k == skill => x,
         _ => 0,
     };
-    if let Some(h) = &prod.harvest {
-        let Some(item) = catalog.item(&h.0) else { return Outcome::Invalid("the resource is not an item".into()) };
+    if let Some((item, per_batch)) = prod.harvest {
         let total = wip + gain;
-        let per_batch = h.1.max(1);
         let mut wanted = total / batch * per_batch;
         if let Some(n) = count {
             wanted = wanted.min(n);
         }
         let available = act
             .world
-            .get::<Location>(at.location)
-            .map_or(0, |l| l.0.resources.iter().find(|r| r.item == h.0).map_or(0, |r| r.current));
+            .resource::<Stocks>()
+            .0
+            .get(&at.location)
+            .and_then(|l| l.iter().find(|r| r.0 == item))
+            .map_or(0, |r| r.1);
         if available == 0 && wip == 0 {
             return Outcome::NotNow;
         }
@@ -134,11 +202,11 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step });
     }
     // Crafting: a batch's inputs go when it starts.
-    let Some(output) = prod.output.as_deref().and_then(|o| catalog.item(o)) else {
+    let Some(output) = prod.output else {
         not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
     };
-    let inputs: Vec<(ItemId, u32)> = prod.inputs.iter().filter_map(|i| catalog.item(&i.0).map(|x| (x, i.1))).collect();
+    let inputs = &prod.inputs;
     let has_inputs = |inv: &Inventory| inputs.iter().all(|&(i, n)| inv.count(i) >= n);
     let mut started = wip > 0 || act.world.get::<Production>(me).is_some_and(|p| p.0.is_some_and(|x| x.0 == skill));
     if !started {
@@ -146,7 +214,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         if !has_inputs(&inv) {
             return Outcome::NotNow;
         }
-        consume(&mut inv, &inputs);
+        consume(&mut inv, inputs);
         started = true;
     }
     let mut made = 0u32;
@@ -154,9 +222,9 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     let mut remaining = count;
     while started && wip >= batch {
         wip -= batch;
-        made += prod.multiple.max(1);
+        made += prod.multiple;
         if let Some(n) = remaining.as_mut() {
-            *n = n.saturating_sub(prod.multiple.max(1));
+            *n = n.saturating_sub(prod.multiple);
             if *n == 0 {
                 wip = 0;
                 started = false;
@@ -166,7 +234,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         // The next batch starts now, if its inputs are there (SKL-USE-CRAFT).
         let mut inv = act.world.get_mut::<Inventory>(me).expect("unit");
         if has_inputs(&inv) {
-            consume(&mut inv, &inputs);
+            consume(&mut inv, inputs);
         } else {
             wip = 0;
             started = false;
@@ -187,21 +255,38 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step })
 }
 
+/// The month's stocks, read from the locations.
+fn read_stocks(catalog: Res<Catalog>, mut stocks: ResMut<Stocks>, places: Query<(Entity, &Location)>) {
+    stocks.0.clear();
+    for (e, l) in &places {
+        if !l.0.resources.is_empty() {
+            let list = l.0.resources.iter().filter_map(|r| catalog.item(&r.item).map(|i| (i, r.current))).collect();
+            stocks.0.insert(e, list);
+        }
+    }
+}
+
 /// Today's work: figures × speed, in hundredths of a figure-day.
-fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[String], figures: u32) -> u32 {
+fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId], figures: u32) -> u32 {
     let p = &catalog.rules.info.parameters;
     let s = &catalog.rules.skills[skill.index()];
     let mut speed: i64 = 100;
     if !tools.is_empty() && figures > 0 {
-        let equipped: u32 = act.world.get::<Inventory>(act.unit).map_or(0, |inv| {
-            inv.0.iter().filter(|h| tools.iter().any(|t| catalog.item_tag(h.item) == t)).map(|h| h.equipped).sum()
-        });
+        let equipped: u32 = act
+            .world
+            .get::<Inventory>(act.unit)
+            .map_or(0, |inv| inv.0.iter().filter(|h| tools.contains(&h.item)).map(|h| h.equipped).sum());
         speed += i64::from(p.tool_bonus_percent) * i64::from(equipped.min(figures)) / i64::from(figures);
     }
     if let Some(r) = act.world.get::<Race>(act.unit) {
-        speed += i64::from(catalog.rules.races[r.0.index()].bonuses.use_.get(&s.tag).copied().unwrap_or(0));
+        let b = &catalog.rules.races[r.0.index()].bonuses.use_;
+        if !b.is_empty() {
+            speed += i64::from(b.get(&s.tag).copied().unwrap_or(0));
+        }
     }
-    if let Some(season) = catalog.season(act.world.resource::<Clock>().month) {
+    if let Some(season) = catalog.season(act.world.resource::<Clock>().month)
+        && !season.bonuses.use_.is_empty()
+    {
         speed += i64::from(season.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
     }
     (i64::from(figures) * speed.max(0)).min(i64::from(u32::MAX)) as u32
@@ -228,7 +313,7 @@ fn gain_experience(act: &mut Act, catalog: &Catalog, skill: SkillId) {
     let basic = p.experience_per_day * p.use_basic_percent / 100;
     let basics = act.world.resource::<SkillTree>().basics[skill.index()].clone();
     let mut sk = act.world.get_mut::<Skills>(act.unit).expect("unit");
-    for (id, n) in std::iter::once((skill, own)).chain(basics.into_iter().map(|b| (b, basic))) {
+    for (id, n) in std::iter::once((skill, own)).chain(basics.iter().map(|&b| (b, basic))) {
         if n == 0 {
             continue;
         }
@@ -254,10 +339,8 @@ pub fn settle_harvests(world: &mut World) {
     }
     let mut given = vec![0u32; claims.len()];
     for ((location, item), idx) in groups {
-        let tag = catalog.item_tag(item).to_string();
-        let available = world
-            .get::<Location>(location)
-            .map_or(0, |l| l.0.resources.iter().find(|r| r.item == tag).map_or(0, |r| r.current));
+        let available =
+            world.resource::<Stocks>().0.get(&location).and_then(|l| l.iter().find(|r| r.0 == item)).map_or(0, |r| r.1);
         let demand: u64 = idx.iter().map(|&i| u64::from(claims[i].wanted)).sum();
         let mut taken = 0u32;
         for &i in &idx {
@@ -270,6 +353,15 @@ pub fn settle_harvests(world: &mut World) {
             given[i] = g;
             taken += g;
         }
+        if taken == 0 {
+            continue;
+        }
+        if let Some(r) =
+            world.resource_mut::<Stocks>().0.get_mut(&location).and_then(|l| l.iter_mut().find(|r| r.0 == item))
+        {
+            r.1 -= taken.min(r.1);
+        }
+        let tag = catalog.item_tag(item).to_string();
         if let Some(mut l) = world.get_mut::<Location>(location)
             && let Some(r) = l.0.resources.iter_mut().find(|r| r.item == tag)
         {

@@ -59,7 +59,7 @@ pub struct SkillTree {
     pub requires: Vec<Vec<(SkillId, u32)>>,
     /// Per skill: every skill below it in its tree (requirements, theirs…), without
     /// repeats, nearest first.
-    pub basics: Vec<Vec<SkillId>>,
+    pub basics: Vec<std::sync::Arc<[SkillId]>>,
 }
 
 impl SkillTree {
@@ -82,7 +82,7 @@ impl SkillTree {
                     out.push(s);
                     queue.extend(requires[s.index()].iter().map(|r| r.0));
                 }
-                out
+                std::sync::Arc::from(out)
             })
             .collect();
         SkillTree { requires, basics }
@@ -307,19 +307,19 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     let catalog = act.catalog().clone();
     let Some(race) = act.world.get::<Race>(me).map(|r| r.0) else { return Outcome::NotNow };
     let Some(at) = act.at(me) else { return Outcome::NotNow };
-    let skills = act.world.get::<Skills>(me).cloned().unwrap_or_default();
+    let Some(skills) = act.world.get::<Skills>(me) else { return Outcome::NotNow };
     let s = &catalog.rules.skills[skill.index()];
     if let Some(why) = refusal(&catalog, race, skill) {
         return Outcome::Invalid(why);
     }
-    let now = level_of(&catalog, &skills, skill);
+    let now = level_of(&catalog, skills, skill);
     if target.is_some_and(|t| now >= t) {
         return Outcome::Ran(Progress::Done);
     }
     // SKL-AUTOPRE: a missing requirement is studied first, if the faction knows the
     // skill; otherwise the order waits.
     let tree = act.world.resource::<SkillTree>();
-    let studying = match first_missing(&catalog, tree, &skills, skill) {
+    let studying = match first_missing(&catalog, tree, skills, skill) {
         None => skill,
         Some(req) => {
             let knows = act
@@ -335,7 +335,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
             req
         }
     };
-    let current = level_of(&catalog, &skills, studying);
+    let current = level_of(&catalog, skills, studying);
     let taught = act
         .world
         .resource::<Teaching>()
@@ -455,6 +455,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// Why a unit of `race` can never study `skill`, if it cannot.
 fn refusal(catalog: &Catalog, race: crate::engine::RaceId, skill: SkillId) -> Option<String> {
     let s = &catalog.rules.skills[skill.index()];
+    if s.flags.is_empty() {
+        return None;
+    }
     let kind = catalog.rules.races[race.index()].kind;
     let name = format!("{} [{}]", s.name, s.tag);
     if s.flags.contains(&SkillFlag::NoLearn) {
