@@ -176,6 +176,7 @@ fn plan_lessons(
     dir: Res<Directory>,
     catalog: Res<Catalog>,
     units: Query<(&Orders, &At, &Skills, Has<crate::engine::components::InTransit>)>,
+    races: Query<&Race>,
 ) {
     let lessons = &mut *lessons;
     lessons.offers.clear();
@@ -190,6 +191,9 @@ fn plan_lessons(
         let full_day = |o: &Order| matches!(o.duration(), Duration::FullDay | Duration::Movement);
         let Some(i) = crate::orders::queue::find_considered(&orders.0, clock.day, full_day) else { continue };
         let Order::Teach(list) = &orders.0[i].entry.order else { continue };
+        if list.len() > 1 && !several_students_allowed(list, &dir, &catalog, &races) {
+            continue;
+        }
         for (student, skill) in list {
             let student = match student {
                 Some(id) => match dir.get(crate::engine::resources::Kind::Unit, id) {
@@ -204,11 +208,35 @@ fn plan_lessons(
     }
 }
 
+/// ORD-TEACH: a leader teaches several students only if all are leaders.
+fn several_students_allowed(
+    list: &[(Option<String>, SkillId)],
+    dir: &Directory,
+    catalog: &Catalog,
+    races: &Query<&Race>,
+) -> bool {
+    list.iter().all(|(s, _)| {
+        s.as_deref()
+            .and_then(|id| dir.get(crate::engine::resources::Kind::Unit, id))
+            .and_then(|u| races.get(u).ok())
+            .is_some_and(|r| catalog.rules.races[r.0.index()].kind == RaceKind::Leader)
+    })
+}
+
 /// ORD-TEACH: the teacher spends its day when one of its students studies the skill
 /// with it today (before or after the teacher's turn).
 fn teach(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Teach(list) = &entry.order else { return Outcome::NotNow };
     let me = act.unit;
+    // ORD-TEACH: several students only if all are leaders.
+    if list.len() > 1 {
+        let all_leaders = list.iter().all(|(s, _)| {
+            s.as_deref().and_then(|id| act.unit_named(id)).is_some_and(|s| act.race_kind(s) == RaceKind::Leader)
+        });
+        if !all_leaders {
+            return Outcome::Invalid("a leader teaches several students only if all are leaders".into());
+        }
+    }
     let day = act.day;
     let catalog = act.catalog().clone();
     let mut taught: Vec<(Entity, SkillId)> =
@@ -336,6 +364,26 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         }
     };
     let current = level_of(&catalog, skills, studying);
+    // Followers know one basic skill besides combat; with two, nothing goes past
+    // 1st level, even taught (§10 races, SKL-MERGE-BASIC).
+    let kind = catalog.rules.races[race.index()].kind;
+    let plain_basic = |k: SkillId| {
+        let f = &catalog.rules.skills[k.index()].flags;
+        f.contains(&SkillFlag::Basic) && !f.contains(&SkillFlag::Combat)
+    };
+    let basics_known = skills.0.iter().filter(|x| x.1 > 0 && plain_basic(x.0)).count();
+    if kind == RaceKind::Follower
+        && plain_basic(studying)
+        && basics_known >= 1
+        && !skills.0.iter().any(|x| x.0 == studying && x.1 > 0)
+    {
+        let k = &catalog.rules.skills[studying.index()];
+        return Outcome::Invalid(format!(
+            "a follower unit knows one basic skill besides combat, and this one already has one: {} [{}] cannot be added",
+            k.name, k.tag
+        ));
+    }
+    let two_basics = kind == RaceKind::Follower && basics_known >= 2;
     let taught = act
         .world
         .resource::<Teaching>()
@@ -360,7 +408,10 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         None
     };
     let mut beyond = false;
-    if current >= limit {
+    if two_basics {
+        limit = limit.min(1);
+    }
+    if current >= limit && !two_basics {
         match lesson {
             // Taught past its own limit: a small unit, at normal speed.
             Some(l) if figures <= u64::from(p.teach_beyond_max_figures) => {
@@ -372,6 +423,12 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
                 return Outcome::Ran(Progress::Done);
             }
         }
+    } else if current >= limit {
+        act.log(format!(
+            "Cannot study {} [{}] beyond level {limit}: the unit knows two basic skills.",
+            st.name, st.tag
+        ));
+        return Outcome::Ran(Progress::Done);
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.
     let cost = u64::from(st.study_cost) * figures;

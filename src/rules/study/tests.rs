@@ -178,9 +178,13 @@ fn a_teacher_lifts_the_limit_for_small_units_at_normal_speed_ord_teach() {
     let units = r#"
     (id: "U1", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),
     (id: "U2", name: "Ten", faction: "fa", race: "man", figures: 10, location: "L1", skills: [("cmbt", 9000)]),
-    (id: "U3", name: "Twenty", faction: "fa", race: "man", figures: 20, location: "L1", skills: [("cmbt", 9000)]),"#;
+    (id: "U3", name: "Twenty", faction: "fa", race: "man", figures: 20, location: "L1", skills: [("cmbt", 9000)]),
+    (id: "U5", name: "Second teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt U3 cmbt\nUNIT U2\n@STUDY cmbt\nUNIT U3\n@STUDY cmbt\n");
+    run(
+        &mut e,
+        "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\nUNIT U5\n@TEACH U3 cmbt\nUNIT U2\n@STUDY cmbt\nUNIT U3\n@STUDY cmbt\n",
+    );
     assert_eq!(points(&e, "U2", "cmbt"), 12000);
     assert_eq!(points(&e, "U3", "cmbt"), 9000);
     assert!(events(&e, "U3").contains(&"1: Cannot study combat [cmbt] beyond level 2 here.".to_string()));
@@ -209,4 +213,20 @@ fn forget_takes_the_skill_and_its_dependants_ord_forget() {
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde"), points(&e, "U2", "digg")), (0, 0, 100));
     assert!(events(&e, "U2").contains(&"1: Forgot combat [cmbt], blades [blde].".to_string()));
     assert_eq!(orders(&e, "U2"), ["FORGET arch"]);
+}
+
+#[test]
+fn followers_know_one_basic_skill_besides_combat_and_teach_takes_one_follower() {
+    // §10 races: a follower with digging cannot take up cooking (both basic); combat
+    // is allowed beside it. ORD-TEACH: several students only if all are leaders.
+    let units = r#"
+    (id: "U1", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),
+    (id: "U2", name: "Diggers", faction: "fa", race: "man", figures: 1, location: "L1", skills: [("digg", 3000)]),
+    (id: "U3", name: "Others", faction: "fa", race: "man", figures: 1, location: "L1"),"#;
+    let mut e = engine_without_money(scenario(&world(units, "")));
+    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY cook\nSTUDY cmbt\nUNIT U1\n@TEACH U2 cmbt U3 cmbt\n");
+    assert_eq!((points(&e, "U2", "cook"), points(&e, "U2", "cmbt")), (0, 100));
+    let ev = events(&e, "U2");
+    assert!(ev.iter().any(|x| x.contains("a follower unit knows one basic skill besides combat")), "{ev:?}");
+    assert!(events(&e, "U1").iter().any(|x| x.contains("a leader teaches several students only if all are leaders")));
 }
