@@ -20,6 +20,8 @@ pub fn build_reports(world: &mut World) {
 /// Who is where: units grouped by owner and by location, in report order.
 struct Index {
     by_faction: Vec<Vec<Entity>>,
+    /// Control points added by titles, by faction.
+    titles: EntityHashMap<u64>,
     by_location: Vec<Vec<Entity>>,
     location_index: EntityHashMap<usize>,
 }
@@ -38,7 +40,8 @@ fn index(world: &World, dir: &Directory) -> Index {
             by_location[l].push(u);
         }
     }
-    Index { by_faction, by_location, location_index }
+    let titles = crate::rules::control::title_control(world);
+    Index { by_faction, by_location, location_index, titles }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -73,6 +76,14 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
             .get::<Funds>()
             .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it).to_string(), n)).collect())
             .unwrap_or_default(),
+        control: ControlRecord {
+            used: idx.by_faction[i]
+                .iter()
+                .map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control())))
+                .sum(),
+            max: u64::from(catalog.rules.info.parameters.starting_control_points)
+                + idx.titles.get(&fe).copied().unwrap_or(0),
+        },
         password: record.password.clone(),
     };
     let mut locations: Vec<usize> = Vec::new();

@@ -38,9 +38,20 @@ pub struct FactionInfo {
     pub email: String,
     /// Faction funds: coins and items, by item tag.
     pub funds: BTreeMap<String, u64>,
+    /// Control points used by the faction's units, and the most it may use.
+    pub control: ControlRecord,
     /// Password (shown in the order template only; never in JSON).
     #[serde(skip)]
     pub password: String,
+}
+
+/// Control points (§11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct ControlRecord {
+    /// Used by the faction's units.
+    pub used: u64,
+    /// The most the faction may use: the starting allowance and its titles'.
+    pub max: u64,
 }
 
 /// A dated event.

@@ -75,6 +75,7 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
     if !r.deadline.is_empty() {
         let _ = writeln!(o, "Next turn: {}", r.deadline);
     }
+    let _ = writeln!(o, "Control points: {} of {}.", f.control.used, f.control.max);
     o.push_str("\nFaction funds:\n");
     if f.funds.is_empty() {
         o.push_str("  none.\n");

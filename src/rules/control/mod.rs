@@ -55,19 +55,7 @@ pub fn check_control_points(world: &mut World) {
     let p = &catalog.rules.info.parameters;
     let dir = world.resource::<Directory>();
     let (factions, units) = (dir.factions.clone(), dir.units.clone());
-    let locations = dir.locations.clone();
-    // Titles held, by the faction of their holder.
-    let mut titles: Vec<(Entity, u32)> = Vec::new();
-    for l in locations {
-        let Some(loc) = world.get::<Location>(l) else { continue };
-        for t in &loc.0.titles {
-            let Some(holder) = t.holder.as_deref() else { continue };
-            let Some(u) = world.resource::<Directory>().get(Kind::Unit, holder) else { continue };
-            let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { continue };
-            let control = catalog.rules.titles.iter().find(|x| x.tag == t.title).map_or(0, |x| x.control);
-            titles.push((f, control));
-        }
-    }
+    let titles = title_control(world);
     let day = world.resource::<Clock>().day;
     let randomness = *world.resource::<Randomness>();
     // Each faction's units, in report order, in one pass.
@@ -85,8 +73,7 @@ pub fn check_control_points(world: &mut World) {
         let fid = rec.0.id.clone();
         let mine = by_faction.remove(&f).unwrap_or_default();
         let needed: u64 = mine.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control()))).sum();
-        let max = u64::from(p.starting_control_points)
-            + titles.iter().filter(|t| t.0 == f).map(|t| u64::from(t.1)).sum::<u64>();
+        let max = u64::from(p.starting_control_points) + titles.get(&f).copied().unwrap_or(0);
         if needed <= max {
             continue;
         }
@@ -111,6 +98,24 @@ pub fn check_control_points(world: &mut World) {
         }
     }
     world.resource_mut::<Visiting>().invalidate();
+}
+
+/// The control points each faction's titles add (CP-MAX), in one pass over the
+/// locations.
+pub fn title_control(world: &World) -> bevy_ecs::entity::EntityHashMap<u64> {
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
+    let mut out: bevy_ecs::entity::EntityHashMap<u64> = Default::default();
+    for &l in &dir.locations {
+        let Some(loc) = world.get::<Location>(l) else { continue };
+        for t in &loc.0.titles {
+            let Some(holder) = t.holder.as_deref().and_then(|h| dir.get(Kind::Unit, h)) else { continue };
+            let Some(f) = world.get::<Owner>(holder).map(|o| o.0) else { continue };
+            let control = catalog.rules.titles.iter().find(|x| x.tag == t.title).map_or(0, |x| x.control);
+            *out.entry(f).or_default() += u64::from(control);
+        }
+    }
+    out
 }
 
 /// STK-CREATURE: creature units follow their stack leader's faction; alone, a
