@@ -129,6 +129,7 @@ fn zero_parameters() -> Parameters {
         study_bonus_leader_percent: 0,
         study_bonus_place_percent: 0,
         study_basic_percent: 0,
+        max_magic_study_level_taught: 0,
         teach_percent: 0,
         teach_max_figures: 0,
         teach_leader_figures: 0,

@@ -154,6 +154,9 @@ pub struct Parameters {
     /// Share (%) of the experience gained by study that each more basic skill of the
     /// tree also gains (SKL-EXP-ADV: 10).
     pub study_basic_percent: u32,
+    /// Leaders study magic skills up to this level even when taught; past it only
+    /// experience counts (§10 races: 2).
+    pub max_magic_study_level_taught: u32,
     /// Study speed (%) under TEACH, applied to the whole speed (SKL-FAST: 200, ×2).
     pub teach_percent: u32,
     /// Figures a teacher teaches at full effect; a larger unit gets the bonus in

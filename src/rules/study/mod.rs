@@ -430,6 +430,21 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         ));
         return Outcome::Ran(Progress::Done);
     }
+    // Magic skills: leaders go no further than `max_magic_study_level_taught` by
+    // study, even taught; experience takes them on (§10 races).
+    let magic = st.flags.contains(&SkillFlag::Magic) || st.flags.contains(&SkillFlag::ElementalMagic);
+    if magic && kind == RaceKind::Leader && current >= p.max_magic_study_level_taught {
+        act.log(format!(
+            "Cannot study {} [{}] beyond level {}, even taught: only experience goes further.",
+            st.name, st.tag, p.max_magic_study_level_taught
+        ));
+        return Outcome::Ran(Progress::Done);
+    }
+    // SKL-KINDS: a specialist skill needs a teacher or a place that teaches it; the
+    // order waits for one.
+    if st.flags.contains(&SkillFlag::Specialist) && lesson.is_none() && taught.is_none_or(|t| t <= current) {
+        return Outcome::NotNow;
+    }
     // CASH-STUDY: the day's cost, from cash then faction funds.
     let cost = u64::from(st.study_cost) * figures;
     if cost > 0 && !pay(act, cost) {

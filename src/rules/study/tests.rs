@@ -230,3 +230,26 @@ fn followers_know_one_basic_skill_besides_combat_and_teach_takes_one_follower() 
     assert!(ev.iter().any(|x| x.contains("a follower unit knows one basic skill besides combat")), "{ev:?}");
     assert!(events(&e, "U1").iter().any(|x| x.contains("a leader teaches several students only if all are leaders")));
 }
+
+#[test]
+fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds() {
+    // Invoke ancestors [ianc] is a specialist skill: Ann waits for a teacher; Bea,
+    // taught by Cid, studies it. Dee, at 2nd magecraft, cannot go further by study
+    // even with a 4th-level teacher (§10 races).
+    let units = r#"
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1"),
+    (id: "U2", name: "Bea", faction: "fa", race: "ldr", figures: 1, location: "L2"),
+    (id: "U3", name: "Cid", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("ianc", 9000)]),
+    (id: "U4", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("mage", 9000)]),
+    (id: "U5", name: "Eve", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("mage", 30000)]),"#;
+    let mut e = engine_without_money(scenario(&world(units, "")));
+    run(
+        &mut e,
+        "GAME fa pa\nUNIT U1\n@STUDY ianc\nUNIT U2\n5 STUDY ianc\nUNIT U3\n5 TEACH U2 ianc\nUNIT U5\n@TEACH U4 mage\nUNIT U4\n@STUDY mage\n",
+    );
+    assert_eq!(points(&e, "U1", "ianc"), 0);
+    assert_eq!(orders(&e, "U1"), ["@STUDY ianc"], "waits for a teacher");
+    assert_eq!(points(&e, "U2", "ianc"), 5 * 200, "taught: double speed");
+    assert_eq!(points(&e, "U4", "mage"), 9000);
+    assert!(events(&e, "U4").iter().any(|x| x.contains("Cannot study magecraft [mage] beyond level 2, even taught")));
+}
