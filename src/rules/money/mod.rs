@@ -11,7 +11,9 @@
 //! **Upkeep.** Each unit owes its statistics' upkeep ([`UnitStats`]) × the season's
 //! `upkeep_percent` (winter doubles it), whatever the days served. Each figure fed
 //! with an equipped ration (`rations`; with SET-CONSUME, any ration it carries) pays
-//! `ration_percent` of its share in food, one ration each. The rest is paid in money:
+//! `ration_percent` of its share in food, one ration each; figures still unfed eat
+//! rations of units of the faction in the same place that share (SET-SHARE). The
+//! rest is paid in money:
 //! from the unit's own cash; then from units of the same faction in the same location
 //! that have money left after their own upkeep, in report order (the order units are
 //! listed in the location); then from faction funds. With SET-SUPPORT (the unit's or
@@ -125,8 +127,20 @@ pub fn pay_upkeep(world: &mut World) {
     let percent = season.map_or(100, |s| u64::from(s.upkeep_percent));
     let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
     let units = world.resource::<Directory>().units.clone();
-    // Food first, and each unit's bill in money.
-    let mut bills = Vec::with_capacity(units.len());
+    // Food first: each unit's own rations, then rations shared by units of the
+    // faction in the same place (SET-SHARE); then each unit's bill in money.
+    struct Mouth {
+        unit: Entity,
+        faction: Entity,
+        location: Entity,
+        figures: u64,
+        owed: u64,
+        fed: u64,
+        support: bool,
+        share: bool,
+        eaten: Vec<(crate::engine::ItemId, u64)>,
+    }
+    let mut mouths: Vec<Mouth> = Vec::with_capacity(units.len());
     for &u in &units {
         let (Some(stats), Some(figures), Some(owner), Some(at)) =
             (world.get::<UnitStats>(u), world.get::<Figures>(u), world.get::<Owner>(u), world.get::<At>(u))
@@ -140,35 +154,56 @@ pub fn pay_upkeep(world: &mut World) {
         let owed = stats.upkeep() * percent / 100;
         let settings = world.get::<Unit>(u).map(|x| x.0.settings.clone()).unwrap_or_default();
         let fs = world.get::<Faction>(faction).map(|f| f.0.settings.clone()).unwrap_or_default();
-        let consume = settings.consume || fs.consume;
-        let support = settings.support || fs.support;
-        let mut fed = 0u64;
-        let mut eaten = String::new();
-        if owed > 0 && figures > 0 && !rations.is_empty() {
-            let mut inv = world.get_mut::<Inventory>(u).expect("unit");
-            for &r in &rations {
-                let Some(h) = inv.0.iter_mut().find(|h| h.item == r) else { continue };
-                let usable = if consume { h.count } else { h.equipped.min(h.count) };
-                let take = u64::from(usable).min(figures - fed) as u32;
-                if take > 0 {
-                    h.count -= take;
-                    h.equipped = h.equipped.saturating_sub(take).min(h.count);
-                    fed += u64::from(take);
-                    if !eaten.is_empty() {
-                        eaten.push_str(", ");
-                    }
-                    eaten.push_str(&catalog.items_text(r, u64::from(take)));
+        let mut m = Mouth {
+            unit: u,
+            faction,
+            location,
+            figures,
+            owed,
+            fed: 0,
+            support: settings.support || fs.support,
+            share: settings.share || fs.share,
+            eaten: Vec::new(),
+        };
+        if owed > 0 && figures > 0 {
+            let consume = settings.consume || fs.consume;
+            eat(world, u, &rations, consume, &mut m.fed, figures, &mut m.eaten);
+        }
+        mouths.push(m);
+    }
+    if mouths.iter().any(|m| m.share) {
+        for i in 0..mouths.len() {
+            if mouths[i].owed == 0 || mouths[i].fed >= mouths[i].figures {
+                continue;
+            }
+            for j in 0..mouths.len() {
+                let (a, b) = (&mouths[i], &mouths[j]);
+                if i == j || !b.share || b.faction != a.faction || b.location != a.location {
+                    continue;
+                }
+                let (giver, need) = (b.unit, a.figures - a.fed);
+                let mut got = 0;
+                let mut from = Vec::new();
+                eat(world, giver, &rations, true, &mut got, need, &mut from);
+                mouths[i].fed += got;
+                mouths[i].eaten.extend(from);
+                if mouths[i].fed >= mouths[i].figures {
+                    break;
                 }
             }
-            inv.0.retain(|h| h.count > 0);
         }
-        let covered = owed * fed * u64::from(params.ration_percent) / (figures.max(1) * 100);
-        let due = owed - covered;
-        if !eaten.is_empty() {
-            let text = format!("Ate {eaten} as upkeep.");
-            world.get_mut::<Events>(u).expect("unit").push(clock.day, text);
+    }
+    let mut bills = Vec::with_capacity(mouths.len());
+    for m in mouths {
+        let covered = m.owed * m.fed * u64::from(params.ration_percent) / (m.figures.max(1) * 100);
+        if !m.eaten.is_empty() {
+            let list: Vec<String> = m.eaten.iter().map(|&(r, n)| catalog.items_text(r, n)).collect();
+            let text = format!("Ate {} as upkeep.", list.join(", "));
+            world.get_mut::<Events>(m.unit).expect("unit").push(clock.day, text);
         }
-        bills.push((Bill { unit: u, faction, location, due, support }, 0u64));
+        let bill =
+            Bill { unit: m.unit, faction: m.faction, location: m.location, due: m.owed - covered, support: m.support };
+        bills.push((bill, 0u64));
     }
     // Own cash, unless the unit draws on faction funds first.
     for (b, paid) in bills.iter_mut() {
@@ -259,6 +294,39 @@ pub fn pay_upkeep(world: &mut World) {
         }
         crate::rules::stacks::remove_unit(world, u, true);
     }
+}
+
+/// Unit `u` gives up to `want` rations (equipped ones, or any with `all`): adds
+/// them to `fed` and lists them in `eaten`.
+fn eat(
+    world: &mut World,
+    u: Entity,
+    rations: &[crate::engine::ItemId],
+    all: bool,
+    fed: &mut u64,
+    want: u64,
+    eaten: &mut Vec<(crate::engine::ItemId, u64)>,
+) {
+    if rations.is_empty() {
+        return;
+    }
+    let Some(mut inv) = world.get_mut::<Inventory>(u) else { return };
+    let start = *fed;
+    for &r in rations {
+        let Some(h) = inv.0.iter_mut().find(|h| h.item == r) else { continue };
+        let usable = if all { h.count } else { h.equipped.min(h.count) };
+        let take = u64::from(usable).min(want - (*fed - start)) as u32;
+        if take > 0 {
+            h.count -= take;
+            h.equipped = h.equipped.saturating_sub(take).min(h.count);
+            *fed += u64::from(take);
+            match eaten.iter_mut().find(|x| x.0 == r) {
+                Some(x) => x.1 += u64::from(take),
+                None => eaten.push((r, u64::from(take))),
+            }
+        }
+    }
+    inv.0.retain(|h| h.count > 0);
 }
 
 /// Takes up to `want` money from unit `u`'s cash; returns how much.

@@ -190,3 +190,18 @@ fn units_of_npc_factions_pay_no_upkeep() {
     assert!(events(&e, "U4").is_empty(), "{:?}", events(&e, "U4"));
     assert!(e.world().get::<Effects>(unit(&e, "U4")).unwrap().0.is_empty());
 }
+
+#[test]
+fn units_that_share_feed_others_of_the_faction_in_the_same_place_set_share() {
+    // SET-SHARE: the Cooks carry 40 food and share; the 30 Men eat 30 of it and owe
+    // 30 × 2 coins. A unit elsewhere gets nothing.
+    let units = r#"
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 30, location: "L1", items: [("coin", 100, 0)]),
+    (id: "U3", name: "Cooks", faction: "fa", race: "man", figures: 1, location: "L1", items: [("food", 40, 0), ("coin", 10, 0)],
+     settings: (share: true)),
+    (id: "U4", name: "Far", faction: "fa", race: "man", figures: 1, location: "L2", items: [("coin", 10, 0)]),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 0)));
+    e.run_turn(|_, _| {});
+    assert_eq!(events(&e, "U2"), ["Ate 30 food [food] as upkeep.", "Paid 60 coins [coin] of upkeep."]);
+    assert_eq!((count(&e, "U3", "food"), count(&e, "U4", "coin")), (10, 0));
+}
