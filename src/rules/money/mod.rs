@@ -52,7 +52,9 @@ pub struct MoneyPlugin;
 impl Plugin for MoneyPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<WorkLog>();
-        app.world_mut().resource_mut::<OrderHandlers>().set("WORK", work);
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set("WORK", work);
+        h.set_default(work_all);
         app.add_systems(MonthEnd, pay_wages.in_set(MonthStep::Wages));
         app.add_systems(MonthEnd, pay_upkeep.in_set(MonthStep::Upkeep).in_set(Refreshed));
     }
@@ -70,6 +72,20 @@ fn work(act: &mut Act, _: &mut Entry) -> Outcome {
     }
     e.1 += 1;
     Outcome::Ran(Progress::Step)
+}
+
+/// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
+fn work_all(world: &mut World, units: &[Entity], _day: u32) {
+    world.resource_scope(|world, mut log: Mut<WorkLog>| {
+        for &u in units {
+            let Some(at) = world.get::<At>(u) else { continue };
+            let e = log.0.entry(u).or_insert((at.location, 0));
+            if e.0 != at.location {
+                *e = (at.location, 0);
+            }
+            e.1 += 1;
+        }
+    });
 }
 
 /// MON-WAGE: work is paid in money at the end of the month.

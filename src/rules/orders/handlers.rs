@@ -17,11 +17,16 @@ pub type Handler = fn(&mut Act, &mut Entry) -> Outcome;
 /// The handlers of the orders, by [`Order::index`]. Each mechanic's plugin registers
 /// the orders it carries out when it is built.
 #[derive(Resource, Clone)]
-pub struct OrderHandlers(Vec<Option<Handler>>);
+pub struct OrderHandlers(Vec<Option<Handler>>, Option<DefaultHandler>);
+
+/// What the invisible default order (PFX-WORK) does for all the units whose
+/// full-day slot stayed free today, at once, after the full-day pass. It must not
+/// change what other units' orders see that day.
+pub type DefaultHandler = fn(&mut World, &[Entity], u32);
 
 impl Default for OrderHandlers {
     fn default() -> Self {
-        OrderHandlers(vec![None; crate::orders::line::UNIT_KEYWORDS.len() + 1])
+        OrderHandlers(vec![None; crate::orders::line::UNIT_KEYWORDS.len() + 1], None)
     }
 }
 
@@ -37,6 +42,15 @@ impl OrderHandlers {
     /// The handler of the order at `index`.
     pub fn get(&self, index: usize) -> Option<Handler> {
         self.0.get(index).copied().flatten()
+    }
+    /// Registers what the invisible WORK does for the units left idle by the
+    /// full-day pass, all at once.
+    pub fn set_default(&mut self, handler: DefaultHandler) {
+        self.1 = Some(handler);
+    }
+    /// The bulk handler of the invisible WORK, if any.
+    pub fn default_handler(&self) -> Option<DefaultHandler> {
+        self.1
     }
 }
 

@@ -162,24 +162,46 @@ fn active_units(world: &World) -> Vec<Entity> {
         .collect()
 }
 
-/// SCH-FULL, PFX-WORK.
-pub fn full_day_pass(world: &mut World) {
+/// What the full-day pass needs to know of a unit before stepping it.
+type Peek = (&'static Orders, Has<InTransit>, &'static Race);
+
+/// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
+/// the invisible WORK is done for every unit left idle, at once when its mechanic
+/// has a bulk handler.
+pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
     let day = world.resource::<Clock>().day;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
     let order = world.resource::<Visiting>().order.clone();
     let work = handlers.get(Order::Work.index());
+    let bulk = handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
     let who = Order::Work.who();
     let may_work: Vec<bool> = world.resource::<Catalog>().rules.races.iter().map(|r| who.allows(r.kind)).collect();
+    let mut idle = Vec::new();
     for u in order {
-        if !step(world, &handlers, u, day, Pass::FullDay)
-            && let Some(work) = work
-            && world.get::<Race>(u).is_some_and(|r| may_work[r.0.index()])
-        {
-            let mut entry = Entry { prefix: Default::default(), order: Order::Work };
-            work(&mut Act { world, unit: u, day }, &mut entry);
+        let Ok((orders, moving, race)) = peek.get(world, u) else { continue };
+        if moving {
+            continue;
         }
+        let (busy, may) = (queue::has_any(&orders.0, Pass::FullDay), may_work[race.0.index()]);
+        if busy && step(world, &handlers, u, day, Pass::FullDay) {
+            continue;
+        }
+        if !may || world.get_entity(u).is_err() {
+            continue;
+        }
+        match (bulk, work) {
+            (Some(_), _) => idle.push(u),
+            (None, Some(work)) => {
+                let mut entry = Entry { prefix: Default::default(), order: Order::Work };
+                work(&mut Act { world, unit: u, day }, &mut entry);
+            }
+            (None, None) => {}
+        }
+    }
+    if let Some(bulk) = bulk {
+        bulk(world, &idle, day);
     }
 }
 
