@@ -56,7 +56,8 @@ pub enum Pass {
 }
 
 impl Pass {
-    fn admits(self, order: &Order) -> bool {
+    /// Whether the pass looks at `order`.
+    pub fn admits(self, order: &Order) -> bool {
         match self {
             Pass::Immediate => order.is_immediate(),
             Pass::FullDay => matches!(order.duration(), Duration::FullDay | Duration::Movement),

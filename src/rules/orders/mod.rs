@@ -44,7 +44,7 @@ impl Plugin for OrdersPlugin {
         app.init_resource::<OrderHandlers>();
         app.init_resource::<Visiting>();
         conditions::register(&mut app.world_mut().resource_mut::<OrderHandlers>());
-        app.add_systems(MonthStart, start_month.after(MonthStep::FactionOrders));
+        app.add_systems(MonthStart, (start_month, note_unhandled).chain().after(MonthStep::FactionOrders));
         app.add_systems(Day, immediate_passes.in_set(Phase::Immediate));
         app.add_systems(Day, full_day_pass.in_set(Phase::FullDay));
         app.add_systems(Day, end_day.in_set(Phase::DayEnd));
@@ -120,7 +120,7 @@ pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str
     if let Some(mut e) = world.get_mut::<Events>(u) {
         e.push(
             day,
-            format!("{text}: did nothing: {what} is not part of this engine yet. The order stays in the list."),
+            format!("{text}: does nothing: {what} is not part of this engine yet. The order stays in the list."),
         );
     }
 }
@@ -131,12 +131,53 @@ fn start_month(mut visiting: ResMut<Visiting>) {
     visiting.unsupported.clear();
 }
 
+/// Month start, after the orders arrived: each order whose mechanic is not part of
+/// the engine says so once, before day 1. The scheduler then steps a unit only for
+/// orders that can do something (see [`worth_stepping`]).
+fn note_unhandled(world: &mut World) {
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let catalog = world.resource::<Catalog>().clone();
+    let units = world.resource::<Directory>().units.clone();
+    for u in units {
+        let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].kind) else { continue };
+        let pending: Vec<Entry> = world
+            .get::<Orders>(u)
+            .map(|o| {
+                o.0.iter()
+                    .filter(|q| {
+                        let o = &q.entry.order;
+                        !matches!(o, Order::Unreadable { .. })
+                            && handlers.get(o.index()).is_none()
+                            && o.who().allows(kind)
+                    })
+                    .map(|q| q.entry.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for entry in pending {
+            let what = handlers::pending_mechanic(&entry.order);
+            not_yet(world, u, 0, &entry, what);
+        }
+    }
+}
+
+/// Whether a unit's list holds an order `pass` looks at that can do something: one
+/// with a handler, an unreadable line (to be removed), or an order its kind may not
+/// give (to be removed). Orders of mechanics not built yet only wait.
+fn worth_stepping(list: &[queue::Queued], pass: Pass, handlers: &OrderHandlers, kind: RaceKind) -> bool {
+    list.iter().any(|q| {
+        let o = &q.entry.order;
+        pass.admits(o)
+            && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
+    })
+}
+
 /// SCH-IMM, SCH-IMM-LOOP.
 pub fn immediate_passes(world: &mut World) {
     let day = world.resource::<Clock>().day;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
-    let mut active = active_units(world);
+    let mut active = active_units(world, &handlers);
     loop {
         let mut ran = false;
         for &u in &active {
@@ -147,18 +188,23 @@ pub fn immediate_passes(world: &mut World) {
         }
         if world.resource::<Visiting>().stale {
             refresh(world);
-            active = active_units(world);
+            active = active_units(world, &handlers);
         }
     }
     world.resource_mut::<Visiting>().immediate = active;
 }
 
-fn active_units(world: &World) -> Vec<Entity> {
+fn active_units(world: &World, handlers: &OrderHandlers) -> Vec<Entity> {
     let v = world.resource::<Visiting>();
+    let catalog = world.resource::<Catalog>();
     v.order
         .iter()
         .copied()
-        .filter(|&u| world.get::<Orders>(u).is_some_and(|o| queue::has_any(&o.0, Pass::Immediate)))
+        .filter(|&u| {
+            let r = world.entity(u);
+            let kind = r.get::<Race>().map_or(RaceKind::Follower, |x| catalog.rules.races[x.0.index()].kind);
+            r.get::<Orders>().is_some_and(|o| worth_stepping(&o.0, Pass::Immediate, handlers, kind))
+        })
         .collect()
 }
 
@@ -177,14 +223,16 @@ pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
     let bulk = handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
     let who = Order::Work.who();
-    let may_work: Vec<bool> = world.resource::<Catalog>().rules.races.iter().map(|r| who.allows(r.kind)).collect();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
+    let may_work: Vec<bool> = kinds.iter().map(|&k| who.allows(k)).collect();
     let mut idle = Vec::new();
     for u in order {
         let Ok((orders, moving, race)) = peek.get(world, u) else { continue };
         if moving {
             continue;
         }
-        let (busy, may) = (queue::has_any(&orders.0, Pass::FullDay), may_work[race.0.index()]);
+        let kind = kinds[race.0.index()];
+        let (busy, may) = (worth_stepping(&orders.0, Pass::FullDay, &handlers, kind), may_work[race.0.index()]);
         if busy && step(world, &handlers, u, day, Pass::FullDay) {
             continue;
         }

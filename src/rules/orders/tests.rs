@@ -228,11 +228,11 @@ fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
     let mut e = game();
     run(&mut e, &["GAME fa pa\nUNIT U1\nPILLAGE\n"]);
     let ev = events(&e, "U1");
-    let notes: Vec<&String> = ev.iter().filter(|x| x.contains("did nothing")).collect();
+    let notes: Vec<&String> = ev.iter().filter(|x| x.contains("does nothing")).collect();
     assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
     assert_eq!(
         notes[0],
-        "1: PILLAGE: did nothing: combat is not part of this engine yet. The order stays in the list."
+        "0: PILLAGE: does nothing: combat is not part of this engine yet. The order stays in the list."
     );
     assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
 }
