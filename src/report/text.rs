@@ -17,28 +17,28 @@ pub fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-fn item_name(c: &Catalog, tag: &str, count: u64) -> String {
+fn item_name<'a>(c: &'a Catalog, tag: &'a str, count: u64) -> &'a str {
     match c.item(tag).map(|i| &c.rules.items[i.index()]) {
-        Some(it) if count != 1 && !it.plural.is_empty() => it.plural.clone(),
-        Some(it) => it.name.clone(),
-        None => tag.to_string(),
+        Some(it) if count != 1 && !it.plural.is_empty() => &it.plural,
+        Some(it) => &it.name,
+        None => tag,
     }
 }
 
-fn race_name(c: &Catalog, tag: &str, count: u32) -> String {
+fn race_name<'a>(c: &'a Catalog, tag: &'a str, count: u32) -> &'a str {
     match c.race(tag).map(|r| &c.rules.races[r.index()]) {
-        Some(r) if count != 1 && !r.plural.is_empty() => r.plural.clone(),
-        Some(r) => r.name.clone(),
-        None => tag.to_string(),
+        Some(r) if count != 1 && !r.plural.is_empty() => &r.plural,
+        Some(r) => &r.name,
+        None => tag,
     }
 }
 
-fn skill_name(c: &Catalog, tag: &str) -> String {
-    c.skill(tag).map_or_else(|| tag.to_string(), |s| c.rules.skills[s.index()].name.clone())
+fn skill_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
+    c.skill(tag).map_or(tag, |s| c.rules.skills[s.index()].name.as_str())
 }
 
-fn terrain_name(c: &Catalog, tag: &str) -> String {
-    c.terrain(tag).map_or_else(|| tag.to_string(), |t| c.rules.terrains[t.index()].name.clone())
+fn terrain_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
+    c.terrain(tag).map_or(tag, |t| c.rules.terrains[t.index()].name.as_str())
 }
 
 fn goods(c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) -> String {
