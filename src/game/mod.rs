@@ -354,10 +354,11 @@ pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<
     let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let render = |r: &crate::report::FactionReport| {
         let dir = Path::new("reports");
+        let orders = text::template(r);
         [
-            (dir.join(format!("{}.txt", r.faction.id)), text::render(r, catalog).into_bytes()),
+            (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
             (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
-            (dir.join(format!("{}.orders.txt", r.faction.id)), text::template(r).into_bytes()),
+            (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
         ]
     };
     files.extend(crate::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten());

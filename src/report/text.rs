@@ -57,6 +57,11 @@ fn goods(c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) ->
 
 /// Renders a report as text. Names come from the rule set; the model gives the rest.
 pub fn render(r: &FactionReport, c: &Catalog) -> String {
+    render_with_template(r, c, &template(r))
+}
+
+/// [`render`], with the order template already made (it is also written on its own).
+pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
     let mut o = String::new();
     let loc_names: HashMap<&str, &str> = r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
     let place = |id: &str| match loc_names.get(id) {
@@ -171,7 +176,7 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
         }
     }
     o.push_str("\nOrders template:\n\n");
-    o.push_str(&template(r));
+    o.push_str(orders_template);
     o
 }
 

@@ -168,21 +168,15 @@ pub fn pay_upkeep(world: &mut World) {
             continue;
         }
         let owed = stats.upkeep() * percent / 100;
-        let settings = world.get::<Unit>(u).map(|x| x.0.settings.clone()).unwrap_or_default();
-        let fs = world.get::<Faction>(faction).map(|f| f.0.settings.clone()).unwrap_or_default();
-        let mut m = Mouth {
-            unit: u,
-            faction,
-            location,
-            figures,
-            owed,
-            fed: 0,
-            support: settings.support || fs.support,
-            share: settings.share || fs.share,
-            eaten: Vec::new(),
+        let us = world.get::<Unit>(u).map(|x| &x.0.settings);
+        let fs = world.get::<Faction>(faction).map(|f| &f.0.settings);
+        let flag = |unit: fn(&crate::data::UnitSettings) -> bool, fac: fn(&crate::data::FactionSettings) -> bool| {
+            us.is_some_and(unit) || fs.is_some_and(fac)
         };
+        let (support, share, consume) =
+            (flag(|s| s.support, |s| s.support), flag(|s| s.share, |s| s.share), flag(|s| s.consume, |s| s.consume));
+        let mut m = Mouth { unit: u, faction, location, figures, owed, fed: 0, support, share, eaten: Vec::new() };
         if owed > 0 && figures > 0 {
-            let consume = settings.consume || fs.consume;
             eat(world, u, &rations, consume, &mut m.fed, figures, &mut m.eaten);
         }
         mouths.push(m);
