@@ -14,6 +14,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+// The allocator of the `overlord` binary, so that the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -263,6 +263,9 @@ pub fn to_ron<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
 }
 
 fn to_ron_depth<T: Serialize + ?Sized>(value: &T, depth: usize) -> Result<String, String> {
+    if let Some(text) = super::ronwrite::to_string_pretty(value, depth) {
+        return Ok(text);
+    }
     ron::Options::default().to_string_pretty(value, pretty(depth)).map_err(|e| e.to_string())
 }
 

@@ -12,6 +12,7 @@
 pub mod common;
 pub mod load;
 pub mod ronpos;
+mod ronwrite;
 pub mod rules;
 pub mod scenario;
 pub mod validate;

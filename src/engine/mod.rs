@@ -99,8 +99,10 @@ impl Engine {
         app.insert_resource(Catalog::new(rules));
         app.insert_resource(ThreadCount(threads.count()));
         app.init_resource::<Reports>();
-        world::build(app.world_mut(), scenario)?;
+        // Plugins first: they register the components each unit requires, which are
+        // then spawned with it rather than added one entity at a time.
         app.add_plugins(plugins);
+        world::build(app.world_mut(), scenario)?;
         app.finish();
         app.cleanup();
         Ok(Engine { app })

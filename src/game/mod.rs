@@ -338,18 +338,7 @@ fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
 /// engine uses, and come out in faction order.
 pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
     let t = Instant::now();
-    let state = engine.scenario();
-    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state extracted");
     let catalog = engine.world().resource::<crate::engine::Catalog>();
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    let t = Instant::now();
-    for (name, bytes) in data::scenario_files(&state)? {
-        files.push((Path::new("state").join(name), bytes));
-    }
-    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state serialised");
-    let t = Instant::now();
-    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
-    files.extend(inputs.iter().cloned());
     let reports = engine.reports();
     let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let render = |r: &crate::report::FactionReport| {
@@ -361,7 +350,32 @@ pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<
             (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
         ]
     };
-    files.extend(crate::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten());
-    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "reports rendered");
+    // The state is extracted and written while the reports are rendered: both only
+    // read the world, and each output keeps its own order whatever the threads.
+    let world = engine.world();
+    type StateFiles = Vec<(&'static str, Vec<u8>)>;
+    let state_job = || -> std::io::Result<(Scenario, StateFiles)> {
+        let state = crate::engine::world::extract(world);
+        let files = data::scenario_files(&state)?;
+        Ok((state, files))
+    };
+    let ((state, state_files), rendered) = if threads <= 1 {
+        (state_job()?, crate::engine::parallel::map_ordered(reports, 1, render))
+    } else {
+        std::thread::scope(|s| {
+            let job = s.spawn(state_job);
+            let rendered = crate::engine::parallel::map_ordered(reports, threads, render);
+            job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)).map(|state| (state, rendered))
+        })?
+    };
+    let mut files: Vec<(PathBuf, Vec<u8>)> =
+        Vec::with_capacity(state_files.len() + 1 + inputs.len() + 3 * reports.len());
+    for (name, bytes) in state_files {
+        files.push((Path::new("state").join(name), bytes));
+    }
+    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    files.extend(inputs.iter().cloned());
+    files.extend(rendered.into_iter().flatten());
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports written");
     Ok((files, state))
 }

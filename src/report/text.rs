@@ -41,18 +41,20 @@ fn terrain_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
     c.terrain(tag).map_or(tag, |t| c.rules.terrains[t.index()].name.as_str())
 }
 
-fn goods(c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) -> String {
-    let parts: Vec<String> = items
-        .iter()
-        .map(|(tag, r)| {
-            let mut s = format!("{} {} [{tag}]", r.count, item_name(c, tag, u64::from(r.count)));
-            if r.equipped > 0 {
-                let _ = write!(s, " ({} equipped)", r.equipped);
-            }
-            s
-        })
-        .collect();
-    if parts.is_empty() { "nothing".to_string() } else { parts.join(", ") }
+/// "3 swords [swrd] (2 equipped), 10 coins [coin]", or "nothing".
+fn goods(o: &mut String, c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) {
+    if items.is_empty() {
+        o.push_str("nothing");
+    }
+    for (i, (tag, r)) in items.iter().enumerate() {
+        if i > 0 {
+            o.push_str(", ");
+        }
+        let _ = write!(o, "{} {} [{tag}]", r.count, item_name(c, tag, u64::from(r.count)));
+        if r.equipped > 0 {
+            let _ = write!(o, " ({} equipped)", r.equipped);
+        }
+    }
 }
 
 /// Renders a report as text. Names come from the rule set; the model gives the rest.
@@ -62,11 +64,13 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
 
 /// [`render`], with the order template already made (it is also written on its own).
 pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
-    let mut o = String::new();
+    let mut o = String::with_capacity(2048 + 700 * r.units.len() + 100 * r.locations.len() + orders_template.len());
     let loc_names: HashMap<&str, &str> = r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
-    let place = |id: &str| match loc_names.get(id) {
-        Some(n) if !n.is_empty() => format!("{n} [{id}]"),
-        _ => format!("[{id}]"),
+    let place = |o: &mut String, id: &str| {
+        let _ = match loc_names.get(id) {
+            Some(n) if !n.is_empty() => write!(o, "{n} [{id}]"),
+            _ => write!(o, "[{id}]"),
+        };
     };
     let f = &r.faction;
     let _ = write!(o, "{} Report for Turn {} for {} [{}]", r.game, r.turn, f.name, f.id);
@@ -91,7 +95,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     if !r.events.is_empty() {
         o.push_str("\nEvents:\n");
         for e in &r.events {
-            let _ = writeln!(o, "  {} - {}", day_label(e.day), e.text);
+            day_line(&mut o, e.day, &e.text);
         }
     }
     o.push_str("\nUnits:\n");
@@ -99,7 +103,8 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         o.push_str("  none.\n");
     }
     for u in &r.units {
-        let _ = write!(o, "{} [{}] at {}", u.name, u.id, place(&u.location));
+        let _ = write!(o, "{} [{}] at ", u.name, u.id);
+        place(&mut o, &u.location);
         if let Some(s) = &u.structure {
             let _ = write!(o, ", in [{s}]");
         }
@@ -107,35 +112,33 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             let _ = write!(o, ", stacked under [{l}]");
         }
         o.push_str(",\n");
-        let _ = writeln!(
-            o,
-            "  {} {} [{}] has: {}.",
-            u.figures,
-            race_name(c, &u.race, u.figures),
-            u.race,
-            goods(c, &u.items)
-        );
-        let _ = writeln!(o, "  {}", weight_line(c, u));
+        let _ = write!(o, "  {} {} [{}] has: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+        goods(&mut o, c, &u.items);
+        o.push_str(".\n  ");
+        weight_line(&mut o, c, u);
+        o.push('\n');
         if !u.skills.is_empty() {
-            let skills: Vec<String> = u
-                .skills
-                .iter()
-                .map(|(tag, s)| {
-                    let name = skill_name(c, tag);
-                    if s.level > 0 {
-                        format!("{} {name} [{tag}] ({})", ordinal(s.level), s.days)
-                    } else {
-                        format!("{name} [{tag}] ({})", s.days)
-                    }
-                })
-                .collect();
-            let _ = writeln!(o, "  Skills: {}.", skills.join(", "));
+            o.push_str("  Skills: ");
+            for (i, (tag, s)) in u.skills.iter().enumerate() {
+                if i > 0 {
+                    o.push_str(", ");
+                }
+                let name = skill_name(c, tag);
+                let _ = if s.level > 0 {
+                    write!(o, "{} {name} [{tag}] ({})", ordinal(s.level), s.days)
+                } else {
+                    write!(o, "{name} [{tag}] ({})", s.days)
+                };
+            }
+            o.push_str(".\n");
         }
-        let _ = writeln!(o, "  {}", stats_line(c, &u.stats));
+        o.push_str("  ");
+        stats_line(&mut o, c, &u.stats);
+        o.push('\n');
         if !u.events.is_empty() {
             let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
             for e in &u.events {
-                let _ = writeln!(o, "  {} - {}", day_label(e.day), e.text);
+                day_line(&mut o, e.day, &e.text);
             }
         }
     }
@@ -143,7 +146,8 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     for l in &r.locations {
         let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
         if let Some(cont) = &l.container {
-            let _ = write!(o, ", located in {}", place(cont));
+            o.push_str(", located in ");
+            place(&mut o, cont);
         }
         o.push_str(".\n");
         let _ = writeln!(o, "  Population: {}.", l.population);
@@ -156,10 +160,13 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             } else {
                 '-'
             };
+            o.push_str("  ");
+            for _ in 0..d {
+                o.push_str("  ");
+            }
             let _ = write!(
                 o,
-                "  {}{mark} {} [{}], {} {} [{}]",
-                "  ".repeat(d),
+                "{mark} {} [{}], {} {} [{}]",
                 s.name,
                 s.id,
                 s.figures,
@@ -218,31 +225,30 @@ pub fn template(r: &FactionReport) -> String {
     o
 }
 
-/// "Day 12", or "Before day 1" for events of the month's start.
-fn day_label(day: u32) -> String {
-    if day == 0 { "Before day 1".to_string() } else { format!("Day {day}") }
+/// "  Day 12 - text", or "  Before day 1 - text" for events of the month's start.
+fn day_line(o: &mut String, day: u32, text: &str) {
+    let _ = if day == 0 { writeln!(o, "  Before day 1 - {text}") } else { writeln!(o, "  Day {day} - {text}") };
 }
 
 /// "Weight 480. Capacity 591, riding 515." as in the rules' sample report: the first
 /// movement mode is the plain capacity, the others are named when not zero.
-fn weight_line(c: &Catalog, u: &UnitRecord) -> String {
-    let mut s = format!("Weight {}.", u.weight);
+fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
+    let _ = write!(s, "Weight {}.", u.weight);
     let modes = &c.rules.movement.modes;
     if let Some(first) = modes.first() {
-        s.push_str(&format!(" Capacity {}", u.capacity.get(&first.tag).copied().unwrap_or(0)));
+        let _ = write!(s, " Capacity {}", u.capacity.get(&first.tag).copied().unwrap_or(0));
         for m in &modes[1..] {
             if let Some(&n) = u.capacity.get(&m.tag).filter(|&&n| n > 0) {
-                s.push_str(&format!(", {} {n}", m.name));
+                let _ = write!(s, ", {} {n}", m.name);
             }
         }
         s.push('.');
     }
-    s
 }
 
 /// "Stats: init: 2, att: 1, def: 1, dmg: 1, life: 4, CP: 2, obs: 4.  Upkeep: 22
 /// coins." (UNIT-STATS): values that differ from the default, control points always.
-fn stats_line(c: &Catalog, s: &StatsRecord) -> String {
+fn stats_line(o: &mut String, c: &Catalog, s: &StatsRecord) {
     let d = &c.rules.info.parameters.default_stats;
     // Control points are always shown (i32::MIN never equals a value).
     let all = [
@@ -259,15 +265,18 @@ fn stats_line(c: &Catalog, s: &StatsRecord) -> String {
         ("obs", s.observation, d.observation),
         ("mana", s.mana, d.mana),
     ];
-    let parts: Vec<String> = all.iter().filter(|(_, v, d)| v != d).map(|(l, v, _)| format!("{l}: {v}")).collect();
+    o.push_str("Stats: ");
+    for (i, (l, v, _)) in all.iter().filter(|(_, v, d)| v != d).enumerate() {
+        let _ = write!(o, "{}{l}: {v}", if i > 0 { ", " } else { "" });
+    }
     let money = match c.money() {
         Some(m) => {
             let it = &c.rules.items[m.index()];
-            if s.upkeep == 1 || it.plural.is_empty() { it.name.clone() } else { it.plural.clone() }
+            if s.upkeep == 1 || it.plural.is_empty() { it.name.as_str() } else { it.plural.as_str() }
         }
-        None => String::new(),
+        None => "",
     };
-    format!("Stats: {}.  Upkeep: {} {money}.", parts.join(", "), s.upkeep)
+    let _ = write!(o, ".  Upkeep: {} {money}.", s.upkeep);
 }
 
 #[cfg(test)]

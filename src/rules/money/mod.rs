@@ -182,13 +182,19 @@ pub fn pay_upkeep(world: &mut World) {
         mouths.push(m);
     }
     if mouths.iter().any(|m| m.share) {
+        // The sharing units of each faction and place, in report order.
+        let mut sharers: BTreeMap<(Entity, Entity), Vec<usize>> = BTreeMap::new();
+        for (j, m) in mouths.iter().enumerate().filter(|(_, m)| m.share) {
+            sharers.entry((m.faction, m.location)).or_default().push(j);
+        }
         for i in 0..mouths.len() {
             if mouths[i].owed == 0 || mouths[i].fed >= mouths[i].figures {
                 continue;
             }
-            for j in 0..mouths.len() {
+            let Some(givers) = sharers.get(&(mouths[i].faction, mouths[i].location)) else { continue };
+            for &j in givers {
                 let (a, b) = (&mouths[i], &mouths[j]);
-                if i == j || !b.share || b.faction != a.faction || b.location != a.location {
+                if i == j {
                     continue;
                 }
                 let (giver, need) = (b.unit, a.figures - a.fed);

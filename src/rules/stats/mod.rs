@@ -53,6 +53,8 @@ pub struct UnitStats {
     pub capacity: Vec<u64>,
     /// Per-figure statistics; `upkeep` and `control` are the unit's totals.
     pub stats: Stats,
+    /// False until first computed (units are spawned with empty statistics).
+    pub computed: bool,
 }
 
 impl UnitStats {
@@ -113,6 +115,9 @@ impl Plugin for StatsPlugin {
     fn build(&self, app: &mut App) {
         let tables = CapacityTables::new(app.world().resource::<Catalog>());
         app.insert_resource(tables);
+        // Every unit is spawned with (empty) statistics, so computing them never
+        // moves a unit to another archetype.
+        app.world_mut().register_required_components::<crate::engine::components::Unit, UnitStats>();
         app.add_systems(MonthEnd, refresh.in_set(MonthStep::Upkeep).before(Refreshed));
         app.configure_sets(MonthEnd, Refreshed.in_set(MonthStep::Upkeep));
         app.add_systems(Report, refresh.in_set(MonthStep::Knowledge));
@@ -140,32 +145,23 @@ pub struct StatInputs {
 /// none. Whichever schedule runs it, a unit is computed again only when an input
 /// changed.
 pub fn refresh(
-    mut commands: Commands,
     catalog: Res<Catalog>,
     tables: Res<CapacityTables>,
     ticks: bevy_ecs::system::SystemChangeTick,
-    mut units: Query<(Entity, StatInputs, Option<Mut<UnitStats>>)>,
+    mut units: Query<(StatInputs, Mut<UnitStats>)>,
 ) {
     let now = ticks.this_run();
-    for (e, x, stats) in &mut units {
-        let fresh = || compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects);
-        match stats {
-            Some(mut s) => {
-                let since = s.last_changed();
-                let inputs = [
-                    x.race.last_changed(),
-                    x.figures.last_changed(),
-                    x.inventory.last_changed(),
-                    x.skills.last_changed(),
-                    x.effects.last_changed(),
-                ];
-                if inputs.iter().any(|t| t.is_newer_than(since, now)) {
-                    *s = fresh();
-                }
-            }
-            None => {
-                commands.entity(e).insert(fresh());
-            }
+    for (x, mut s) in &mut units {
+        let since = s.last_changed();
+        let inputs = [
+            x.race.last_changed(),
+            x.figures.last_changed(),
+            x.inventory.last_changed(),
+            x.skills.last_changed(),
+            x.effects.last_changed(),
+        ];
+        if !s.computed || inputs.iter().any(|t| t.is_newer_than(since, now)) {
+            *s = compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects);
         }
     }
 }
@@ -241,6 +237,7 @@ pub fn compute(
         weight_milli: weight_milli.max(0) as u64,
         capacity: capacity.into_iter().map(|c| c.max(0) as u64).collect(),
         stats: s,
+        computed: true,
     }
 }
 
