@@ -137,6 +137,8 @@ fn zero_parameters() -> Parameters {
         tool_bonus_percent: 0,
         use_experience_percent: 0,
         use_basic_percent: 0,
+        derived_travel: Vec::new(),
+        inner_travel_days: 0,
     }
 }
 

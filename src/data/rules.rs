@@ -176,6 +176,13 @@ pub struct Parameters {
     /// Share (%) of a day of study that a day of USE gives to each more basic skill
     /// (SKL-EXP-USE: 5).
     pub use_basic_percent: u32,
+    /// Travel times derived from another mode where a terrain gives none:
+    /// `(mode, from, n)` takes `from`'s days minus an n-th of them, rounded down
+    /// (MOV-RIDE: `("ride", "walk", 3)`, 9 days → 6).
+    pub derived_travel: Vec<(Tag, Tag, u32)>,
+    /// Days to move between an inner location and its container when the exit does
+    /// not say (LOC-INNER: 1).
+    pub inner_travel_days: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

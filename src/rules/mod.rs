@@ -20,6 +20,7 @@
 //!   between units;
 //! * [`production`] — USE of harvesting and crafting skills, work in progress,
 //!   shared resources;
+//! * [`movement`] — the location graph and travel times;
 //! * [`control`] — control points after day 1, creatures following their leaders,
 //!   factions with no units left;
 //! * [`crate::report`] — the factions' reports (report schedule).
@@ -30,6 +31,7 @@ pub mod identity;
 pub mod intake;
 pub mod merge;
 pub mod money;
+pub mod movement;
 pub mod orders;
 pub mod press;
 pub mod production;
@@ -60,6 +62,7 @@ impl PluginGroup for OverlordRules {
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
             .add(production::ProductionPlugin)
+            .add(movement::MovementPlugin)
             .add(control::ControlPlugin)
             .add(crate::report::ReportPlugin)
     }

@@ -1,0 +1,170 @@
+//! The location graph: every exit of every location, as a petgraph directed graph
+//! built once a month from the locations' exits. It answers which exit leads where
+//! (MOV-DEST), each leg's travel description for [`super::travel`], and distances
+//! in walking days along the cheapest path (rulings 5, for title ranges).
+
+use super::travel::{Leg, TravelTables};
+use crate::data::LocationKind;
+use crate::engine::Catalog;
+use crate::engine::components::{Location, Terrain};
+use crate::engine::resources::{Directory, Kind};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+/// A location as the graph knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The location's entity.
+    pub entity: Entity,
+    /// Its terrain.
+    pub terrain: crate::engine::ids::TerrainId,
+    /// Whether it is an inner location.
+    pub inner: bool,
+    /// Its weather this month (index in the rule set's weathers).
+    pub weather: Option<usize>,
+}
+
+/// An exit, as the graph knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Way {
+    /// Direction tag as the data spells it (`"N"`, `"IN"`…).
+    pub dir: String,
+    /// The only mode the exit allows, if it names one.
+    pub mode: Option<usize>,
+    /// The exit's own travel days, if it names them.
+    pub days: Option<u32>,
+}
+
+/// The location graph of the month.
+#[derive(Resource, Debug, Default)]
+pub struct Routes {
+    graph: DiGraph<Place, Way>,
+    node: EntityHashMap<NodeIndex>,
+}
+
+impl Routes {
+    /// Builds the graph from the locations' exits, locations in report order and
+    /// exits in data order. Exits to unknown locations (the validator reports
+    /// them) are left out.
+    pub fn build(world: &World) -> Self {
+        let catalog = world.resource::<Catalog>();
+        let dir = world.resource::<Directory>();
+        let modes = &catalog.rules.movement.modes;
+        let weathers = &catalog.rules.climate.weathers;
+        let mut r = Routes::default();
+        for &e in &dir.locations {
+            let (Some(l), Some(t)) = (world.get::<Location>(e), world.get::<Terrain>(e)) else { continue };
+            let weather = l.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w));
+            let n =
+                r.graph.add_node(Place { entity: e, terrain: t.0, inner: l.0.kind == LocationKind::Inner, weather });
+            r.node.insert(e, n);
+        }
+        for &e in &dir.locations {
+            let Some(l) = world.get::<Location>(e) else { continue };
+            for x in &l.0.exits {
+                let Some(to) = dir.get(Kind::Location, &x.to) else { continue };
+                let mode = x.mode.as_deref().and_then(|m| modes.iter().position(|y| y.tag == m));
+                let way = Way { dir: x.dir.clone(), mode, days: x.days };
+                r.graph.add_edge(r.node[&e], r.node[&to], way);
+            }
+        }
+        r
+    }
+
+    /// The exits of `from`, in data order: direction, destination and way.
+    pub fn exits(&self, from: Entity) -> Vec<(&Way, &Place)> {
+        let Some(&n) = self.node.get(&from) else { return Vec::new() };
+        // petgraph lists a node's edges newest first.
+        let mut v: Vec<_> = self.graph.edges(n).map(|e| (e.id(), e.weight(), &self.graph[e.target()])).collect();
+        v.sort_by_key(|x| x.0);
+        v.into_iter().map(|(_, w, p)| (w, p)).collect()
+    }
+
+    /// The place `e`, if it is a location.
+    pub fn place(&self, e: Entity) -> Option<&Place> {
+        self.node.get(&e).map(|&n| &self.graph[n])
+    }
+
+    /// The legs from `from` to `to` (several when different modes have their own
+    /// exits), or those in direction `dir` (matched without case).
+    pub fn legs(&self, from: Entity, toward: Toward) -> Vec<(Leg, Entity, String)> {
+        let inner_here = self.place(from).is_some_and(|p| p.inner);
+        self.exits(from)
+            .into_iter()
+            .filter(|(w, p)| match toward {
+                Toward::Direction(d) => w.dir.eq_ignore_ascii_case(d),
+                Toward::Location(e) => p.entity == e,
+            })
+            .map(|(w, p)| {
+                let leg = Leg {
+                    terrain: p.terrain,
+                    weather: p.weather,
+                    mode: w.mode,
+                    days: w.days,
+                    inner: inner_here || p.inner,
+                };
+                (leg, p.entity, w.dir.clone())
+            })
+            .collect()
+    }
+
+    /// Walking days from `from` to `to` along the cheapest path, with no weather
+    /// (rulings 5); `None` when walking cannot get there.
+    pub fn walking_days(&self, catalog: &Catalog, tables: &TravelTables, from: Entity, to: Entity) -> Option<u32> {
+        let (&a, &b) = (self.node.get(&from)?, self.node.get(&to)?);
+        let cost = |e: petgraph::graph::EdgeReference<Way>| -> u64 {
+            let (s, t) = (&self.graph[e.source()], &self.graph[e.target()]);
+            let w = e.weight();
+            let leg = Leg { terrain: t.terrain, weather: None, mode: w.mode, days: w.days, inner: s.inner || t.inner };
+            // Legs walkers cannot take cost more than any path can.
+            tables.days(catalog, &leg).first().copied().flatten().map_or(u64::from(u32::MAX), u64::from)
+        };
+        let d = petgraph::algo::dijkstra(&self.graph, a, Some(b), cost);
+        d.get(&b).copied().filter(|&x| x < u64::from(u32::MAX)).map(|x| x as u32)
+    }
+}
+
+/// Where a move goes: an exit direction or a neighbouring location.
+#[derive(Debug, Clone, Copy)]
+pub enum Toward<'a> {
+    /// A direction tag.
+    Direction(&'a str),
+    /// A location.
+    Location(Entity),
+}
+
+/// Month start: the month's graph (weather may have changed).
+pub fn build_routes(world: &mut World) {
+    let routes = Routes::build(world);
+    world.insert_resource(routes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, Threads};
+    use crate::testkit::{alpha, overlord_rules};
+
+    #[test]
+    fn the_graph_holds_every_exit_in_data_order_and_finds_walking_distances() {
+        let e = Engine::new(overlord_rules(), alpha(), Threads::One).unwrap();
+        let w = e.world();
+        let r = Routes::build(w);
+        let dir = w.resource::<Directory>();
+        let l = |id: &str| dir.get(Kind::Location, id).unwrap();
+        let dirs: Vec<&str> = r.exits(l("L2")).iter().map(|(w, _)| w.dir.as_str()).collect();
+        assert_eq!(dirs, ["N", "S", "NE", "SE", "NW", "SW", "IN"], "L2's exits as the data lists them");
+        let catalog = w.resource::<Catalog>();
+        let tables = TravelTables::new(catalog);
+        // L1 (Itora, a city inside L2) → L2: one day out; L2 → L3 (plains): 9 days.
+        assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L2")), Some(1));
+        assert_eq!(r.walking_days(catalog, &tables, l("L2"), l("L3")), Some(9));
+        assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L3")), Some(10), "out of the city, then north");
+        assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L1")), Some(0));
+        let legs = r.legs(l("L1"), Toward::Direction("out"));
+        assert_eq!(legs.len(), 2, "Itora has a walking and a flying exit out");
+        assert!(legs.iter().all(|(leg, to, _)| *to == l("L2") && leg.days == Some(1) && leg.inner));
+    }
+}
