@@ -29,8 +29,8 @@ pub struct Place {
 /// An exit, as the graph knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Way {
-    /// Direction tag as the data spells it (`"N"`, `"IN"`…).
-    pub dir: String,
+    /// Direction: index in the rule set's directions.
+    pub dir: usize,
     /// The only mode the exit allows, if it names one.
     pub mode: Option<usize>,
     /// The exit's own travel days, if it names them.
@@ -52,6 +52,7 @@ impl Routes {
         let catalog = world.resource::<Catalog>();
         let dir = world.resource::<Directory>();
         let modes = &catalog.rules.movement.modes;
+        let directions = &catalog.rules.movement.directions;
         let weathers = &catalog.rules.climate.weathers;
         let mut r = Routes::default();
         for &e in &dir.locations {
@@ -65,8 +66,9 @@ impl Routes {
             let Some(l) = world.get::<Location>(e) else { continue };
             for x in &l.0.exits {
                 let Some(to) = dir.get(Kind::Location, &x.to) else { continue };
+                let Some(d) = directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir)) else { continue };
                 let mode = x.mode.as_deref().and_then(|m| modes.iter().position(|y| y.tag == m));
-                let way = Way { dir: x.dir.clone(), mode, days: x.days };
+                let way = Way { dir: d, mode, days: x.days };
                 r.graph.add_edge(r.node[&e], r.node[&to], way);
             }
         }
@@ -88,13 +90,15 @@ impl Routes {
     }
 
     /// The legs from `from` to `to` (several when different modes have their own
-    /// exits), or those in direction `dir` (matched without case).
-    pub fn legs(&self, from: Entity, toward: Toward) -> Vec<(Leg, Entity, String)> {
+    /// exits), or those in direction `dir` (matched without case): each with its
+    /// destination and direction index.
+    pub fn legs(&self, catalog: &Catalog, from: Entity, toward: Toward) -> Vec<(Leg, Entity, usize)> {
+        let directions = &catalog.rules.movement.directions;
         let inner_here = self.place(from).is_some_and(|p| p.inner);
         self.exits(from)
             .into_iter()
             .filter(|(w, p)| match toward {
-                Toward::Direction(d) => w.dir.eq_ignore_ascii_case(d),
+                Toward::Direction(d) => directions[w.dir].tag.eq_ignore_ascii_case(d),
                 Toward::Location(e) => p.entity == e,
             })
             .map(|(w, p)| {
@@ -105,7 +109,7 @@ impl Routes {
                     days: w.days,
                     inner: inner_here || p.inner,
                 };
-                (leg, p.entity, w.dir.clone())
+                (leg, p.entity, w.dir)
             })
             .collect()
     }
@@ -154,16 +158,17 @@ mod tests {
         let r = Routes::build(w);
         let dir = w.resource::<Directory>();
         let l = |id: &str| dir.get(Kind::Location, id).unwrap();
-        let dirs: Vec<&str> = r.exits(l("L2")).iter().map(|(w, _)| w.dir.as_str()).collect();
-        assert_eq!(dirs, ["N", "S", "NE", "SE", "NW", "SW", "IN"], "L2's exits as the data lists them");
         let catalog = w.resource::<Catalog>();
+        let tag = |d: usize| catalog.rules.movement.directions[d].tag.as_str();
+        let dirs: Vec<&str> = r.exits(l("L2")).iter().map(|(w, _)| tag(w.dir)).collect();
+        assert_eq!(dirs, ["N", "S", "NE", "SE", "NW", "SW", "IN"], "L2's exits as the data lists them");
         let tables = TravelTables::new(catalog);
         // L1 (Itora, a city inside L2) → L2: one day out; L2 → L3 (plains): 9 days.
         assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L2")), Some(1));
         assert_eq!(r.walking_days(catalog, &tables, l("L2"), l("L3")), Some(9));
         assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L3")), Some(10), "out of the city, then north");
         assert_eq!(r.walking_days(catalog, &tables, l("L1"), l("L1")), Some(0));
-        let legs = r.legs(l("L1"), Toward::Direction("out"));
+        let legs = r.legs(catalog, l("L1"), Toward::Direction("out"));
         assert_eq!(legs.len(), 2, "Itora has a walking and a flying exit out");
         assert!(legs.iter().all(|(leg, to, _)| *to == l("L2") && leg.days == Some(1) && leg.inner));
     }
