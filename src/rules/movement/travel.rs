@@ -154,14 +154,12 @@ impl TravelTables {
             .filter_map(|m| days[m].map(|d| (d, m)))
             .filter(|&(_, m)| cap(m) >= load.weight_milli && cap(m) > 0)
             .min();
-        let limit = |days: u32| {
-            if days > p.max_travel_days { Trip::TooLong(days) } else { Trip::Go { mode: 0, days, overloaded: false } }
+        // No journey longer than the limit (rulings 2).
+        let go = |mode: usize, days: u32, overloaded: bool| {
+            if days > p.max_travel_days { Trip::TooLong(days) } else { Trip::Go { mode, days, overloaded } }
         };
         if let Some((d, mode)) = best {
-            return match limit(d) {
-                Trip::Go { .. } => Trip::Go { mode, days: d, overloaded: false },
-                other => other,
-            };
+            return go(mode, d, false);
         }
         if days.iter().all(Option::is_none) {
             return Trip::Impassable;
@@ -179,10 +177,7 @@ impl TravelTables {
         }
         let slowed = (u128::from(walk) * (c + u128::from(p.overload_time_factor) * (w - c))).div_ceil(c);
         let slowed = slowed.min(u128::from(u32::MAX)) as u32;
-        match limit(slowed) {
-            Trip::Go { .. } => Trip::Go { mode: 0, days: slowed, overloaded: true },
-            other => other,
-        }
+        go(0, slowed, true)
     }
 }
 
