@@ -139,6 +139,7 @@ fn zero_parameters() -> Parameters {
         use_basic_percent: 0,
         derived_travel: Vec::new(),
         inner_travel_days: 0,
+        follower_move_skill: None,
     }
 }
 

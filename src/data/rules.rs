@@ -183,6 +183,10 @@ pub struct Parameters {
     /// Days to move between an inner location and its container when the exit does
     /// not say (LOC-INNER: 1).
     pub inner_travel_days: u32,
+    /// The skill a follower unit needs to move on its own, outside a stack
+    /// (MOV-FOLLOWER: 1st scouting). Without it, followers move only in stacks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follower_move_skill: Option<SkillLevelReq>,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -384,6 +384,10 @@ pub struct Unit {
     /// in hundredths of a figure-day (SKL-USE-CRAFT, SKL-USE-HARVEST).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub production: Option<(Tag, u32)>,
+    /// The journey the unit is on, if it is travelling (MOV-BUSY, MOV-HALF). Every
+    /// unit of a moving stack has its own copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journey: Option<Journey>,
     /// Pending orders, one order text per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,
@@ -399,6 +403,47 @@ pub struct Unit {
     /// Description set by the owner.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub description: String,
+}
+
+/// A journey under way between two neighbouring locations. While `elapsed` is
+/// below half of `days` (rounded down) the unit is seen at `from`, afterwards at
+/// `to` (MOV-HALF); the unit's `location` says which.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Journey {
+    /// Where the journey started.
+    pub from: Tag,
+    /// Where it ends.
+    pub to: Tag,
+    /// The movement mode (tag of `movement.ron`).
+    pub mode: Tag,
+    /// Days the journey takes.
+    pub days: u32,
+    /// Days already travelled.
+    pub elapsed: u32,
+    /// A plain move, a march or a retreat.
+    #[serde(default, skip_serializing_if = "JourneyKind::is_move")]
+    pub kind: JourneyKind,
+}
+
+/// What kind of journey a unit is on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JourneyKind {
+    /// MOVE or CARAVAN: a guard that holds a unit of the stack Hostile turns it back.
+    #[default]
+    Move,
+    /// MARCH: a guard in the way means a battle.
+    March,
+    /// A journey turned back (RETREAT, or turned back by a guard); it cannot be
+    /// turned back again.
+    Retreat,
+}
+
+impl JourneyKind {
+    /// Whether this is a plain move (the default, left out of saved files).
+    pub fn is_move(&self) -> bool {
+        *self == JourneyKind::Move
+    }
 }
 
 /// Switches of a unit.

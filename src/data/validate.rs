@@ -387,6 +387,9 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     if p.ration_percent > 100 {
         c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
     }
+    if let Some(req) = &p.follower_move_skill {
+        refcheck!(c, skills, "skill", &req.skill, info, pp("follower_move_skill"));
+    }
     if let Some(e) = &p.dissent_effect {
         refcheck!(c, enchantments, "enchantment", e, info, pp("dissent_effect"));
     }
@@ -846,6 +849,24 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         let loc_ok = locations.contains_key(u.location.as_str());
         if !loc_ok {
             c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
+        }
+        if let Some(j) = &u.journey {
+            let jp = with(base.clone(), &[Seg::Field("journey")]);
+            for (field, tag) in [("from", &j.from), ("to", &j.to)] {
+                if !locations.contains_key(tag.as_str()) {
+                    c.push(UNITS, with(jp.clone(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
+                }
+            }
+            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp.clone(), &[Seg::Field("mode")]));
+            if u.location != j.from && u.location != j.to {
+                let msg =
+                    format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
+                c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), msg);
+            }
+            if u.structure.is_some() {
+                let msg = format!("unit '{}' is travelling and cannot be inside a structure", u.id);
+                c.push(UNITS, with(base.clone(), &[Seg::Field("structure")]), msg);
+            }
         }
         if let Some(stid) = &u.structure {
             let p = with(base.clone(), &[Seg::Field("structure")]);

@@ -11,7 +11,9 @@
 
 use super::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
 use crate::data::{self, Tag};
+use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
+use bevy_ecs::world::DeferredWorld;
 
 /// A stable position in the report order of entities of one kind: the order of the
 /// scenario files. Systems that must visit entities in a fixed order sort by it.
@@ -89,8 +91,54 @@ pub struct At {
 }
 
 /// The unit this unit is stacked under, if any.
+///
+/// Immutable: change it by inserting a new value, so that the leader's
+/// [`StackMembers`] follow (the hooks below keep them in step).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[component(immutable, on_insert = StackLeader::joined, on_discard = StackLeader::left)]
+#[require(StackMembers)]
 pub struct StackLeader(pub Option<Entity>);
+
+impl StackLeader {
+    fn joined(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(l) = world.get::<StackLeader>(ctx.entity).and_then(|s| s.0) else { return };
+        if let Some(mut m) = world.get_mut::<StackMembers>(l) {
+            m.0.push(ctx.entity);
+        }
+    }
+    fn left(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(l) = world.get::<StackLeader>(ctx.entity).and_then(|s| s.0) else { return };
+        if let Some(mut m) = world.get_mut::<StackMembers>(l) {
+            m.0.retain(|&x| x != ctx.entity);
+        }
+    }
+}
+
+/// The units stacked directly under this one, in the order they joined (the
+/// earliest first). Kept by [`StackLeader`]'s hooks; read-only elsewhere.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct StackMembers(Vec<Entity>);
+
+impl StackMembers {
+    /// The members, earliest first.
+    pub fn get(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// Unit `u` and every unit stacked under it at any depth: `u` first, then each
+/// member followed by its own substack, members in the order they joined.
+pub fn substack(world: &World, u: Entity) -> Vec<Entity> {
+    let mut out = Vec::new();
+    let mut todo = vec![u];
+    while let Some(x) = todo.pop() {
+        out.push(x);
+        if let Some(m) = world.get::<StackMembers>(x) {
+            todo.extend(m.0.iter().rev());
+        }
+    }
+    out
+}
 
 /// One kind of item a unit holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,10 +198,33 @@ pub struct Orders(pub Vec<crate::orders::queue::Queued>);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Refusing;
 
-/// A unit on a journey: it runs no orders and is in no location until it arrives
-/// (SCH-MOVING). Added and removed by the movement mechanic.
+/// A unit on a journey (MOV-BUSY, SCH-MOVING): it runs no orders and cannot be
+/// dealt with until it arrives. Every unit of a moving stack has its own copy; its
+/// [`At`] is where it is seen: `from` for the first half of the journey (rounded
+/// down), then `to` (MOV-HALF). Added and removed by the movement mechanic.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InTransit;
+pub struct Journey {
+    /// Where the journey started.
+    pub from: Entity,
+    /// Where it ends.
+    pub to: Entity,
+    /// The movement mode: index in the rule set's modes.
+    pub mode: usize,
+    /// Days the journey takes.
+    pub days: u32,
+    /// Days already travelled.
+    pub elapsed: u32,
+    /// A plain move, a march or a retreat.
+    pub kind: data::JourneyKind,
+}
+
+impl Journey {
+    /// The day of the journey from which the unit is seen at its destination
+    /// (MOV-HALF: after half the journey, rounded down).
+    pub fn halfway(&self) -> u32 {
+        self.days / 2
+    }
+}
 
 /// Something that happened to an entity, dated.
 #[derive(Debug, Clone, PartialEq, Eq)]

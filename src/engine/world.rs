@@ -126,6 +126,26 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             },
             None => None,
         });
+        let journey = match u.journey.take() {
+            Some(j) => {
+                let from = dir.get(Kind::Location, &j.from);
+                let to = dir.get(Kind::Location, &j.to);
+                let mode = catalog.rules.movement.modes.iter().position(|m| m.tag == j.mode);
+                match (from, to, mode) {
+                    (Some(from), Some(to), Some(mode)) => {
+                        Some(Journey { from, to, mode, days: j.days, elapsed: j.elapsed, kind: j.kind })
+                    }
+                    _ => {
+                        errors.push(format!(
+                            "unit {}: journey from '{}' to '{}' by '{}' names an unknown location or mode",
+                            u.id, j.from, j.to, j.mode
+                        ));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
         let orders = Orders(
             std::mem::take(&mut u.orders)
                 .iter()
@@ -158,6 +178,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 Unit(u),
             ))
             .id();
+        if let Some(j) = journey {
+            world.entity_mut(e).insert(j);
+        }
         dir.insert(Kind::Unit, &id, e);
     }
     for (_, id, leader) in leaders {
@@ -242,6 +265,14 @@ pub fn extract(world: &World) -> Scenario {
                 u.structure = at.structure.map(id_of);
             }
             u.stack_leader = r.get::<StackLeader>().and_then(|s| s.0).map(id_of);
+            u.journey = r.get::<Journey>().map(|j| data::Journey {
+                from: id_of(j.from),
+                to: id_of(j.to),
+                mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                days: j.days,
+                elapsed: j.elapsed,
+                kind: j.kind,
+            });
             u.items = r
                 .get::<Inventory>()
                 .map(|inv| {

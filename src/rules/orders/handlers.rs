@@ -3,7 +3,7 @@
 use crate::data::RaceKind;
 use crate::engine::Catalog;
 use crate::engine::components::{
-    At, DisplayName, Events, Faction, Figures, Id, InTransit, Owner, Race, StackLeader, Unit,
+    At, DisplayName, Events, Faction, Figures, Id, Journey, Owner, Race, StackLeader, Unit,
 };
 use crate::engine::resources::{Directory, Kind};
 use crate::orders::queue::Outcome;
@@ -109,7 +109,7 @@ impl Act<'_> {
         // Only units have `At`.
         let r = self.world.get_entity(u).ok()?;
         let at = r.get::<At>().copied()?;
-        (!r.contains::<InTransit>()).then_some(at)
+        (!r.contains::<Journey>()).then_some(at)
     }
 
     /// Whether unit `other` is in the acting unit's location (structures aside).

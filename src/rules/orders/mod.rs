@@ -27,7 +27,7 @@ pub use handlers::{Act, Handler, OrderHandlers, label};
 
 use crate::data::RaceKind;
 use crate::engine::Catalog;
-use crate::engine::components::{At, Events, InTransit, Orders, Race, Refusing, Seq};
+use crate::engine::components::{At, Events, Journey, Orders, Race, Refusing, Seq};
 use crate::engine::resources::{Clock, Directory};
 use crate::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
 use crate::orders::queue::{self, Outcome, Pass};
@@ -85,7 +85,7 @@ fn visiting_order(world: &mut World) -> Vec<Entity> {
     let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
     for (pos, &u) in dir.units.iter().enumerate() {
         let r = world.entity(u);
-        if r.contains::<InTransit>() || r.contains::<Refusing>() {
+        if r.contains::<Journey>() || r.contains::<Refusing>() {
             continue;
         }
         let Some(at) = r.get::<At>() else { continue };
@@ -209,7 +209,7 @@ fn active_units(world: &World, handlers: &OrderHandlers) -> Vec<Entity> {
 }
 
 /// What the full-day pass needs to know of a unit before stepping it.
-type Peek = (&'static Orders, Has<InTransit>, &'static Race);
+type Peek = (&'static Orders, Has<Journey>, &'static Race);
 
 /// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
@@ -269,7 +269,7 @@ fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: 
     // Only units have `Orders`.
     let Ok(mut r) = world.get_entity_mut(u) else { return false };
     let Some(orders) = r.get::<Orders>() else { return false };
-    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || r.contains::<InTransit>() {
+    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || r.contains::<Journey>() {
         return false;
     }
     let mut orders = r.get_mut::<Orders>().expect("checked above");

@@ -7,7 +7,9 @@
 //! its substack.
 
 use crate::data::RaceKind;
-use crate::engine::components::{At, Id, Orders, Population, StackLeader, Structure, StructureAt};
+use crate::engine::components::{
+    At, Id, Orders, Population, StackLeader, StackMembers, Structure, StructureAt, substack,
+};
 use crate::engine::resources::{Directory, Kind};
 use crate::orders::queue::{self, Outcome, Progress};
 use crate::orders::syntax::{Entry, Order};
@@ -32,25 +34,16 @@ impl Plugin for StacksPlugin {
     }
 }
 
-fn set_leader(act: &mut Act, u: Entity, leader: Option<Entity>) {
-    act.world.get_mut::<StackLeader>(u).expect("unit").0 = leader;
-}
-
-/// `u` and every unit stacked under it, at any depth, in report order.
-fn with_substack(act: &Act, u: Entity) -> Vec<Entity> {
-    let Some(at) = act.at(u) else { return vec![u] };
-    let mut out = vec![u];
-    for &x in &act.world.resource::<Directory>().units {
-        if x != u && act.at(x).is_some_and(|a| a.location == at.location) && act.is_above(u, x) {
-            out.push(x);
-        }
+/// Puts unit `u` under `leader` (or out of any stack with `None`).
+pub fn set_leader(world: &mut World, u: Entity, leader: Option<Entity>) {
+    if world.get::<StackLeader>(u).is_some_and(|s| s.0 != leader) {
+        world.entity_mut(u).insert(StackLeader(leader));
     }
-    out
 }
 
 fn unstack(act: &mut Act, _: &mut Entry) -> Outcome {
     if let Some(l) = act.leader_of(act.unit) {
-        set_leader(act, act.unit, None);
+        set_leader(act.world, act.unit, None);
         let name = act.name(l);
         act.log(format!("Left the stack of {name}."));
     }
@@ -89,7 +82,7 @@ fn stack(act: &mut Act, entry: &mut Entry) -> Outcome {
         };
         queue::settle(&mut act.world.get_mut::<Orders>(t).expect("unit").0, i, day, Progress::Step);
     }
-    set_leader(act, me, Some(t));
+    set_leader(act.world, me, Some(t));
     let (them, name) = (act.name(t), act.name(me));
     act.log(format!("Stacked under {them}."));
     act.event(t, format!("{name} stacked under this unit."));
@@ -105,7 +98,7 @@ fn eject(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     let up = act.leader_of(act.unit);
-    set_leader(act, t, up);
+    set_leader(act.world, t, up);
     let (them, me) = (act.name(t), act.name(act.unit));
     act.log(format!("Ejected {them} from the stack."));
     act.event(t, format!("Was ejected from the stack of {me}."));
@@ -139,11 +132,11 @@ fn promote(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// Moves `u` and its substack into `structure` (or out of any, with `None`), and
 /// takes `u` out of its stack.
 fn relocate(act: &mut Act, structure: Option<Entity>) {
-    let group = with_substack(act, act.unit);
+    let group = substack(act.world, act.unit);
     for u in group {
         act.world.get_mut::<At>(u).expect("unit").structure = structure;
     }
-    set_leader(act, act.unit, None);
+    set_leader(act.world, act.unit, None);
     act.world.resource_mut::<Visiting>().invalidate();
 }
 
@@ -226,15 +219,9 @@ pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
         }
     }
     let above = world.get::<StackLeader>(u).and_then(|s| s.0);
-    let members: Vec<Entity> = world
-        .resource::<Directory>()
-        .units
-        .iter()
-        .copied()
-        .filter(|&m| world.get::<StackLeader>(m).and_then(|s| s.0) == Some(u))
-        .collect();
+    let members: Vec<Entity> = world.get::<StackMembers>(u).map(|m| m.get().to_vec()).unwrap_or_default();
     for m in members {
-        world.get_mut::<StackLeader>(m).expect("unit").0 = above;
+        set_leader(world, m, above);
     }
     let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
     world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);

@@ -175,7 +175,7 @@ fn plan_lessons(
     clock: Res<Clock>,
     dir: Res<Directory>,
     catalog: Res<Catalog>,
-    units: Query<(&Orders, &At, &Skills, Has<crate::engine::components::InTransit>)>,
+    units: Query<(&Orders, &At, &Skills, Has<crate::engine::components::Journey>)>,
     races: Query<&Race>,
 ) {
     let lessons = &mut *lessons;
