@@ -37,7 +37,7 @@ pub const TINY: &str = r#"(
     (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
   ],
   locations: [
-    (id: "L1", name: "Ford", terrain: "plai", population: 1000),
+    (id: "L1", name: "Ford", terrain: "plai", population: 1000, titles: [(title: "shrf", holder: Some("U1"))]),
     (id: "L2", name: "Heath", terrain: "plai", population: 200),
   ],
   structures: [],

@@ -140,6 +140,7 @@ fn zero_parameters() -> Parameters {
         derived_travel: Vec::new(),
         inner_travel_days: 0,
         follower_move_skill: None,
+        guard_skill: None,
     }
 }
 

@@ -187,6 +187,10 @@ pub struct Parameters {
     /// (MOV-FOLLOWER: 1st scouting). Without it, followers move only in stacks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub follower_move_skill: Option<SkillLevelReq>,
+    /// The skill a unit needs to GUARD or PATROL (GRD-REQ: 1st combat). Units of
+    /// non-player factions need neither it nor a title (rulings 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_skill: Option<SkillLevelReq>,
 }
 
 /// Study limits for combat skills, by kind of unit.
@@ -225,6 +229,11 @@ pub struct MovementMode {
     /// Skill and level a unit needs to use this mode at all (e.g. climbing needs mountainwalk 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skill: Option<SkillLevelReq>,
+    /// A stack travelling this way is stopped only by guards that could travel this
+    /// way themselves (MOV-FLYPAST, MOV-GUARDDIR: flyers pass walking guards, only
+    /// sailing guards stop ships). Other ways are stopped by any guard.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub evades_guards: bool,
 }
 
 /// An exit direction.

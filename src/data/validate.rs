@@ -390,6 +390,9 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     if let Some(req) = &p.follower_move_skill {
         refcheck!(c, skills, "skill", &req.skill, info, pp("follower_move_skill"));
     }
+    if let Some(req) = &p.guard_skill {
+        refcheck!(c, skills, "skill", &req.skill, info, pp("guard_skill"));
+    }
     if let Some(e) = &p.dissent_effect {
         refcheck!(c, enchantments, "enchantment", e, info, pp("dissent_effect"));
     }

@@ -166,6 +166,13 @@ impl Inventory {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Skills(pub Vec<(SkillId, u32)>);
 
+impl Skills {
+    /// The unit's level in `skill` (0: not known).
+    pub fn level(&self, catalog: &super::ids::Catalog, skill: SkillId) -> u32 {
+        self.0.iter().find(|x| x.0 == skill).map_or(0, |x| catalog.skill_level(skill, x.1))
+    }
+}
+
 /// A unit's work in progress: the skill used and the work done towards the next
 /// batch, in hundredths of a figure-day.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -225,6 +232,11 @@ impl Journey {
         self.days / 2
     }
 }
+
+/// A unit on guard (GUARD, PATROL): the last day its guard order ran. On that day
+/// its full-day order works at half efficiency (GRD-HALF).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnGuard(pub u32);
 
 /// Something that happened to an entity, dated.
 #[derive(Debug, Clone, PartialEq, Eq)]

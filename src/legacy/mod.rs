@@ -45,6 +45,9 @@ pub struct Defaults {
     pub weathers: BTreeMap<Tag, WeatherExtra>,
     /// Hex steps of the territory directions.
     pub hex_directions: BTreeMap<Tag, (i32, i32)>,
+    /// Movement modes that only guards able to travel them can stop.
+    #[serde(default)]
+    pub guard_evading_modes: Vec<Tag>,
 }
 
 /// Season effects from the rules text.

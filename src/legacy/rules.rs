@@ -128,7 +128,8 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         if !first_wins(c, &mut seen, r) {
             continue;
         }
-        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), skill: None };
+        let evades_guards = d.guard_evading_modes.iter().any(|t| t == r.tag());
+        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), skill: None, evades_guards };
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut m.name, l),

@@ -16,8 +16,9 @@ fn a_faction_sees_its_units_and_only_the_locations_they_are_in() {
     let fa = &r[0];
     assert_eq!((fa.game.as_str(), fa.turn, fa.month.as_str()), ("tiny", 1, "January"));
     assert_eq!(fa.faction.funds.get("coin"), Some(&500));
-    // CP-UNIT, CP-BASE: a leader and ten men use one point each, of 200.
-    assert_eq!(fa.faction.control, crate::report::model::ControlRecord { used: 2, max: 200 });
+    // CP-UNIT, CP-BASE: a leader and ten men use one point each, of 200 and 5 more
+    // for the sheriff's title Ann holds.
+    assert_eq!(fa.faction.control, crate::report::model::ControlRecord { used: 2, max: 205 });
     assert_eq!(fa.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["U1", "U2"]);
     let u1 = &fa.units[0];
     assert_eq!(u1.items["coin"].count, 100);
@@ -54,7 +55,7 @@ fn text_report_follows_the_sample_layout() {
     let r = reports();
     let t = text::render(&r[0], &crate::engine::Catalog::new(overlord_rules()));
     assert!(t.starts_with("tiny Report for Turn 1 for Alphans [fa]\n"), "{t}");
-    assert!(t.contains("Control points: 2 of 200.\n\nFaction funds:\n  500 coins [coin].\n"), "{t}");
+    assert!(t.contains("Control points: 2 of 205.\n\nFaction funds:\n  500 coins [coin].\n"), "{t}");
     assert!(
         t.contains(
             "Ann [U1] at Ford [L1],\n  1 leader [ldr] has: 100 coins [coin].\n  Weight 70. Capacity 100.\n  \

@@ -64,6 +64,10 @@ impl Plugin for MoneyPlugin {
 /// Who may work is checked by the scheduler (WORK is for leaders and followers).
 fn work(act: &mut Act, _: &mut Entry) -> Outcome {
     let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+    // GRD-HALF: a unit on guard cannot work.
+    if act.on_guard(act.unit) {
+        return Outcome::NotNow;
+    }
     let unit = act.unit;
     let mut log = act.world.resource_mut::<WorkLog>();
     let e = log.0.entry(unit).or_insert((at.location, 0));
@@ -75,10 +79,15 @@ fn work(act: &mut Act, _: &mut Entry) -> Outcome {
 }
 
 /// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
-fn work_all(world: &mut World, units: &[Entity], _day: u32) {
+fn work_all(world: &mut World, units: &[Entity], day: u32) {
     world.resource_scope(|world, mut log: Mut<WorkLog>| {
         for &u in units {
-            let Some(at) = world.get::<At>(u) else { continue };
+            let r = world.entity(u);
+            // GRD-HALF: a unit on guard cannot work.
+            if r.get::<crate::engine::components::OnGuard>().is_some_and(|g| g.0 == day) {
+                continue;
+            }
+            let Some(at) = r.get::<At>() else { continue };
             let e = log.0.entry(u).or_insert((at.location, 0));
             if e.0 != at.location {
                 *e = (at.location, 0);

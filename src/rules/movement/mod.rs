@@ -1,12 +1,16 @@
-//! Movement (§19 of the rules): the location graph ([`routes`]) and travel times
-//! ([`travel`]). The MOVE order, journeys, guards and weather come next; until then
-//! MOVE is noted as not part of the engine yet (the scheduler's `not_yet`).
+//! Movement (§19 of the rules): the location graph ([`routes`]), travel times
+//! ([`travel`]), journeys and the movement orders ([`journey`]) and guards on the
+//! movement side ([`guards`]). The rules followed and the choices made are in
+//! `docs/movement.md`.
 
+pub mod guards;
+pub mod journey;
 pub mod routes;
 pub mod travel;
 
 use crate::engine::Catalog;
-use crate::engine::schedule::{MonthStart, MonthStep};
+use crate::engine::schedule::{Day, MonthStart, MonthStep, Phase};
+use crate::rules::orders::OrderHandlers;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -14,7 +18,8 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug)]
 pub struct Travel(pub travel::TravelTables);
 
-/// Resolves the travel tables and builds the location graph each month.
+/// The movement orders, the month's location graph and title index, and each
+/// day's travel.
 pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
@@ -22,6 +27,18 @@ impl Plugin for MovementPlugin {
         let tables = travel::TravelTables::new(app.world().resource::<Catalog>());
         app.insert_resource(Travel(tables));
         app.init_resource::<routes::Routes>();
-        app.add_systems(MonthStart, routes::build_routes.in_set(MonthStep::Orders));
+        app.init_resource::<guards::TitleIndex>();
+        app.init_resource::<guards::BattleRequests>();
+        {
+            let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+            journey::register(&mut h);
+            guards::register(&mut h);
+        }
+        app.add_systems(MonthStart, (routes::build_routes, guards::index_titles).chain().in_set(MonthStep::Orders));
+        app.add_systems(MonthStart, journey::retreat_at_month_start.after(MonthStep::FactionOrders));
+        app.add_systems(Day, journey::advance.in_set(Phase::Movement));
     }
 }
+
+#[cfg(test)]
+mod tests;

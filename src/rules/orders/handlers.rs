@@ -112,6 +112,19 @@ impl Act<'_> {
         (!r.contains::<Journey>()).then_some(at)
     }
 
+    /// Whether unit `u` is on guard today: its full-day order then works as if it
+    /// had half its figures, and it cannot work, teach or be taught (GRD-HALF).
+    pub fn on_guard(&self, u: Entity) -> bool {
+        self.world.get::<crate::engine::components::OnGuard>(u).is_some_and(|g| g.0 == self.day)
+    }
+
+    /// The figures unit `u` works with today: all of them, or half (rounded down)
+    /// when it is on guard (GRD-HALF).
+    pub fn working_figures(&self, u: Entity) -> u32 {
+        let n = self.figures(u);
+        if self.on_guard(u) { n / 2 } else { n }
+    }
+
     /// Whether unit `other` is in the acting unit's location (structures aside).
     pub fn present(&self, other: Entity) -> bool {
         other != self.unit

@@ -165,7 +165,11 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     };
     let Some(at) = act.at(me) else { return Outcome::NotNow };
-    let figures = act.figures(me);
+    // GRD-HALF: a guard works with half its figures, rounded down.
+    let figures = act.working_figures(me);
+    if figures == 0 {
+        return Outcome::NotNow;
+    }
     let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
     let batch = prod.batch;
     let mut wip = match act.world.get::<Production>(me).and_then(|p| p.0) {

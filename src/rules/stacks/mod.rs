@@ -8,12 +8,12 @@
 
 use crate::data::RaceKind;
 use crate::engine::components::{
-    At, Id, Orders, Population, StackLeader, StackMembers, Structure, StructureAt, substack,
+    At, Events, Id, Journey, Orders, Population, StackLeader, StackMembers, Structure, StructureAt, substack,
 };
 use crate::engine::resources::{Directory, Kind};
 use crate::orders::queue::{self, Outcome, Progress};
 use crate::orders::syntax::{Entry, Order};
-use crate::rules::orders::{Act, OrderHandlers, Visiting};
+use crate::rules::orders::{Act, OrderHandlers, Visiting, label};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -220,8 +220,22 @@ pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
     }
     let above = world.get::<StackLeader>(u).and_then(|s| s.0);
     let members: Vec<Entity> = world.get::<StackMembers>(u).map(|m| m.get().to_vec()).unwrap_or_default();
+    // STK-LOST: when the leader of a moving stack is lost on the way, its units
+    // arrive where it was.
+    let stop = above.is_none() && world.get::<Journey>(u).is_some();
+    let day = world.get_resource::<crate::engine::resources::Clock>().map_or(0, |c| c.day);
     for m in members {
         set_leader(world, m, above);
+        if stop {
+            let place = world.get::<At>(m).map(|a| a.location);
+            for x in substack(world, m) {
+                world.entity_mut(x).remove::<Journey>();
+            }
+            let name = place.map(|p| label(world, p)).unwrap_or_default();
+            if let Some(mut e) = world.get_mut::<Events>(m) {
+                e.push(day, format!("The stack's leader was lost on the way; the journey ended at {name}."));
+            }
+        }
     }
     let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
     world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);

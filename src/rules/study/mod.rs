@@ -228,6 +228,10 @@ fn several_students_allowed(
 fn teach(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Teach(list) = &entry.order else { return Outcome::NotNow };
     let me = act.unit;
+    // GRD-HALF: a unit on guard cannot teach.
+    if act.on_guard(me) {
+        return Outcome::NotNow;
+    }
     // ORD-TEACH: several students only if all are leaders.
     if list.len() > 1 {
         let all_leaders = list.iter().all(|(s, _)| {
@@ -335,6 +339,12 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     let catalog = act.catalog().clone();
     let Some(race) = act.world.get::<Race>(me).map(|r| r.0) else { return Outcome::NotNow };
     let Some(at) = act.at(me) else { return Outcome::NotNow };
+    // GRD-HALF: a guard studies as if it had half its figures: at half speed, and
+    // not at all with one figure.
+    let guarding = act.on_guard(me);
+    if guarding && act.working_figures(me) == 0 {
+        return Outcome::NotNow;
+    }
     let Some(skills) = act.world.get::<Skills>(me) else { return Outcome::NotNow };
     let s = &catalog.rules.skills[skill.index()];
     if let Some(why) = refusal(&catalog, race, skill) {
@@ -395,7 +405,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     let p = &catalog.rules.info.parameters;
     let figures = u64::from(act.figures(me));
     // ORD-TEACH: the best teacher here for this skill (requirements are not taught).
-    let lesson = if studying == skill {
+    let lesson = if studying == skill && !guarding {
         act.world.resource::<Lessons>().offers.get(&at.location).and_then(|l| {
             l.iter()
                 .filter(|x| {
@@ -446,7 +456,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.
-    let cost = u64::from(st.study_cost) * figures;
+    let cost = u64::from(st.study_cost) * u64::from(act.working_figures(me));
     if cost > 0 && !pay(act, cost) {
         let what = catalog.money().map(|m| catalog.items_text(m, cost)).unwrap_or_default();
         return Outcome::Invalid(format!("a day of study costs {what}, and the unit and its faction have less"));
@@ -476,7 +486,10 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         }
         act.world.resource_mut::<Lessons>().given.entry(l.teacher).or_default().push((me, skill));
     }
-    let gain = (i64::from(p.experience_per_day) * speed.max(0) / 100) as u32;
+    let mut gain = (i64::from(p.experience_per_day) * speed.max(0) / 100) as u32;
+    if guarding {
+        gain /= 2;
+    }
     let basic_gain = (u64::from(gain) * u64::from(p.study_basic_percent) / 100) as u32;
     let basics = act.world.resource::<SkillTree>().basics[studying.index()].clone();
     let first_day = {

@@ -1,0 +1,357 @@
+//! Journeys and guards on tiny worlds: two plains territories, L1 and L2, nine
+//! days' walk apart (six riding, four flying), with the Overlord rules.
+
+use crate::engine::components::{At, Events, Journey, Orders, Production, StackLeader};
+use crate::engine::resources::{Clock, Directory, Kind};
+use crate::engine::schedule::{Day, Phase};
+use crate::engine::{Engine, Threads};
+use crate::rules::movement::guards::BattleRequests;
+use crate::testkit::{overlord_rules, run_month, scenario, unit};
+use bevy_app::{App, Plugin, PluginGroup};
+use bevy_ecs::prelude::*;
+
+/// Where unit U2 was at the end of each day, and whether it was travelling.
+#[derive(Resource, Default)]
+struct Seen(Vec<(u32, String, bool)>);
+
+struct Recorder;
+
+impl Plugin for Recorder {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Seen>();
+        app.add_systems(Day, record.in_set(Phase::DayEnd));
+    }
+}
+
+fn record(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    let Some(u) = world.resource::<Directory>().get(Kind::Unit, "U2") else { return };
+    let at = world.get::<At>(u).unwrap().location;
+    let id = world.get::<crate::engine::components::Id>(at).unwrap().0.clone();
+    let moving = world.get::<Journey>(u).is_some();
+    world.resource_mut::<Seen>().0.push((day, id, moving));
+}
+
+/// `exits` of L1 toward L2 and back; `units` and `extra` (more factions) as RON.
+fn world(exit: &str, units: &str, factions: &str) -> String {
+    format!(
+        r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
+  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"), {factions}],
+  locations: [
+    (id: "L1", name: "Home", terrain: "plai", population: 100, weather: Some("fair"),
+     exits: [(dir: "N", to: "L2"{exit})]),
+    (id: "L2", name: "Away", terrain: "plai", population: 100, weather: Some("fair"),
+     exits: [(dir: "S", to: "L1"{exit})]),
+  ],
+  structures: [],
+  units: [{units}],
+)"#
+    )
+}
+
+fn engine(text: &str) -> Engine {
+    let plugins = crate::rules::OverlordRules.build().disable::<crate::rules::money::MoneyPlugin>().add(Recorder);
+    Engine::with_plugins(overlord_rules(), scenario(text), Threads::One, plugins).expect("test world builds")
+}
+
+const LEADER: &str = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1"),"#;
+
+fn men(extra: &str) -> String {
+    format!(r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"{extra}),"#)
+}
+
+fn place(e: &Engine, id: &str) -> String {
+    let l = e.world().get::<At>(unit(e, id)).unwrap().location;
+    e.world().get::<crate::engine::components::Id>(l).unwrap().0.clone()
+}
+
+fn events(e: &Engine, id: &str) -> Vec<(u32, String)> {
+    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|x| (x.day, x.text.clone())).collect()
+}
+
+fn said(e: &Engine, id: &str, what: &str) -> Option<u32> {
+    events(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
+}
+
+fn seen(e: &Engine, day: u32) -> (String, bool) {
+    let s = &e.world().resource::<Seen>().0;
+    let x = s.iter().find(|x| x.0 == day).unwrap();
+    (x.1.clone(), x.2)
+}
+
+#[test]
+fn a_stack_walks_nine_days_and_is_seen_at_home_for_four_tv_move_mov_half_stk_agg() {
+    // TV-MOVE: plains take 9 days' walk. The followers of the stack (STK-AGG) go
+    // with their leader; they are seen at home for ⌊9/2⌋ = 4 days (MOV-HALF), then
+    // at the destination, and arrive on day 9.
+    let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1")"#));
+    let mut e = engine(&world("", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\nUNIT U2\nDAY 10\nNAME \"Travellers\"\n"]);
+    assert_eq!(seen(&e, 1), ("L1".into(), true));
+    assert_eq!(seen(&e, 3), ("L1".into(), true));
+    assert_eq!(seen(&e, 4), ("L2".into(), true), "after 4 days the stack is seen at the destination");
+    assert_eq!(seen(&e, 8), ("L2".into(), true));
+    assert_eq!(seen(&e, 9), ("L2".into(), false), "arrived on day 9");
+    assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(9));
+    assert_eq!(said(&e, "U1", "Set out from Home [L1] to Away [L2], walking: 9 days"), Some(1));
+    // Still under its leader, and free to act on day 10 (MOV-BUSY ends on arrival).
+    assert_eq!(e.world().get::<StackLeader>(unit(&e, "U2")).unwrap().0, Some(unit(&e, "U1")));
+    assert_eq!(said(&e, "U2", "DAY 10: condition met"), Some(10), "U2 acts again after arriving");
+    assert_eq!(e.scenario().units[1].name, "Travellers");
+}
+
+#[test]
+fn riders_take_a_third_less_and_flyers_four_days_mov_ride_mov_mode() {
+    // MOV-RIDE: a leader on an equipped horse rides: 9 → 6 days. MOV-MODE: with a
+    // pegasus equipped, flying (4 days) is the fastest mode the stack can use.
+    let rider =
+        r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("hrse", 1, 1)]),"#;
+    let mut e = engine(&world("", rider, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(said(&e, "U1", "riding: 6 days"), Some(1));
+    assert_eq!(said(&e, "U1", "Arrived"), Some(6));
+    let flyer =
+        r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("pega", 1, 1)]),"#;
+    let mut e = engine(&world("", flyer, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE L2\n"]);
+    assert_eq!(said(&e, "U1", "flying: 4 days"), Some(1));
+    assert_eq!(place(&e, "U1"), "L2");
+}
+
+#[test]
+fn moving_wipes_work_in_progress_and_stay_drops_off_mov_busy_ord_stay() {
+    // MOV-BUSY: unfinished production is lost on setting out. ORD-STAY: a member
+    // with STAY leaves the stack just before it sets out, and stays.
+    let units = format!(
+        "{LEADER}{}{}",
+        men(r#", stack_leader: Some("U1"), production: Some(("digg", 400))"#),
+        r#"(id: "U3", name: "Stayers", faction: "fa", race: "man", figures: 5, location: "L1", stack_leader: Some("U1")),"#
+    );
+    let mut e = engine(&world("", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\nUNIT U3\nSTAY\n"]);
+    assert_eq!(e.world().get::<Production>(unit(&e, "U2")).unwrap().0, None);
+    assert!(said(&e, "U2", "unfinished work was lost").is_some());
+    assert_eq!((place(&e, "U2"), place(&e, "U3")), ("L2".into(), "L1".into()));
+    assert_eq!(e.world().get::<StackLeader>(unit(&e, "U3")).unwrap().0, None);
+    assert!(e.world().get::<Orders>(unit(&e, "U3")).unwrap().0.is_empty(), "STAY ran and left the list");
+}
+
+#[test]
+fn followers_move_alone_only_with_scouting_and_leave_their_stack_first_mov_follower() {
+    // MOV-FOLLOWER: a follower without scouting cannot MOVE on its own.
+    let mut e = engine(&world("", &men(""), ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nMOVE N\n"]);
+    assert_eq!(place(&e, "U2"), "L1");
+    assert!(said(&e, "U2", "followers move only in a stack or with scouting").is_some());
+    // With 1st scouting it can; stacked, it leaves its leader first (ORD-MOVE).
+    let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1"), skills: [("scou", 3000)]"#));
+    let mut e = engine(&world("", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nMOVE N\n"]);
+    assert_eq!((place(&e, "U1"), place(&e, "U2")), ("L1".into(), "L2".into()), "{:?}", events(&e, "U2"));
+    assert_eq!(e.world().get::<StackLeader>(unit(&e, "U2")).unwrap().0, None);
+    assert_eq!(said(&e, "U2", "Left the stack of Lead [U1] to move"), Some(1));
+}
+
+#[test]
+fn unknown_ways_and_overloaded_stacks_are_refused_with_the_reason_mov_dest_mov_over() {
+    let heavy = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("ston", 100, 0)]),"#;
+    let mut e = engine(&world("", heavy, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\nMOVE SE\n"]);
+    assert_eq!(place(&e, "U1"), "L1");
+    assert!(said(&e, "U1", "too heavy to move").is_some(), "{:?}", events(&e, "U1"));
+    assert!(said(&e, "U1", "there is no way to SE from Home [L1]").is_some(), "{:?}", events(&e, "U1"));
+}
+
+#[test]
+fn a_journey_outlasts_the_month_is_saved_and_retreat_takes_the_time_spent_mov_retreat() {
+    // A 50-day passage: after month 1 the stack is 30 days out, seen at the
+    // destination (past halfway, MOV-HALF), and the journey is saved with it.
+    let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1")"#));
+    let mut e = engine(&world(", days: Some(50)", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    let saved = e.scenario();
+    let j = saved.units[1].journey.clone().expect("U2's journey is saved");
+    assert_eq!((j.from.as_str(), j.to.as_str(), j.days, j.elapsed), ("L1", "L2", 50, 30));
+    assert_eq!(saved.units[1].location, "L2");
+    // Month 2, from the saved state: RETREAT first turns the stack back; the way
+    // home takes the 30 days spent, and it is seen at home after 15 (ORD-RETREAT).
+    let mut e = engine(&ron::to_string(&saved).unwrap());
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRETREAT\n"]);
+    assert_eq!(seen(&e, 14), ("L2".into(), true));
+    assert_eq!(seen(&e, 15), ("L1".into(), true));
+    assert_eq!(seen(&e, 30), ("L1".into(), false));
+    assert!(said(&e, "U1", "RETREAT: turned back toward Home [L1], 30 days away").is_some());
+}
+
+#[test]
+fn a_retreat_cannot_be_retreated_and_a_member_that_retreats_breaks_off() {
+    let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1"), skills: [("scou", 3000)]"#));
+    let mut e = engine(&world(", days: Some(50)", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    let saved = e.scenario();
+    // The member retreats alone: it breaks off; the leader goes on.
+    let mut e = engine(&ron::to_string(&saved).unwrap());
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nRETREAT\n"]);
+    assert_eq!(e.world().get::<StackLeader>(unit(&e, "U2")).unwrap().0, None);
+    assert_eq!(place(&e, "U2"), "L1");
+    assert!(said(&e, "U1", "Arrived at Away [L2]").is_some());
+    // A journey already turned back cannot be turned back again.
+    let mut saved2 = saved.clone();
+    for u in &mut saved2.units {
+        if let Some(j) = &mut u.journey {
+            j.kind = crate::data::JourneyKind::Retreat;
+        }
+    }
+    let mut e = engine(&ron::to_string(&saved2).unwrap());
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRETREAT\n"]);
+    assert!(said(&e, "U1", "already a retreat").is_some());
+    assert!(said(&e, "U1", "Arrived at Away [L2]").is_some());
+}
+
+#[test]
+fn a_stack_whose_leader_is_lost_on_the_way_stops_where_the_leader_was_stk_lost() {
+    let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1")"#));
+    let mut e = engine(&world(", days: Some(50)", &units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    // The leader dies 30 days out, seen at L2: its men end their journey there.
+    let leader = unit(&e, "U1");
+    crate::rules::stacks::remove_unit(e.world_mut(), leader, false);
+    let u2 = unit(&e, "U2");
+    assert!(e.world().get::<Journey>(u2).is_none());
+    assert_eq!(place(&e, "U2"), "L2");
+    assert_eq!(e.world().get::<StackLeader>(u2).unwrap().0, None);
+    assert!(said(&e, "U2", "leader was lost on the way").is_some());
+    // Next month they act again.
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nNAME \"Survivors\"\n"]);
+    assert_eq!(e.scenario().units[0].name, "Survivors");
+}
+
+#[test]
+fn a_caravan_shuttles_along_its_list_ord_caravan() {
+    // One-day passages: `@CARAVAN L1 L2` goes out on odd days and back on even days.
+    let mut e = engine(&world(", days: Some(1)", LEADER, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@CARAVAN L1 L2\n"]);
+    assert_eq!(place(&e, "U1"), "L1");
+    let arrivals = events(&e, "U1").iter().filter(|x| x.1.starts_with("Arrived")).count();
+    assert_eq!(arrivals, 30);
+    // Without `@`, the order is done when the caravan reaches the end of its list.
+    let mut e = engine(&world(", days: Some(1)", LEADER, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nCARAVAN L1 L2\n"]);
+    assert_eq!(place(&e, "U1"), "L2");
+    assert!(e.world().get::<Orders>(unit(&e, "U1")).unwrap().0.is_empty());
+}
+
+/// A guard of non-player faction `fg` at L2, holding `fa` at `stance`.
+fn guarded(stance: &str, exit: &str, leader: &str) -> String {
+    let factions = format!(
+        r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {{"fa": "{stance}"}})"#
+    );
+    let units = format!(
+        r#"{leader}(id: "U9", name: "Watch", faction: "fg", race: "man", figures: 10, location: "L2", skills: [("cmbt", 3000)], orders: ["@GUARD"]),"#
+    );
+    world(exit, &units, &factions)
+}
+
+#[test]
+fn a_guarded_place_turns_a_hostile_stack_back_mov_autoretreat() {
+    let mut e = engine(&guarded("hostile", ", days: Some(4)", LEADER));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(place(&e, "U1"), "L1");
+    let back = said(&e, "U1", "Watch [U9], on guard, holds this stack hostile: turned back toward Home [L1], 4 days");
+    assert_eq!(back, Some(4), "{:?}", events(&e, "U1"));
+    assert_eq!(said(&e, "U1", "Arrived at Home [L1]"), Some(8));
+    assert!(e.world().resource::<BattleRequests>().0.is_empty());
+}
+
+#[test]
+fn a_march_into_a_guarded_place_raises_a_battle_request_mov_guard() {
+    let mut e = engine(&guarded("hostile", ", days: Some(4)", LEADER));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMARCH N\n"]);
+    assert_eq!(place(&e, "U1"), "L2");
+    let r = &e.world().resource::<BattleRequests>().0;
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].day, r[0].attacker, r[0].defender), (4, unit(&e, "U1"), unit(&e, "U9")));
+    // Both sides' reports tell of it.
+    assert!(said(&e, "U1", "Battle at Away [L2]").is_some());
+    assert!(said(&e, "U9", "Battle at Away [L2]").is_some());
+    // An Enemy guard attacks even a plain MOVE, which enters.
+    let mut e = engine(&guarded("enemy", ", days: Some(4)", LEADER));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(place(&e, "U1"), "L2");
+    let r = &e.world().resource::<BattleRequests>().0;
+    assert_eq!((r.len(), r[0].attacker), (1, unit(&e, "U9")));
+}
+
+#[test]
+fn flyers_pass_walking_guards_mov_flypast() {
+    let flyer =
+        r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("pega", 1, 1)]),"#;
+    let mut e = engine(&guarded("hostile", "", flyer));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(place(&e, "U1"), "L2", "{:?}", events(&e, "U1"));
+    assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(4));
+}
+
+#[test]
+fn player_guards_need_combat_and_a_title_covering_the_place_grd_req() {
+    // A player unit with no title cannot guard; the order is removed with the reason.
+    let units = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 3000)]),"#;
+    let mut e = engine(&world("", units, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
+    assert!(said(&e, "U1", "needs a title of the faction whose range covers it").is_some(), "{:?}", events(&e, "U1"));
+    // Without combat, neither.
+    let mut e = engine(&world("", LEADER, ""));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
+    assert!(said(&e, "U1", "guarding needs level 1 in cmbt").is_some());
+}
+
+#[test]
+fn a_guard_works_as_if_it_had_half_its_figures_grd_half() {
+    // GRD-HALF, SCH-HALF: ten guards dig with five figures; a one-figure guard
+    // studies nothing; guards earn no wages.
+    let units = r#"
+        (id: "U9", name: "Watch", faction: "fg", race: "man", figures: 10, location: "L2", skills: [("digg", 3000)]),
+        (id: "U8", name: "Captain", faction: "fg", race: "ldr", figures: 1, location: "L2", items: [("coin", 1000, 0)]),
+        (id: "U7", name: "Idle watch", faction: "fg", race: "man", figures: 10, location: "L2"),
+    "#;
+    let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral")"#;
+    let text = world("", units, factions).replace(
+        "population: 100,",
+        "population: 100, wages: 2, resources: [(item: \"ston\", current: 500, max: 500)],",
+    );
+    let mut e = engine(&text);
+    run_month(&mut e, &["GAME fg pg\nUNIT U9\n@GUARD\n@USE digg\nUNIT U8\n@GUARD\n@STUDY obse\nUNIT U7\n@GUARD\n"]);
+    let stones = |e: &Engine, id: &str| {
+        let i = e.world().resource::<crate::engine::Catalog>().item("ston").unwrap();
+        e.world().get::<crate::engine::components::Inventory>(unit(e, id)).unwrap().count(i)
+    };
+    // Digging 1: a stone takes 6 figure-days. 5 figures × 30 days = 150 → 25 stones.
+    assert_eq!(stones(&e, "U9"), 25);
+    assert_eq!(crate::testkit::points(&e, "U8", "obse"), 0, "a one-figure guard does nothing else");
+    // Guards do not work: with wages paid, the idle watch on guard earns nothing
+    // and the same unit off guard earns its wages.
+    let mut e = crate::testkit::engine(scenario(&text));
+    run_month(&mut e, &["GAME fg pg\nUNIT U7\n@GUARD\n"]);
+    let coins = |e: &Engine, id: &str| {
+        let i = e.world().resource::<crate::engine::Catalog>().item("coin").unwrap();
+        e.world().get::<crate::engine::components::Inventory>(unit(e, id)).unwrap().count(i)
+    };
+    assert_eq!(coins(&e, "U7"), 0, "guards do not work");
+    let mut e = crate::testkit::engine(scenario(&text));
+    run_month(&mut e, &["GAME fg pg\nUNIT U7\nWORK\n"]);
+    assert!(coins(&e, "U7") > 0, "off guard, the unit earns wages");
+    // Without GUARD the same unit digs 50 stones.
+    let mut e = engine(&text);
+    run_month(&mut e, &["GAME fg pg\nUNIT U9\n@USE digg\n"]);
+    assert_eq!(stones(&e, "U9"), 50);
+}
+
+#[test]
+fn a_guard_studies_at_half_speed_grd_half() {
+    let units = r#"(id: "U9", name: "Watch", faction: "fg", race: "man", figures: 10, location: "L2", items: [("coin", 5000, 0)]),"#;
+    let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral")"#;
+    let mut e = engine(&world("", units, factions));
+    run_month(&mut e, &["GAME fg pg\nUNIT U9\n@GUARD\n10 STUDY cmbt\n"]);
+    assert_eq!(crate::testkit::points(&e, "U9", "cmbt"), 10 * 50);
+}
