@@ -328,6 +328,11 @@ pub struct Weather {
     /// Fixed travel time in days per movement mode, replacing the terrain's (rain: fly 6).
     #[serde(default, skip_serializing_if = "TagMap::is_empty")]
     pub travel_days: TagMap,
+    /// The territories next to one with this weather have at least one of these
+    /// weathers (CLI-NEIGHBOR: a storm's neighbours have wind or rain). A neighbour
+    /// drawn otherwise gets one of them instead, by the season's odds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neighbour_weathers: Vec<Tag>,
 }
 
 // ---------------------------------------------------------------- terrains.ron

@@ -418,7 +418,11 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
         let base = WEATHERS.at(i);
         check_bonuses(c, &w.bonuses, WEATHERS, with(base.clone(), &[Seg::Field("bonuses")]));
         check_modes(c, &w.travel_percent, WEATHERS, with(base.clone(), &[Seg::Field("travel_percent")]));
-        check_modes(c, &w.travel_days, WEATHERS, with(base, &[Seg::Field("travel_days")]));
+        check_modes(c, &w.travel_days, WEATHERS, with(base.clone(), &[Seg::Field("travel_days")]));
+        for (j, n) in w.neighbour_weathers.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("neighbour_weathers"), Seg::Index(j)]);
+            refcheck!(c, weathers, "weather", n, WEATHERS, p);
+        }
     }
     for (i, t) in r.terrains.iter().enumerate() {
         let base = TERRAINS.at(i);

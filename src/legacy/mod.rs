@@ -80,6 +80,9 @@ pub struct WeatherExtra {
     /// Fixed travel days per mode.
     #[serde(default)]
     pub travel_days: TagMap,
+    /// Weathers the neighbours of a territory with this weather have at least.
+    #[serde(default)]
+    pub neighbour_weathers: Vec<Tag>,
 }
 
 /// The text of the built-in defaults.

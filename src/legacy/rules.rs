@@ -286,6 +286,7 @@ fn weathers(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Weather>
             bonuses: Bonuses::default(),
             travel_percent: extra.travel_percent,
             travel_days: extra.travel_days,
+            neighbour_weathers: extra.neighbour_weathers,
         };
         for l in &r.body {
             match l.key.as_str() {

@@ -86,6 +86,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         },
         password: record.password.clone(),
     };
+    let played = world.get_resource::<crate::rules::climate::PlayedWeather>();
     let mut locations: Vec<usize> = Vec::new();
     let units = idx.by_faction[i]
         .iter()
@@ -140,6 +141,19 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     })
                     .unwrap_or_default(),
                 stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
+                journey: r.get::<Journey>().map(|j| JourneyRecord {
+                    from: id_of(world, j.from),
+                    to: id_of(world, j.to),
+                    mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                    days: j.days,
+                    elapsed: j.elapsed,
+                    kind: match j.kind {
+                        crate::data::JourneyKind::Move => "move",
+                        crate::data::JourneyKind::March => "march",
+                        crate::data::JourneyKind::Retreat => "retreat",
+                    }
+                    .to_string(),
+                }),
                 orders: r
                     .get::<Orders>()
                     .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
@@ -162,15 +176,39 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                 terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
                 population: r.get::<Population>().map_or(0, |p| p.0),
                 container: record.container.clone(),
+                weather: played.and_then(|p| p.0.get(&le)).map(|&w| catalog.rules.climate.weathers[w].tag.clone()),
+                forecast: record.weather.clone(),
+                exits: crate::rules::movement::routes::exits_now(world, le)
+                    .into_iter()
+                    .map(|(dir, to, days)| ExitRecord {
+                        dir,
+                        to: id_of(world, to),
+                        to_name: world.get::<DisplayName>(to).map(|n| n.0.clone()).unwrap_or_default(),
+                        days: catalog
+                            .rules
+                            .movement
+                            .modes
+                            .iter()
+                            .zip(days)
+                            .filter_map(|(m, d)| Some((m.tag.clone(), d?)))
+                            .collect(),
+                    })
+                    .collect(),
                 units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
             }
         })
         .collect();
-    let month = catalog.rules.climate.months.get(clock.month as usize).map(|m| m.name.clone()).unwrap_or_default();
+    let months = &catalog.rules.climate.months;
+    let month = months.get(clock.month as usize).map(|m| m.name.clone()).unwrap_or_default();
+    let next = (clock.month + 1) % (months.len().max(1) as u32);
+    let season_of = |m: u32| catalog.season(m).map(|s| s.name.clone()).unwrap_or_default();
     FactionReport {
         game: game.name.clone(),
         turn: clock.turn,
         month,
+        season: season_of(clock.month),
+        next_month: months.get(next as usize).map(|m| m.name.clone()).unwrap_or_default(),
+        next_season: season_of(next),
         deadline: game.deadline.clone(),
         faction,
         events: events(f.get::<Events>()),
@@ -194,6 +232,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
         structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
         stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
         own,
+        moving: r.contains::<Journey>(),
     }
 }
 

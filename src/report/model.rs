@@ -13,6 +13,15 @@ pub struct FactionReport {
     pub turn: u32,
     /// Name of the month the turn was played in.
     pub month: String,
+    /// Its season's name (CLI-REPORT).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub season: String,
+    /// Name of the coming month.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub next_month: String,
+    /// Its season's name.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub next_season: String,
     /// Deadline for the next orders, as the GM wrote it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub deadline: String,
@@ -141,10 +150,44 @@ pub struct UnitRecord {
     pub capacity: BTreeMap<String, u64>,
     /// Statistics (UNIT-STATS): per figure, and the unit's control points and upkeep.
     pub stats: StatsRecord,
+    /// The journey the unit is on, if it is travelling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journey: Option<JourneyRecord>,
     /// Pending orders, as written.
     pub orders: Vec<String>,
     /// What the unit did this month, by day.
     pub events: Vec<EventRecord>,
+}
+
+/// A journey under way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JourneyRecord {
+    /// Location id it set out from.
+    pub from: String,
+    /// Location id it is going to.
+    pub to: String,
+    /// Movement mode tag.
+    pub mode: String,
+    /// Days the journey takes.
+    pub days: u32,
+    /// Days travelled so far.
+    pub elapsed: u32,
+    /// `move`, `march` or `retreat`.
+    pub kind: String,
+}
+
+/// An exit of a location, with its travel days for the coming month.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExitRecord {
+    /// Direction tag.
+    pub dir: String,
+    /// Location id it leads to.
+    pub to: String,
+    /// That location's name.
+    pub to_name: String,
+    /// Days per movement mode tag, under the coming month's weather; modes that
+    /// cannot go that way are left out.
+    pub days: BTreeMap<String, u32>,
 }
 
 /// A unit seen in a location.
@@ -167,6 +210,9 @@ pub struct SeenUnit {
     pub stack_leader: Option<String>,
     /// Whether it is one of the observer's units.
     pub own: bool,
+    /// Whether it is travelling (seen on its way, MOV-HALF).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub moving: bool,
 }
 
 /// A location where the faction has units.
@@ -182,6 +228,15 @@ pub struct LocationRecord {
     pub population: u32,
     /// The location it lies inside, for inner locations.
     pub container: Option<String>,
+    /// Weather tag during the month just played (CLI-REPORT).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weather: Option<String>,
+    /// Weather tag of the coming month.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forecast: Option<String>,
+    /// Exits, in data order, with travel days for the coming month (MOV-RATE).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<ExitRecord>,
     /// Units present at month end, in report order.
     pub units: Vec<SeenUnit>,
 }

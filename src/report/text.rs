@@ -79,7 +79,17 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     }
     o.push('\n');
     if !r.month.is_empty() {
-        let _ = writeln!(o, "Month: {}", r.month);
+        let _ = write!(o, "Month: {}", r.month);
+        if !r.season.is_empty() {
+            let _ = write!(o, " ({})", r.season);
+        }
+        if !r.next_month.is_empty() {
+            let _ = write!(o, "; next: {}", r.next_month);
+            if !r.next_season.is_empty() {
+                let _ = write!(o, " ({})", r.next_season);
+            }
+        }
+        o.push('\n');
     }
     if !r.deadline.is_empty() {
         let _ = writeln!(o, "Next turn: {}", r.deadline);
@@ -135,6 +145,19 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         o.push_str("  ");
         stats_line(&mut o, c, &u.stats);
         o.push('\n');
+        if let Some(j) = &u.journey {
+            let _ = write!(o, "  On the way from ");
+            place(&mut o, &j.from);
+            o.push_str(" to ");
+            place(&mut o, &j.to);
+            let mode = c.rules.movement.modes.iter().find(|m| m.tag == j.mode).map_or(j.mode.as_str(), |m| &m.name);
+            let what = match j.kind.as_str() {
+                "march" => "marching, ",
+                "retreat" => "retreating, ",
+                _ => "",
+            };
+            let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
+        }
         if !u.events.is_empty() {
             let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
             for e in &u.events {
@@ -151,6 +174,42 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         }
         o.push_str(".\n");
         let _ = writeln!(o, "  Population: {}.", l.population);
+        let wx =
+            |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
+        match (&l.weather, &l.forecast) {
+            (Some(w), Some(f)) => {
+                let _ = writeln!(o, "  Weather: {} last month; forecast: {}.", wx(w), wx(f));
+            }
+            (None, Some(f)) => {
+                let _ = writeln!(o, "  Weather: {}.", wx(f));
+            }
+            (Some(w), None) => {
+                let _ = writeln!(o, "  Weather: {} last month.", wx(w));
+            }
+            (None, None) => {}
+        }
+        if !l.exits.is_empty() {
+            o.push_str(
+                "  Exits:
+",
+            );
+            for x in &l.exits {
+                let _ = write!(o, "    {} to {} [{}]: ", x.dir, x.to_name, x.to);
+                if x.days.is_empty() {
+                    o.push_str("impassable.\n");
+                    continue;
+                }
+                // Modes in the rule set's order.
+                let mut first = true;
+                for m in &c.rules.movement.modes {
+                    if let Some(d) = x.days.get(&m.tag) {
+                        let _ = write!(o, "{}{} {d}", if first { "" } else { ", " }, m.name);
+                        first = false;
+                    }
+                }
+                o.push_str(" days.\n");
+            }
+        }
         let depth = stack_depths(&l.units);
         for (s, d) in l.units.iter().zip(depth) {
             let mark = if s.own {
@@ -178,6 +237,9 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             }
             if let Some(st) = &s.structure {
                 let _ = write!(o, ", in [{st}]");
+            }
+            if s.moving {
+                o.push_str(", travelling");
             }
             o.push_str(".\n");
         }

@@ -25,6 +25,7 @@
 //!   factions with no units left;
 //! * [`crate::report`] — the factions' reports (report schedule).
 
+pub mod climate;
 pub mod control;
 pub mod effects;
 pub mod identity;
@@ -63,6 +64,7 @@ impl PluginGroup for OverlordRules {
             .add(merge::MergePlugin)
             .add(production::ProductionPlugin)
             .add(movement::MovementPlugin)
+            .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)
             .add(crate::report::ReportPlugin)
     }

@@ -139,6 +139,35 @@ pub enum Toward<'a> {
     Location(Entity),
 }
 
+/// The exits of location `l` as the data gives them now, each with its direction
+/// tag, destination and days per mode under the destination's current weather:
+/// what a report lists for the coming month (MOV-RATE, CLI-REPORT).
+pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u32>>)> {
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
+    let Some(tables) = world.get_resource::<super::Travel>() else { return Vec::new() };
+    let Some(loc) = world.get::<Location>(l) else { return Vec::new() };
+    let modes = &catalog.rules.movement.modes;
+    let weathers = &catalog.rules.climate.weathers;
+    let inner_here = loc.0.kind == LocationKind::Inner;
+    loc.0
+        .exits
+        .iter()
+        .filter_map(|x| {
+            let to = dir.get(Kind::Location, &x.to)?;
+            let (target, terrain) = (world.get::<Location>(to)?, world.get::<Terrain>(to)?);
+            let leg = Leg {
+                terrain: terrain.0,
+                weather: target.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w)),
+                mode: x.mode.as_deref().and_then(|m| modes.iter().position(|x| x.tag == m)),
+                days: x.days,
+                inner: inner_here || target.0.kind == LocationKind::Inner,
+            };
+            Some((x.dir.clone(), to, tables.0.days(catalog, &leg)))
+        })
+        .collect()
+}
+
 /// Month start: the month's graph (weather may have changed).
 pub fn build_routes(world: &mut World) {
     let routes = Routes::build(world);
