@@ -246,7 +246,8 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
     let slow = if overloaded { ", overloaded" } else { "" };
     let plural = if days == 1 { "" } else { "s" };
     act.log(format!("{verb} from {from_name} to {to_name}, {mode_name}{slow}: {days} day{plural}."));
-    act.world.resource_mut::<Visiting>().invalidate();
+    // The visiting order stays as it is: the scheduler passes over travelling
+    // units, and arrivals bring it up to date.
     Ok(())
 }
 
@@ -293,6 +294,7 @@ pub fn advance(world: &mut World) {
         let group: Vec<Entity> =
             substack(world, top).into_iter().filter(|u| world.get::<Journey>(*u).is_some()).collect();
         let Some(j) = world.get::<Journey>(top).copied() else { continue };
+        world.resource_mut::<Visiting>().invalidate();
         match guards::at_arrival(world, &group, j) {
             guards::Arrival::Enter => land(world, &group, j.to, day),
             guards::Arrival::TurnBack(reason) => {
@@ -300,7 +302,6 @@ pub fn advance(world: &mut World) {
             }
         }
     }
-    world.resource_mut::<Visiting>().invalidate();
 }
 
 /// The units of `group` end their journey at `place`.
