@@ -24,11 +24,11 @@ use super::journey::{load_of, meets};
 use super::routes::Routes;
 use crate::data::{JourneyKind, TitleKind};
 use crate::engine::Catalog;
-use crate::engine::components::{At, Events, Faction, Id, Journey, OnGuard, Owner, Seq};
+use crate::engine::components::{At, Events, Faction, Journey, OnGuard, Owner, Seq};
 use crate::engine::resources::{Clock, Directory, Kind};
 use crate::orders::queue::{Outcome, Progress};
 use crate::orders::syntax::Entry;
-use crate::rules::orders::{Act, OrderHandlers, label};
+use crate::rules::orders::{Act, OrderHandlers, label, stance_rank};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -142,7 +142,8 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     let day = act.day;
     let before = act.world.get::<OnGuard>(me).map(|g| g.0);
     act.world.entity_mut(me).insert(OnGuard(day));
-    if before != Some(day.saturating_sub(1)) || day == 1 && before.is_none() {
+    // Said once per stretch on guard, not every day.
+    if before != Some(day.saturating_sub(1)) {
         let here = act.name(at.location);
         act.routine(format!("On guard at {here}."));
     }
@@ -175,21 +176,6 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
     world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
 }
 
-/// The stance rank faction `of` holds toward faction `toward`.
-fn rank(world: &World, of: Entity, toward: Entity) -> u32 {
-    let stances = &world.resource::<Catalog>().rules.stances;
-    let by_tag = |tag: &str| stances.iter().find(|s| s.tag == tag).map_or(0, |s| s.rank);
-    if of == toward {
-        return by_tag("ally");
-    }
-    let Some(f) = world.get::<Faction>(of) else { return by_tag("neutral") };
-    let id = world.get::<Id>(toward).map(|i| i.0.as_str()).unwrap_or("");
-    match f.0.stances.get(id) {
-        Some(s) => by_tag(s),
-        None => by_tag(&f.0.default_stance),
-    }
-}
-
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
 fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
     let catalog = world.resource::<Catalog>();
@@ -220,7 +206,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
             continue;
         }
         let ranks: Vec<(Entity, Option<u32>)> =
-            group.iter().map(|&u| (u, world.get::<Owner>(u).map(|o| rank(world, gf, o.0)))).collect();
+            group.iter().map(|&u| (u, world.get::<Owner>(u).map(|o| stance_rank(world, gf, o.0)))).collect();
         // The Enemy case first; the earliest-added unit of the stack is the target.
         if let Some(&(_, _)) = ranks.iter().find(|(_, r)| r.is_some() && *r == enemy) {
             request(world, day, j.to, g, group[0], "on guard, attacks an enemy stack arriving");

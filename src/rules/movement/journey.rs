@@ -285,10 +285,11 @@ pub fn advance(world: &mut World) {
         }
     }
     // Arrivals, stack by stack: the top unit of each arriving group decides.
+    let arriving_set: bevy_ecs::entity::EntityHashSet = arriving.iter().copied().collect();
     let tops: Vec<Entity> = arriving
         .iter()
         .copied()
-        .filter(|&u| world.get::<StackLeader>(u).and_then(|s| s.0).is_none_or(|l| !arriving.contains(&l)))
+        .filter(|&u| world.get::<StackLeader>(u).and_then(|s| s.0).is_none_or(|l| !arriving_set.contains(&l)))
         .collect();
     for top in tops {
         let group: Vec<Entity> =

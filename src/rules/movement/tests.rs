@@ -304,6 +304,23 @@ fn player_guards_need_combat_and_a_title_covering_the_place_grd_req() {
     let mut e = engine(&world("", LEADER, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
     assert!(said(&e, "U1", "guarding needs level 1 in cmbt").is_some());
+    // A sheriff's title at L1 (range 1 walking day) covers L1 but not L2, 9 days
+    // away; any unit of the title holder's faction may guard where it reaches.
+    let titled = world("", units, "").replace(
+        r#"terrain: "plai", population: 100, weather: Some("fair"),
+     exits: [(dir: "N""#,
+        r#"terrain: "plai", population: 100, weather: Some("fair"), titles: [(title: "shrf", holder: Some("U1"))],
+     exits: [(dir: "N""#,
+    );
+    assert_ne!(titled, world("", units, ""), "the title is in place");
+    let mut e = engine(&titled);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
+    assert_eq!(said(&e, "U1", "On guard at Home [L1]"), Some(1));
+    assert_eq!(e.world().get::<Orders>(unit(&e, "U1")).unwrap().0.len(), 1, "@GUARD stays");
+    let away = titled.replace(r#"figures: 1, location: "L1", skills"#, r#"figures: 1, location: "L2", skills"#);
+    let mut e = engine(&away);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
+    assert!(said(&e, "U1", "guarding Away [L2] needs a title").is_some(), "{:?}", events(&e, "U1"));
 }
 
 #[test]

@@ -145,17 +145,7 @@ impl Act<'_> {
     /// The rank of the stance faction `of` holds toward faction `toward` (DIP-LEVELS,
     /// DIP-DEFAULT); a faction is its own ally.
     pub fn stance_rank(&self, of: Entity, toward: Entity) -> u32 {
-        let stances = &self.catalog().rules.stances;
-        let rank = |tag: &str| stances.iter().find(|s| s.tag == tag).map_or(0, |s| s.rank);
-        if of == toward {
-            return self.named_rank("ally");
-        }
-        let Some(f) = self.world.get::<Faction>(of) else { return 0 };
-        let id = self.world.get::<Id>(toward).map(|i| i.0.as_str()).unwrap_or("");
-        match f.0.stances.get(id) {
-            Some(s) => rank(s),
-            None => rank(&f.0.default_stance),
-        }
+        stance_rank(self.world, of, toward)
     }
 
     /// The rank of a stance of the rule set by tag or name (`ally`, `friendly`).
@@ -247,6 +237,27 @@ impl Act<'_> {
     /// The order as the template writes it.
     pub fn text(&self, entry: &Entry) -> String {
         entry.written(self.catalog()).to_string()
+    }
+}
+
+/// The rank of the stance faction `of` holds toward faction `toward` (DIP-LEVELS,
+/// DIP-DEFAULT); a faction is its own ally.
+pub fn stance_rank(world: &World, of: Entity, toward: Entity) -> u32 {
+    let stances = &world.resource::<Catalog>().rules.stances;
+    let rank = |word: &str| {
+        stances
+            .iter()
+            .find(|s| s.tag.eq_ignore_ascii_case(word) || s.name.eq_ignore_ascii_case(word))
+            .map_or(0, |s| s.rank)
+    };
+    if of == toward {
+        return rank("ally");
+    }
+    let Some(f) = world.get::<Faction>(of) else { return 0 };
+    let id = world.get::<Id>(toward).map(|i| i.0.as_str()).unwrap_or("");
+    match f.0.stances.get(id) {
+        Some(s) => rank(s),
+        None => rank(&f.0.default_stance),
     }
 }
 

@@ -23,7 +23,7 @@
 mod conditions;
 mod handlers;
 
-pub use handlers::{Act, Handler, OrderHandlers, label};
+pub use handlers::{Act, Handler, OrderHandlers, label, stance_rank};
 
 use crate::data::RaceKind;
 use crate::engine::Catalog;
