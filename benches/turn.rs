@@ -6,7 +6,7 @@
 //! Run with `cargo bench --bench turn`. Figures are quoted in the project's notes
 //! and in README.md ("Performance").
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use overlord::data::{self, RuleSet, Scenario};
 use overlord::engine::{Engine, Threads};
 use overlord::orders::OrderFile;
@@ -57,4 +57,10 @@ fn turns(c: &mut Criterion) {
 }
 
 criterion_group!(benches, turns);
-criterion_main!(benches);
+
+fn main() {
+    // The binary's allocator settings, set before the first allocation as there.
+    overlord::alloc::keep_freed_memory();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

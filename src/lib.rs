@@ -2,6 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the map of the code.
 
+pub mod alloc;
 pub mod check;
 pub mod cli;
 pub mod data;

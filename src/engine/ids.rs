@@ -87,21 +87,30 @@ impl Interner {
 }
 
 /// The rule set as the engine reads it: the data, and the tables that turn tags
-/// into ids. A resource of every game world.
+/// into ids. A resource of every game world. Cloning it is one reference count.
 #[derive(Resource, Clone)]
-pub struct Catalog {
+pub struct Catalog(Arc<CatalogTables>);
+
+/// What a [`Catalog`] holds; reached through it.
+pub struct CatalogTables {
     /// The rule set.
     pub rules: Arc<RuleSet>,
-    // The tables are shared: cloning a catalog is cheap.
-    items: Arc<Interner>,
-    skills: Arc<Interner>,
-    races: Arc<Interner>,
-    terrains: Arc<Interner>,
-    effects: Arc<Interner>,
+    items: Interner,
+    skills: Interner,
+    races: Interner,
+    terrains: Interner,
+    effects: Interner,
     /// Per skill: the cumulative experience of each level, ascending.
-    skill_levels: Arc<Vec<Vec<u32>>>,
+    skill_levels: Vec<Vec<u32>>,
     /// Per month of the calendar: the index of its season.
-    month_seasons: Arc<Vec<Option<usize>>>,
+    month_seasons: Vec<Option<usize>>,
+}
+
+impl std::ops::Deref for Catalog {
+    type Target = CatalogTables;
+    fn deref(&self) -> &CatalogTables {
+        &self.0
+    }
 }
 
 impl Catalog {
@@ -115,16 +124,7 @@ impl Catalog {
         let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
         let month_seasons =
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
-        Catalog {
-            rules,
-            items: Arc::new(items),
-            skills: Arc::new(skills),
-            races: Arc::new(races),
-            terrains: Arc::new(terrains),
-            effects: Arc::new(effects),
-            skill_levels: Arc::new(skill_levels),
-            month_seasons: Arc::new(month_seasons),
-        }
+        Catalog(Arc::new(CatalogTables { rules, items, skills, races, terrains, effects, skill_levels, month_seasons }))
     }
 
     /// The id of item `tag`.

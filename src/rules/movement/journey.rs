@@ -234,6 +234,8 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
         let mut r = act.world.entity_mut(u);
         r.insert(j);
         r.get_mut::<At>().expect("unit").structure = None;
+        act.world.resource_mut::<Visiting>().moved(u);
+        let mut r = act.world.entity_mut(u);
         let lost = r.get_mut::<Production>().and_then(|mut p| p.0.take());
         if lost.is_some() {
             act.event(u, "Its unfinished work was lost when it set out (MOVE wipes work in progress).");
@@ -278,6 +280,7 @@ pub fn advance(world: &mut World) {
             let mut at = r.get_mut::<At>().expect("unit");
             if at.location != j.to {
                 at.location = j.to;
+                world.resource_mut::<Visiting>().moved(u);
             }
         }
         if j.elapsed >= j.days {
@@ -295,7 +298,6 @@ pub fn advance(world: &mut World) {
         let group: Vec<Entity> =
             substack(world, top).into_iter().filter(|u| world.get::<Journey>(*u).is_some()).collect();
         let Some(j) = world.get::<Journey>(top).copied() else { continue };
-        world.resource_mut::<Visiting>().invalidate();
         match guards::at_arrival(world, &group, j) {
             guards::Arrival::Enter => land(world, &group, j.to, day),
             guards::Arrival::TurnBack(reason) => {
@@ -312,6 +314,8 @@ fn land(world: &mut World, group: &[Entity], place: Entity, day: u32) {
         let mut r = world.entity_mut(u);
         r.remove::<Journey>();
         *r.get_mut::<At>().expect("unit") = At { location: place, structure: None };
+        world.resource_mut::<Visiting>().moved(u);
+        let mut r = world.entity_mut(u);
         if i == 0
             && let Some(mut e) = r.get_mut::<Events>()
         {

@@ -54,10 +54,18 @@ impl Plugin for OrdersPlugin {
 
 /// The order in which units are visited, kept until something changes where units
 /// are or their report order (ENTER, LEAVE, PROMOTE, new and vanished units…).
+///
+/// Travelling units keep their place in it (the passes skip them), so a departure
+/// changes nothing; an arrival moves only the units that arrived ([`Visiting::moved`]),
+/// which costs a merge, not a new sort.
 #[derive(Resource, Debug, Default)]
 pub struct Visiting {
+    /// Sort keys (location seq, structure seq + 1 or 0, report position), with the unit.
+    keys: Vec<(u32, u32, u32, Entity)>,
     order: Vec<Entity>,
     stale: bool,
+    /// Units whose place changed since the order was built, when only that changed.
+    moved: Vec<Entity>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// Bit per order kind already reported as "not run by this engine yet", per unit
@@ -72,6 +80,11 @@ impl Visiting {
     pub fn invalidate(&mut self) {
         self.stale = true;
     }
+    /// Unit `u` is now somewhere else (its report position is unchanged): it takes
+    /// its new place at the next pass.
+    pub fn moved(&mut self, u: Entity) {
+        self.moved.push(u);
+    }
     /// Drops unit `u`'s whole order list once the order it is running is done (a
     /// unit that became a stockpile).
     pub fn wipe_orders(&mut self, u: Entity) {
@@ -79,30 +92,85 @@ impl Visiting {
     }
 }
 
+/// Unit `u`'s place in the visiting order (SCH-LOC, SCH-UNIT) but its report position,
+/// or `None` for a unit that is not visited.
+fn place_key(world: &World, u: Entity) -> Option<(u32, u32)> {
+    let r = world.get_entity(u).ok()?;
+    if r.contains::<Refusing>() {
+        return None;
+    }
+    let at = r.get::<At>()?;
+    let loc = world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0);
+    let inside = at.structure.and_then(|s| world.get::<Seq>(s)).map_or(0, |s| s.0 + 1);
+    Some((loc, inside))
+}
+
 /// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
-fn visiting_order(world: &mut World) -> Vec<Entity> {
+fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
     let dir = world.resource::<Directory>();
     let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
     for (pos, &u) in dir.units.iter().enumerate() {
-        let r = world.entity(u);
-        if r.contains::<Journey>() || r.contains::<Refusing>() {
-            continue;
+        if let Some((loc, inside)) = place_key(world, u) {
+            keyed.push((loc, inside, pos as u32, u));
         }
-        let Some(at) = r.get::<At>() else { continue };
-        let loc = world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0);
-        let inside = at.structure.and_then(|s| world.get::<Seq>(s)).map_or(0, |s| s.0 + 1);
-        keyed.push((loc, inside, pos as u32, u));
     }
     keyed.sort_unstable();
-    keyed.into_iter().map(|k| k.3).collect()
+    keyed
+}
+
+/// The units of [`Visiting::moved`] leave their old place in the order and take
+/// their new one; the rest keeps its order.
+fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity]) {
+    let set: bevy_ecs::entity::EntityHashSet = moved.iter().copied().collect();
+    let mut taken = Vec::with_capacity(set.len());
+    keys.retain(|k| {
+        if set.contains(&k.3) {
+            taken.push(*k);
+            false
+        } else {
+            true
+        }
+    });
+    let mut placed: Vec<(u32, u32, u32, Entity)> = taken
+        .into_iter()
+        .filter_map(|(_, _, pos, u)| place_key(world, u).map(|(loc, inside)| (loc, inside, pos, u)))
+        .collect();
+    placed.sort_unstable();
+    let old = std::mem::take(keys);
+    keys.reserve(old.len() + placed.len());
+    let (mut a, mut b) = (old.into_iter().peekable(), placed.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => {
+                if x <= y {
+                    a.next()
+                } else {
+                    b.next()
+                }
+            }
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        keys.extend(next);
+    }
 }
 
 fn refresh(world: &mut World) {
-    if world.resource::<Visiting>().stale {
-        let order = visiting_order(world);
+    let v = world.resource::<Visiting>();
+    if v.stale {
+        let keys = visiting_keys(world);
         let mut v = world.resource_mut::<Visiting>();
-        v.order = order;
+        v.order = keys.iter().map(|k| k.3).collect();
+        v.keys = keys;
         v.stale = false;
+        v.moved.clear();
+    } else if !v.moved.is_empty() {
+        world.resource_scope(|world, mut v: Mut<Visiting>| {
+            let moved = std::mem::take(&mut v.moved);
+            relocate(world, &mut v.keys, &moved);
+            v.order = v.keys.iter().map(|k| k.3).collect();
+        });
     }
 }
 
@@ -186,7 +254,8 @@ pub fn immediate_passes(world: &mut World) {
         if !ran {
             break;
         }
-        if world.resource::<Visiting>().stale {
+        let v = world.resource::<Visiting>();
+        if v.stale || !v.moved.is_empty() {
             refresh(world);
             active = active_units(world, &handlers);
         }
@@ -202,6 +271,9 @@ fn active_units(world: &World, handlers: &OrderHandlers) -> Vec<Entity> {
         .copied()
         .filter(|&u| {
             let r = world.entity(u);
+            if r.contains::<Journey>() {
+                return false;
+            }
             let kind = r.get::<Race>().map_or(RaceKind::Follower, |x| catalog.rules.races[x.0.index()].kind);
             r.get::<Orders>().is_some_and(|o| worth_stepping(&o.0, Pass::Immediate, handlers, kind))
         })

@@ -364,3 +364,34 @@ fn the_same_orders_give_the_same_month_on_one_thread_or_many() {
     assert_eq!(one.scenario(), many.scenario());
     assert_eq!(one.reports(), many.reports());
 }
+
+/// SCH-LOC, SCH-UNIT: after units move (between locations, into a structure, out of
+/// the world), the order kept up to date by merging is the one built from scratch.
+#[test]
+fn moved_units_take_the_place_a_fresh_order_gives_them() {
+    let mut e = game();
+    let w = e.world_mut();
+    w.resource_mut::<Visiting>().invalidate();
+    refresh(w);
+    let dir = w.resource::<Directory>().clone();
+    let get = |id: &str| dir.get(crate::engine::resources::Kind::Unit, id).unwrap();
+    let (l1, l2) = (
+        dir.get(crate::engine::resources::Kind::Location, "L1").unwrap(),
+        dir.get(crate::engine::resources::Kind::Location, "L2").unwrap(),
+    );
+    let b1 = dir.get(crate::engine::resources::Kind::Structure, "B1").unwrap();
+    let before = w.resource::<Visiting>().order.clone();
+    assert_eq!(before, ["U1", "U2", "U3", "U4", "U5"].map(get).to_vec());
+    // U1 walks to L2, U5 to L1 and into B1, U3 vanishes.
+    w.get_mut::<At>(get("U1")).unwrap().location = l2;
+    *w.get_mut::<At>(get("U5")).unwrap() = At { location: l1, structure: Some(b1) };
+    w.despawn(get("U3"));
+    for id in ["U1", "U5", "U3"] {
+        w.resource_mut::<Visiting>().moved(get(id));
+    }
+    refresh(w);
+    let merged = w.resource::<Visiting>().order.clone();
+    assert_eq!(merged, ["U2", "U5", "U1", "U4"].map(get).to_vec(), "L1 outside, L1 in B1, then L2 by report order");
+    let fresh: Vec<Entity> = visiting_keys(w).into_iter().map(|k| k.3).collect();
+    assert_eq!(merged, fresh);
+}

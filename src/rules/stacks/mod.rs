@@ -135,9 +135,9 @@ fn relocate(act: &mut Act, structure: Option<Entity>) {
     let group = substack(act.world, act.unit);
     for u in group {
         act.world.get_mut::<At>(u).expect("unit").structure = structure;
+        act.world.resource_mut::<Visiting>().moved(u);
     }
     set_leader(act.world, act.unit, None);
-    act.world.resource_mut::<Visiting>().invalidate();
 }
 
 /// ORD-ENTER: a finished structure here whose owner (the first unit inside) holds
@@ -240,7 +240,7 @@ pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
     let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
     world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);
     if let Some(mut v) = world.get_resource_mut::<Visiting>() {
-        v.invalidate();
+        v.moved(u);
     }
     world.despawn(u);
 }
