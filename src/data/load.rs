@@ -141,6 +141,7 @@ fn zero_parameters() -> Parameters {
         inner_travel_days: 0,
         follower_move_skill: None,
         guard_skill: None,
+        coastal_sailing: None,
     }
 }
 

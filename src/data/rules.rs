@@ -191,6 +191,11 @@ pub struct Parameters {
     /// non-player factions need neither it nor a title (rulings 12).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard_skill: Option<SkillLevelReq>,
+    /// Sailing along a coast, between two lands next to the same body of water:
+    /// `(mode, percent)` takes `percent` % of that mode's days (MOV-SAIL:
+    /// `("walk", 200)`, 9 days' walk → 18 days). `None`: no coastal sailing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coastal_sailing: Option<(Tag, u32)>,
 }
 
 /// Study limits for combat skills, by kind of unit.
@@ -234,6 +239,11 @@ pub struct MovementMode {
     /// sailing guards stop ships). Other ways are stopped by any guard.
     #[serde(default, skip_serializing_if = "is_false")]
     pub evades_guards: bool,
+    /// Sailing (MOV-SAIL): this mode goes from water to water, between water and a
+    /// land on its shore (landing takes the days of the water left), and from land
+    /// to land along a shared coast (see `coastal_sailing`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sails: bool,
 }
 
 /// An exit direction.
@@ -363,6 +373,10 @@ pub struct Terrain {
     /// Nothing may be built here.
     #[serde(default, skip_serializing_if = "is_false")]
     pub no_build: bool,
+    /// Water (ocean, lake): vessels sail on it, and a land territory next to it is
+    /// on its coast (MOV-SAIL). Nothing is built on water (STR-RULES).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub water: bool,
     /// Colour for maps, `(r, g, b)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<(u8, u8, u8)>,

@@ -384,6 +384,11 @@ pub struct Unit {
     /// in hundredths of a figure-day (SKL-USE-CRAFT, SKL-USE-HARVEST).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub production: Option<(Tag, u32)>,
+    /// What the unit's skills aim at, as set by TARGET or BUILD (ORD-TARGET): a
+    /// construction tag to start (`"mine"`), a structure id (`"B3"`), a unit,
+    /// location or faction id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Tag>,
     /// The journey the unit is on, if it is travelling (MOV-BUSY, MOV-HALF). Every
     /// unit of a moving stack has its own copy.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -63,6 +63,10 @@ pub struct Structure(pub data::Structure);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StructureAt(pub Entity);
 
+/// A structure's construction: its index in `constructions.ron`.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StructureKind(pub usize);
+
 // ------------------------------------------------------------------ units
 
 /// Marks a unit; holds the cold part of its record (description, tactics, settings).

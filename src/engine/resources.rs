@@ -57,6 +57,10 @@ pub struct Directory {
     /// Units in report order.
     pub units: Vec<Entity>,
     by_id: [HashMap<Tag, Entity>; 4],
+    /// Entities of each kind ever listed: the next one's [`super::components::Seq`].
+    issued: [u32; 4],
+    /// The highest number of an id `<letter><number>` of each kind (`U12`, `B3`).
+    top_number: [u64; 4],
 }
 
 /// The kinds of entity a scenario id may name.
@@ -75,6 +79,7 @@ pub enum Kind {
 impl Directory {
     /// Records `entity` as the next of its kind.
     pub fn insert(&mut self, kind: Kind, id: &str, entity: Entity) {
+        self.note(kind, id);
         self.by_id[kind as usize].insert(id.to_string(), entity);
         match kind {
             Kind::Faction => self.factions.push(entity),
@@ -86,18 +91,29 @@ impl Directory {
     /// Adds a unit right after unit `after` in report order (a new unit joins next
     /// to the unit that made it), or last.
     pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
+        self.note(Kind::Unit, id);
         self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
         let at = after.and_then(|a| self.units.iter().position(|&u| u == a)).map_or(self.units.len(), |i| i + 1);
         self.units.insert(at, entity);
     }
+    fn note(&mut self, kind: Kind, id: &str) {
+        self.issued[kind as usize] += 1;
+        let n = id.get(1..).and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+        let top = &mut self.top_number[kind as usize];
+        *top = (*top).max(n);
+    }
+    /// The sequence number the next entity of `kind` takes: never one given before,
+    /// even to an entity since removed.
+    pub fn next_seq(&self, kind: Kind) -> u32 {
+        self.issued[kind as usize]
+    }
     /// The next free unit id: `U` and one more than the highest number in use.
     pub fn next_unit_id(&self) -> Tag {
-        let top = self.by_id[Kind::Unit as usize]
-            .keys()
-            .filter_map(|k| k.strip_prefix('U').and_then(|n| n.parse::<u64>().ok()))
-            .max()
-            .unwrap_or(0);
-        format!("U{}", top + 1)
+        format!("U{}", self.top_number[Kind::Unit as usize] + 1)
+    }
+    /// The next free structure id: `B` and one more than the highest number in use.
+    pub fn next_structure_id(&self) -> Tag {
+        format!("B{}", self.top_number[Kind::Structure as usize] + 1)
     }
     /// Forgets `entity` (a unit disbanded, a structure destroyed…).
     pub fn remove(&mut self, kind: Kind, id: &str, entity: Entity) {

@@ -72,10 +72,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             errors.push(format!("structure {}: unknown location '{}'", s.id, s.location));
             continue;
         };
+        let Some(kind) = catalog.rules.constructions.constructions.iter().position(|c| c.tag == s.kind) else {
+            errors.push(format!("structure {}: unknown construction '{}'", s.id, s.kind));
+            continue;
+        };
         let id = s.id.clone();
-        let e = world
-            .spawn((Seq(seq as u32), Id(id.clone()), DisplayName(s.name.clone()), StructureAt(at), Structure(s)))
-            .id();
+        let e = world.spawn(structure_bundle(seq as u32, s, kind, at)).id();
         dir.insert(Kind::Structure, &id, e);
     }
     let mut leaders = Vec::new();
@@ -331,7 +333,7 @@ pub struct NewUnit {
 /// Spawns a unit made during a turn, with the same components as a loaded one, and
 /// lists it in the directory right after `after`.
 pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
-    let seq = world.resource::<Directory>().units.len() as u32;
+    let seq = world.resource::<Directory>().next_seq(Kind::Unit);
     let cold = data::Unit { id: n.id.clone(), name: n.name.clone(), ..Default::default() };
     let e = world
         .spawn((
@@ -354,6 +356,22 @@ pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
         .id();
     world.resource_mut::<Directory>().insert_unit_after(&n.id, e, n.after);
     e
+}
+
+/// Spawns a structure made during a turn (a building started, a vessel launched),
+/// with the same components as a loaded one, last in report order. `s.location`
+/// must name `at`.
+pub fn spawn_structure(world: &mut World, s: data::Structure, kind: usize, at: Entity) -> Entity {
+    let seq = world.resource::<Directory>().next_seq(Kind::Structure);
+    let id = s.id.clone();
+    let e = world.spawn(structure_bundle(seq, s, kind, at)).id();
+    world.resource_mut::<Directory>().insert(Kind::Structure, &id, e);
+    e
+}
+
+/// The components of a structure.
+fn structure_bundle(seq: u32, s: data::Structure, kind: usize, at: Entity) -> impl Bundle {
+    (Seq(seq), Id(s.id.clone()), DisplayName(s.name.clone()), StructureAt(at), StructureKind(kind), Structure(s))
 }
 
 #[cfg(test)]

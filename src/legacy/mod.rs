@@ -48,6 +48,10 @@ pub struct Defaults {
     /// Movement modes that only guards able to travel them can stop.
     #[serde(default)]
     pub guard_evading_modes: Vec<Tag>,
+    /// Modes that travel on water: a terrain only these (and guard-evading modes)
+    /// cross is water.
+    #[serde(default)]
+    pub water_modes: Vec<Tag>,
 }
 
 /// Season effects from the rules text.

@@ -129,7 +129,8 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
             continue;
         }
         let evades_guards = d.guard_evading_modes.iter().any(|t| t == r.tag());
-        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), skill: None, evades_guards };
+        let sails = d.water_modes.iter().any(|t| t == r.tag());
+        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), skill: None, evades_guards, sails };
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut m.name, l),
@@ -214,7 +215,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
     let ctx = Ctx { modes: &mode_tags, slots: &slot_tags, damage: &damage_by_value };
     let weathers = weathers(c, f("weathers.rules"), &ctx, d);
     let seasons = seasons(c, f("seasons.rules"), &ctx, d);
-    let terrains = terrains(c, f("terrains.rules"), &ctx);
+    let terrains = terrains(c, f("terrains.rules"), &ctx, d);
     let races = races(c, f("races.rules"), &ctx);
     let items = items(c, f("items.rules"), &ctx);
     let skills = super::skills::skills(c, f("skills.rules"), &mode_tags, &damage_by_value);
@@ -335,7 +336,7 @@ fn seasons(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Season> {
     out
 }
 
-fn terrains(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Terrain> {
+fn terrains(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Terrain> {
     c.file(&f.path);
     let mut out = Vec::new();
     let mut seen = BTreeMap::new();
@@ -352,6 +353,7 @@ fn terrains(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Terrain> {
             resources: Vec::new(),
             covered: false,
             no_build: false,
+            water: false,
             color: None,
         };
         let mut rgb = [None::<u8>; 3];
@@ -376,6 +378,11 @@ fn terrains(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Terrain> {
                 _ => c.unknown(l, "TERRAIN"),
             }
         }
+        // The legacy files have no water flag: water is where only the sailing
+        // modes travel.
+        t.water = !t.travel_days.is_empty()
+            && d.water_modes.iter().any(|m| t.travel_days.contains_key(m))
+            && t.travel_days.keys().all(|m| d.water_modes.contains(m) || d.guard_evading_modes.contains(m));
         if rgb.iter().any(Option::is_some) {
             t.color = Some((rgb[0].unwrap_or(0), rgb[1].unwrap_or(0), rgb[2].unwrap_or(0)));
         }

@@ -39,6 +39,7 @@ pub mod production;
 pub mod recruit;
 pub mod stacks;
 pub mod stats;
+pub mod structures;
 pub mod study;
 pub mod transfer;
 
@@ -63,6 +64,7 @@ impl PluginGroup for OverlordRules {
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
             .add(production::ProductionPlugin)
+            .add(structures::StructuresPlugin)
             .add(movement::MovementPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)

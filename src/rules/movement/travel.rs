@@ -15,6 +15,12 @@
 //! the walking capacity as a fraction of it; it cannot move at all at
 //! `overload_limit_percent` of its walking capacity or when the journey would take
 //! more than `max_travel_days` (rulings 2). Every leg takes at least one day.
+//!
+//! Sailing modes (`sails`, MOV-SAIL) cross water by the water terrain's days. They
+//! also land: from water into a land on its shore takes the days of the water left.
+//! Between two lands on the shore of the same body of water they sail along the
+//! coast, taking `coastal_sailing` (200% of walking) of the destination's days.
+//! Elsewhere on land they cannot go.
 
 use crate::engine::Catalog;
 use crate::engine::ids::TerrainId;
@@ -30,6 +36,23 @@ pub struct TravelTables {
     weather_days: Vec<Vec<Option<u32>>>,
     /// `[weather][mode]`: change in % to the terrain's days.
     weather_percent: Vec<Vec<i64>>,
+    /// `[mode]`: whether the mode sails (MOV-SAIL).
+    sails: Vec<bool>,
+    /// Coastal sailing: the mode whose days it takes, and the percentage.
+    coastal: Option<(usize, u32)>,
+}
+
+/// How a leg touches water, for the sailing modes (MOV-SAIL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Coast {
+    /// Neither a landing nor a coast: sailing goes only where the terrain has days
+    /// for it (water).
+    #[default]
+    Open,
+    /// From water onto a land on its shore; the water left has this terrain.
+    Landing(TerrainId),
+    /// Between two lands on the shore of the same body of water.
+    Along,
 }
 
 /// One leg of a journey, as the map describes it.
@@ -45,6 +68,8 @@ pub struct Leg {
     pub days: Option<u32>,
     /// Whether the leg goes into or out of an inner location.
     pub inner: bool,
+    /// How the leg touches water.
+    pub coast: Coast,
 }
 
 /// What the stack carries and can carry.
@@ -110,7 +135,9 @@ impl TravelTables {
             .iter()
             .map(|w| modes.iter().map(|m| w.travel_percent.get(*m).map_or(0, |&p| i64::from(p))).collect())
             .collect();
-        TravelTables { modes: modes.len(), terrain_days, weather_days, weather_percent }
+        let sails = r.movement.modes.iter().map(|m| m.sails).collect();
+        let coastal = r.info.parameters.coastal_sailing.as_ref().and_then(|(m, pct)| Some((mode(m)?, *pct)));
+        TravelTables { modes: modes.len(), terrain_days, weather_days, weather_percent, sails, coastal }
     }
 
     /// Days per mode for `leg` (`None`: the mode cannot go that way), as the report
@@ -123,6 +150,13 @@ impl TravelTables {
                     return None;
                 }
                 let terrain = self.terrain_days[leg.terrain.index()][m];
+                let terrain = match (self.sails[m], leg.coast) {
+                    (true, Coast::Landing(water)) => self.terrain_days[water.index()][m],
+                    (true, Coast::Along) => self.coastal.and_then(|(from, pct)| {
+                        self.terrain_days[leg.terrain.index()][from].map(|d| (d * pct).div_ceil(100))
+                    }),
+                    _ => terrain,
+                };
                 let days = if let Some(d) = leg.days {
                     d
                 } else if leg.inner {
@@ -207,6 +241,7 @@ mod tests {
             mode: None,
             days: None,
             inner: false,
+            coast: Coast::Open,
         }
     }
 

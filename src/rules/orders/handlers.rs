@@ -150,11 +150,7 @@ impl Act<'_> {
 
     /// The rank of a stance of the rule set by tag or name (`ally`, `friendly`).
     pub fn named_rank(&self, word: &str) -> u32 {
-        let stances = &self.catalog().rules.stances;
-        stances
-            .iter()
-            .find(|s| s.tag.eq_ignore_ascii_case(word) || s.name.eq_ignore_ascii_case(word))
-            .map_or(u32::MAX, |s| s.rank)
+        named_rank(self.world, word)
     }
 
     /// Whether the faction of unit `of` holds the faction of unit `toward` at least at
@@ -261,9 +257,25 @@ pub fn stance_rank(world: &World, of: Entity, toward: Entity) -> u32 {
     }
 }
 
+/// The rank of a stance of the rule set by tag or name (`ally`, `friendly`); a
+/// stance the rule set lacks ranks above all.
+pub fn named_rank(world: &World, word: &str) -> u32 {
+    let stances = &world.resource::<Catalog>().rules.stances;
+    stances
+        .iter()
+        .find(|s| s.tag.eq_ignore_ascii_case(word) || s.name.eq_ignore_ascii_case(word))
+        .map_or(u32::MAX, |s| s.rank)
+}
+
 /// `Name [U12]` of entity `e` (a unit, location, faction…), as reports write it.
 pub fn label(world: &World, e: Entity) -> String {
-    let n = world.get::<DisplayName>(e).map(|n| n.0.as_str()).unwrap_or("");
+    let mut n = world.get::<DisplayName>(e).map(|n| n.0.as_str()).unwrap_or("");
+    if n.is_empty()
+        && let Some(k) = world.get::<crate::engine::components::StructureKind>(e)
+    {
+        // An unnamed structure goes by its construction's name.
+        n = &world.resource::<Catalog>().rules.constructions.constructions[k.0].name;
+    }
     let id = world.get::<Id>(e).map(|i| i.0.as_str()).unwrap_or("");
     format!("{n} [{id}]")
 }

@@ -23,7 +23,7 @@
 mod conditions;
 mod handlers;
 
-pub use handlers::{Act, Handler, OrderHandlers, label, stance_rank};
+pub use handlers::{Act, Handler, OrderHandlers, label, named_rank, stance_rank};
 
 use crate::data::RaceKind;
 use crate::engine::Catalog;
@@ -407,6 +407,12 @@ pub fn purge_new_ids(world: &mut World) {
     let day = world.resource::<Clock>().day;
     for (id, units) in &new.named_by {
         for &u in units {
+            // A skill target naming the id goes too (ORD-TARGET).
+            if let Some(mut c) = world.get_mut::<crate::engine::components::Unit>(u)
+                && c.0.target.as_deref() == Some(id.as_str())
+            {
+                c.0.target = None;
+            }
             let removed = world.get_mut::<Orders>(u).map_or(0, |mut o| queue::purge(&mut o.0, id));
             if removed > 0
                 && let Some(mut e) = world.get_mut::<Events>(u)

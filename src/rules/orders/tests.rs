@@ -17,7 +17,7 @@ const WORLD: &str = r#"(
     (id: "L1", name: "Ford", terrain: "city", population: 1000),
     (id: "L2", name: "Heath", terrain: "plai", population: 200),
   ],
-  structures: [(id: "B1", kind: "tower", location: "L1")],
+  structures: [(id: "B1", kind: "gtow", location: "L1")],
   units: [
     (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1",
      items: [("coin", 100, 0)], skills: [("cmbt", 3000)]),

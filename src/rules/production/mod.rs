@@ -152,10 +152,17 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Invalid(format!("the unit does not know {} [{}] at 1st level", s.name, s.tag));
     }
     let kind = s.use_kind;
+    if matches!(kind, Some(UseKind::Build | UseKind::Construction)) {
+        let mut count = count;
+        let out = crate::rules::structures::building_use(act, skill, &mut count);
+        if let Order::Use { count: c, .. } = &mut entry.order {
+            *c = count;
+        }
+        return out;
+    }
     let spec = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone();
     let (Some(UseKind::Harvest | UseKind::Craft), Some(prod)) = (kind, spec) else {
         let what = match kind {
-            Some(UseKind::Build | UseKind::Construction) => "building",
             Some(UseKind::Enchant) => "enchanting",
             Some(UseKind::Summon) => "summoning",
             None => "using this skill",
@@ -270,8 +277,10 @@ fn read_stocks(catalog: Res<Catalog>, mut stocks: ResMut<Stocks>, places: Query<
     }
 }
 
-/// Today's work: figures × speed, in hundredths of a figure-day.
-fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId], figures: u32) -> u32 {
+/// Today's work: figures × speed, in hundredths of a figure-day. Speed is 100%
+/// plus the tool, race and season bonuses, and the `use` and `production` bonuses
+/// of the complete structure the unit is in (STR-PROD).
+pub(crate) fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId], figures: u32) -> u32 {
     let p = &catalog.rules.info.parameters;
     let s = &catalog.rules.skills[skill.index()];
     let mut speed: i64 = 100;
@@ -293,10 +302,14 @@ fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId], fi
     {
         speed += i64::from(season.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
     }
+    if let Some(b) = crate::rules::structures::inside_bonuses(act.world, act.unit) {
+        speed += i64::from(b.use_.get(&s.tag).copied().unwrap_or(0));
+        speed += i64::from(b.production.get(&s.tag).copied().unwrap_or(0));
+    }
     (i64::from(figures) * speed.max(0)).min(i64::from(u32::MAX)) as u32
 }
 
-fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {
+pub(crate) fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {
     for &(item, n) in inputs {
         if let Some(h) = inv.0.iter_mut().find(|h| h.item == item) {
             h.count -= n;
@@ -307,7 +320,7 @@ fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {
 }
 
 /// SKL-EXP-USE.
-fn gain_experience(act: &mut Act, catalog: &Catalog, skill: SkillId) {
+pub(crate) fn gain_experience(act: &mut Act, catalog: &Catalog, skill: SkillId) {
     let s = &catalog.rules.skills[skill.index()];
     if s.flags.contains(&SkillFlag::NoExperience) {
         return;

@@ -155,16 +155,8 @@ fn enter(act: &mut Act, entry: &mut Entry) -> Outcome {
     if act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty()) {
         return Outcome::NotNow;
     }
-    let owner = act
-        .world
-        .resource::<Directory>()
-        .units
-        .iter()
-        .copied()
-        .find(|&u| act.at(u).is_some_and(|a| a.structure == Some(s)));
-    if let Some(o) = owner
-        && !act.holds_at_least(o, act.unit, "friendly")
-    {
+    // STR-OWNER: the owner unit, or the owning faction of an empty structure, guards it.
+    if !crate::rules::structures::may_enter(act.world, s, act.unit) {
         return Outcome::Invalid(format!("the owner of {id} does not let this unit in"));
     }
     relocate(act, Some(s));

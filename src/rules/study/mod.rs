@@ -9,7 +9,9 @@
 //!   at a higher level than the unit;
 //! * `study_bonus_place_percent` in a location that teaches the skill above the
 //!   unit's level;
-//! * the race's and the season's `study` bonuses for the skill.
+//! * the race's and the season's `study` bonuses for the skill;
+//! * the `study` bonus of the complete structure the unit is in (STR-BENEFIT:
+//!   barracks for combat, guild halls for crafts).
 //!
 //! Every more basic skill of the tree (the skills it requires, and theirs) gains
 //! `study_basic_percent` of what the study gained (SKL-EXP-ADV).
@@ -472,6 +474,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     speed += i64::from(catalog.rules.races[race.index()].bonuses.study.get(&st.tag).copied().unwrap_or(0));
     if let Some(season) = catalog.season(act.world.resource::<Clock>().month) {
         speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
+    }
+    if let Some(b) = crate::rules::structures::inside_bonuses(act.world, me) {
+        speed += i64::from(b.study.get(&st.tag).copied().unwrap_or(0));
     }
     if let Some(l) = lesson {
         if !beyond {
