@@ -18,7 +18,7 @@ use crate::data::{JourneyKind, RaceKind};
 use crate::engine::Catalog;
 use crate::engine::components::{
     At, Effects, Events, Figures, Inventory, Journey, Orders, Production, Race, Refusing, Seq, Skills, StackLeader,
-    substack,
+    StructureAt, StructureKind, substack,
 };
 use crate::engine::resources::{Clock, Directory, Kind};
 use crate::orders::queue::{self, Outcome, Progress};
@@ -159,6 +159,15 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
     }
     let routes = act.world.resource::<Routes>();
     let legs = routes.legs(catalog, at.location, toward);
+    // STR-KIND, STR-SHIP: the captain of a vessel (its first unit inside) sails it
+    // with everyone aboard.
+    if let Some(v) = at.structure
+        && is_vessel(act.world, v)
+        && crate::rules::structures::owner_unit(act.world, v) == Some(me)
+        && !legs.is_empty()
+    {
+        return sail(act, v, at, &legs, kind);
+    }
     if legs.is_empty() {
         let what = match toward {
             Toward::Direction(d) => d.to_string(),
@@ -253,6 +262,97 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
     Ok(())
 }
 
+/// Whether structure `s` is a vessel: its construction has a movement capacity.
+pub fn is_vessel(world: &World, s: Entity) -> bool {
+    let catalog = world.resource::<Catalog>();
+    world.get::<StructureKind>(s).is_some_and(|k| !catalog.rules.constructions.constructions[k.0].capacity.is_empty())
+}
+
+/// The units inside structure `s`, in report order.
+fn aboard(world: &World, s: Entity) -> Vec<Entity> {
+    world
+        .resource::<Directory>()
+        .units
+        .iter()
+        .copied()
+        .filter(|&u| world.get::<At>(u).is_some_and(|a| a.structure == Some(s)))
+        .collect()
+}
+
+/// The captain sets vessel `v` out along the fastest of `legs` with every unit
+/// aboard (STR-SHIP). The vessel's capacity per mode must cover the weight of the
+/// units aboard and what they carry (the vessel's own weight is its own affair),
+/// and the crew must be there: `crew` figures (at least one) with `crew_skill`.
+fn sail(
+    act: &mut Act,
+    v: Entity,
+    at: At,
+    legs: &[(super::travel::Leg, Entity, usize)],
+    kind: JourneyKind,
+) -> Result<(), Outcome> {
+    let catalog = act.catalog().clone();
+    let Some(k) = act.world.get::<StructureKind>(v).map(|k| k.0) else { return Err(Outcome::NotNow) };
+    let c = &catalog.rules.constructions.constructions[k];
+    let on_board = aboard(act.world, v);
+    let crew: u32 = on_board
+        .iter()
+        .filter(|&&u| c.crew_skill.as_ref().is_none_or(|req| meets(act.world, u, req)))
+        .map(|&u| act.figures(u))
+        .sum();
+    if crew < c.crew.max(1) {
+        let skill = c.crew_skill.as_ref().map_or(String::new(), |r| format!(" with level {} in {}", r.level, r.skill));
+        return Err(Outcome::Invalid(format!(
+            "the {} needs a crew of {} figure{}{skill} aboard, and has {crew}",
+            c.name,
+            c.crew.max(1),
+            if c.crew.max(1) == 1 { "" } else { "s" }
+        )));
+    }
+    let (weight_milli, _) = load_of(act.world, &on_board);
+    let capacity: Vec<u64> = catalog
+        .rules
+        .movement
+        .modes
+        .iter()
+        .map(|m| c.capacity.get(&m.tag).map_or(0, |&x| u64::try_from(x).unwrap_or(0)))
+        .collect();
+    let tables = &act.world.resource::<Travel>().0;
+    let load = Load { weight_milli, capacity: &capacity };
+    let trips: Vec<(Trip, Entity)> = legs.iter().map(|(leg, to, _)| (tables.trip(&catalog, leg, load), *to)).collect();
+    let best = trips
+        .iter()
+        .filter_map(|&(t, to)| if let Trip::Go { mode, days, .. } = t { Some((days, mode, to)) } else { None })
+        .min_by_key(|x| (x.0, x.1));
+    let Some((days, mode, to)) = best else {
+        let why = if trips.iter().any(|t| matches!(t.0, Trip::Overloaded)) {
+            let most = capacity.iter().max().copied().unwrap_or(0);
+            format!("the {} carries {most}, and the units aboard weigh {}", c.name, weight_milli / 1000)
+        } else if let Some(d) = trips.iter().find_map(|t| if let Trip::TooLong(d) = t.0 { Some(d) } else { None }) {
+            format!("the voyage would take {d} days, more than {}", catalog.rules.info.parameters.max_travel_days)
+        } else {
+            format!("the {} cannot go there: it sails on water and along coasts", c.name)
+        };
+        return Err(Outcome::Invalid(why));
+    };
+    let me = act.unit;
+    let (from_name, to_name, ship) = (act.name(at.location), act.name(to), label(act.world, v));
+    for &u in &on_board {
+        act.world.entity_mut(u).insert(Journey { from: at.location, to, mode, days, elapsed: 0, kind });
+        act.world.resource_mut::<Visiting>().moved(u);
+        let lost = act.world.get_mut::<Production>(u).and_then(|mut p| p.0.take());
+        if lost.is_some() {
+            act.event(u, "Its unfinished work was lost when it set out (MOVE wipes work in progress).");
+        }
+        if u != me {
+            act.event(u, format!("Sailed aboard {ship} from {from_name} to {to_name}."));
+        }
+    }
+    let mode_name = &catalog.rules.movement.modes[mode].name;
+    let plural = if days == 1 { "" } else { "s" };
+    act.log(format!("Set out aboard {ship} from {from_name} to {to_name}, {mode_name}: {days} day{plural}."));
+    Ok(())
+}
+
 /// The units on a journey, in a fixed order.
 fn travellers(world: &mut World) -> Vec<Entity> {
     let mut q = world.query_filtered::<(Entity, &Seq), With<Journey>>();
@@ -280,7 +380,12 @@ pub fn advance(world: &mut World) {
             let mut at = r.get_mut::<At>().expect("unit");
             if at.location != j.to {
                 at.location = j.to;
+                let aboard = at.structure;
                 world.resource_mut::<Visiting>().moved(u);
+                // A vessel is where the units aboard are seen.
+                if let Some(mut v) = aboard.and_then(|v| world.get_mut::<StructureAt>(v)) {
+                    v.0 = j.to;
+                }
             }
         }
         if j.elapsed >= j.days {
@@ -294,9 +399,22 @@ pub fn advance(world: &mut World) {
         .copied()
         .filter(|&u| world.get::<StackLeader>(u).and_then(|s| s.0).is_none_or(|l| !arriving_set.contains(&l)))
         .collect();
+    let mut ships_done: Vec<Entity> = Vec::new();
     for top in tops {
-        let group: Vec<Entity> =
-            substack(world, top).into_iter().filter(|u| world.get::<Journey>(*u).is_some()).collect();
+        // Everyone aboard a vessel arrives together; other stacks one by one.
+        let ship = world.get::<At>(top).and_then(|a| a.structure).filter(|&v| is_vessel(world, v));
+        let group: Vec<Entity> = match ship {
+            Some(v) if ships_done.contains(&v) => continue,
+            Some(v) => {
+                ships_done.push(v);
+                arriving
+                    .iter()
+                    .copied()
+                    .filter(|&u| world.get::<At>(u).is_some_and(|a| a.structure == Some(v)))
+                    .collect()
+            }
+            None => substack(world, top).into_iter().filter(|u| world.get::<Journey>(*u).is_some()).collect(),
+        };
         let Some(j) = world.get::<Journey>(top).copied() else { continue };
         match guards::at_arrival(world, &group, j) {
             guards::Arrival::Enter => land(world, &group, j.to, day),
@@ -311,9 +429,14 @@ pub fn advance(world: &mut World) {
 fn land(world: &mut World, group: &[Entity], place: Entity, day: u32) {
     let name = label(world, place);
     for (i, &u) in group.iter().enumerate() {
+        // Units aboard a vessel stay aboard, and the vessel is here.
+        let ship = world.get::<At>(u).and_then(|a| a.structure).filter(|&v| is_vessel(world, v));
+        if let Some(mut v) = ship.and_then(|v| world.get_mut::<StructureAt>(v)) {
+            v.0 = place;
+        }
         let mut r = world.entity_mut(u);
         r.remove::<Journey>();
-        *r.get_mut::<At>().expect("unit") = At { location: place, structure: None };
+        *r.get_mut::<At>().expect("unit") = At { location: place, structure: ship };
         world.resource_mut::<Visiting>().moved(u);
         let mut r = world.entity_mut(u);
         if i == 0
@@ -367,9 +490,24 @@ pub fn retreat_at_month_start(world: &mut World) {
             }
             continue;
         }
-        set_leader(world, u, None);
-        let group: Vec<Entity> =
-            substack(world, u).into_iter().filter(|x| world.get::<Journey>(*x).is_some()).collect();
+        // A captain turns its vessel and everyone aboard; others break off.
+        let ship = world.get::<At>(u).and_then(|a| a.structure).filter(|&v| is_vessel(world, v));
+        let group: Vec<Entity> = match ship {
+            Some(v) => {
+                let all = aboard(world, v);
+                if all.first() != Some(&u) {
+                    if let Some(mut e) = world.get_mut::<Events>(u) {
+                        e.push(day, "RETREAT: only the captain (the first unit aboard) can turn a vessel back.");
+                    }
+                    continue;
+                }
+                all.into_iter().filter(|x| world.get::<Journey>(*x).is_some()).collect()
+            }
+            None => {
+                set_leader(world, u, None);
+                substack(world, u).into_iter().filter(|x| world.get::<Journey>(*x).is_some()).collect()
+            }
+        };
         turn_back(world, &group, j.elapsed, "RETREAT", day);
     }
 }

@@ -372,3 +372,72 @@ fn a_guard_studies_at_half_speed_grd_half() {
     run_month(&mut e, &["GAME fg pg\nUNIT U9\n@GUARD\n10 STUDY cmbt\n"]);
     assert_eq!(crate::testkit::points(&e, "U9", "cmbt"), 10 * 50);
 }
+
+/// A fishing boat B1 on the shore L1, the ocean L2, the far shore L4 (plains).
+/// `aboard` are the units inside B1; U3 waits on the far shore.
+fn sea_world(aboard: &str) -> String {
+    format!(
+        r#"(
+  game: (name: "sea", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
+  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],
+  locations: [
+    (id: "L1", name: "Shore", terrain: "plai", population: 100, weather: Some("fair"), exits: [(dir: "S", to: "L2")]),
+    (id: "L2", name: "Sea", terrain: "ocea", weather: Some("fair"), exits: [(dir: "N", to: "L1"), (dir: "S", to: "L4")]),
+    (id: "L4", name: "Far Shore", terrain: "plai", population: 100, weather: Some("fair"), exits: [(dir: "N", to: "L2")]),
+  ],
+  structures: [(id: "B1", kind: "fshi", location: "L1", owner: Some("fa"))],
+  units: [{aboard}
+    (id: "U3", name: "Waiting", faction: "fa", race: "ldr", figures: 1, location: "L4"),
+  ],
+)"#
+    )
+}
+
+const CAPTAIN: &str = r#"(id: "U1", name: "Captain", faction: "fa", race: "ldr", figures: 1, location: "L1", structure: Some("B1"), skills: [("fshn", 3000)]),"#;
+const PASSENGERS: &str = r#"(id: "U2", name: "Passengers", faction: "fa", race: "man", figures: 10, location: "L1", structure: Some("B1"), items: [("wood", 5, 0)]),"#;
+
+fn ship_at(e: &Engine) -> String {
+    let b = e.world().resource::<Directory>().get(Kind::Structure, "B1").unwrap();
+    let l = e.world().get::<crate::engine::components::StructureAt>(b).unwrap().0;
+    e.world().get::<crate::engine::components::Id>(l).unwrap().0.clone()
+}
+
+#[test]
+fn a_ship_crosses_the_water_with_its_passengers_and_lands_str_ship_mov_sail_str_kind() {
+    // The captain (first aboard, with fishing for the boat's crew) sails B1 out onto
+    // the ocean (5 days) and lands on the far shore (the 5 days of the water left).
+    // The passengers and their cargo go along and stay aboard; the boat goes with
+    // them, and is seen where they are (MOV-HALF: at sea from day 2).
+    let mut e = engine(&sea_world(&format!("{CAPTAIN}{PASSENGERS}")));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE S\nMOVE L4\n"]);
+    assert_eq!(
+        said(&e, "U1", "Set out aboard fishing boat [B1] from Shore [L1] to Sea [L2], swimming: 5 days"),
+        Some(1)
+    );
+    assert_eq!(said(&e, "U1", "Arrived at Sea [L2]"), Some(5));
+    assert_eq!(said(&e, "U1", "Arrived at Far Shore [L4]"), Some(10));
+    assert_eq!(said(&e, "U2", "Sailed aboard fishing boat [B1] from Shore [L1] to Sea [L2]"), Some(1));
+    let b1 = e.world().resource::<Directory>().get(Kind::Structure, "B1").unwrap();
+    for id in ["U1", "U2"] {
+        assert_eq!(place(&e, id), "L4", "{id}");
+        assert_eq!(e.world().get::<At>(unit(&e, id)).unwrap().structure, Some(b1), "{id} is still aboard");
+    }
+    assert_eq!(ship_at(&e), "L4");
+    let c = e.world().resource::<crate::engine::Catalog>().item("wood").unwrap();
+    assert_eq!(e.world().get::<crate::engine::components::Inventory>(unit(&e, "U2")).unwrap().count(c), 5);
+}
+
+#[test]
+fn a_ship_without_its_crew_stays_and_a_passenger_cannot_sail_it_str_ship() {
+    // Without fishing aboard, the boat has no crew. U2, second aboard, is no captain:
+    // its MOVE takes it off the boat, and men cannot walk onto the ocean.
+    let captain = CAPTAIN.replace(r#", skills: [("fshn", 3000)]"#, "");
+    let mut e = engine(&sea_world(&format!("{captain}{PASSENGERS}")));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE S\nUNIT U2\nMOVE S\n"]);
+    assert!(
+        said(&e, "U1", "the fishing boat needs a crew of 1 figure with level 1 in fshn aboard, and has 0").is_some()
+    );
+    assert!(said(&e, "U2", "followers move only in a stack").is_some());
+    assert_eq!(ship_at(&e), "L1");
+    assert_eq!(place(&e, "U1"), "L1");
+}

@@ -152,7 +152,9 @@ fn enter(act: &mut Act, entry: &mut Entry) -> Outcome {
     if at.structure == Some(s) {
         return Outcome::Invalid(format!("already inside {id}"));
     }
-    if act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty()) {
+    if act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty())
+        || crate::rules::structures::under_way(act.world, s)
+    {
         return Outcome::NotNow;
     }
     // STR-OWNER: the owner unit, or the owning faction of an empty structure, guards it.

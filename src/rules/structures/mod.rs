@@ -509,6 +509,15 @@ pub fn owner_unit(world: &World, s: Entity) -> Option<Entity> {
     })
 }
 
+/// Whether the units inside structure `s` are on a journey (a vessel under way).
+pub fn under_way(world: &World, s: Entity) -> bool {
+    world.resource::<Directory>().units.iter().any(|&u| {
+        world.get_entity(u).is_ok_and(|r| {
+            r.get::<At>().is_some_and(|a| a.structure == Some(s)) && r.contains::<crate::engine::components::Journey>()
+        })
+    })
+}
+
 /// Whether unit `u` may enter structure `s` (STR-OWNER): the owner unit, or when
 /// nobody is inside the owning faction, holds `u`'s faction at least Friendly.
 pub fn may_enter(world: &World, s: Entity, u: Entity) -> bool {
