@@ -5,7 +5,7 @@ use super::model::*;
 use crate::engine::ThreadCount;
 use crate::engine::components::*;
 use crate::engine::ids::Catalog;
-use crate::engine::resources::{Clock, Directory, Game};
+use crate::engine::resources::{Clock, Directory, Game, Kind};
 use crate::rules::stats::UnitStats;
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -24,6 +24,9 @@ struct Index {
     titles: EntityHashMap<u64>,
     by_location: Vec<Vec<Entity>>,
     location_index: EntityHashMap<usize>,
+    /// Structures by location and by owning faction, in report order.
+    structures_at: Vec<Vec<Entity>>,
+    structures_of: Vec<Vec<Entity>>,
 }
 
 fn index(world: &World, dir: &Directory) -> Index {
@@ -41,7 +44,18 @@ fn index(world: &World, dir: &Directory) -> Index {
         }
     }
     let titles = crate::rules::control::title_control(world);
-    Index { by_faction, by_location, location_index, titles }
+    let mut structures_at = vec![Vec::new(); dir.locations.len()];
+    let mut structures_of = vec![Vec::new(); dir.factions.len()];
+    for &s in &dir.structures {
+        if let Some(&l) = world.get::<StructureAt>(s).and_then(|a| location_index.get(&a.0)) {
+            structures_at[l].push(s);
+        }
+        let owner = world.get::<Structure>(s).and_then(|x| x.0.owner.as_deref());
+        if let Some(&f) = owner.and_then(|o| dir.get(Kind::Faction, o)).and_then(|f| faction_index.get(&f)) {
+            structures_of[f].push(s);
+        }
+    }
+    Index { by_faction, by_location, location_index, titles, structures_at, structures_of }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -195,6 +209,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     })
                     .collect(),
                 units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
+                structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
             }
         })
         .collect();
@@ -214,6 +229,23 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         events: events(f.get::<Events>()),
         units,
         locations,
+        structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+    }
+}
+
+fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRecord {
+    let r = world.entity(s);
+    let record = &r.get::<Structure>().expect("structure").0;
+    let name = r.get::<DisplayName>().map(|n| n.0.clone()).filter(|n| !n.is_empty());
+    let kind = r.get::<StructureKind>().map(|k| &catalog.rules.constructions.constructions[k.0]);
+    StructureRecord {
+        id: record.id.clone(),
+        name: name.or_else(|| kind.map(|k| k.name.clone())).unwrap_or_default(),
+        kind: record.kind.clone(),
+        location: r.get::<StructureAt>().map(|a| id_of(world, a.0)).unwrap_or_default(),
+        owner: record.owner.clone(),
+        vessel: kind.is_some_and(|k| !k.capacity.is_empty()),
+        missing: record.missing.iter().map(|m| (m.0.clone(), m.1)).collect(),
     }
 }
 

@@ -33,6 +33,29 @@ pub struct FactionReport {
     pub units: Vec<UnitRecord>,
     /// Locations where the faction has units, in report order.
     pub locations: Vec<LocationRecord>,
+    /// Structures and vessels the faction owns, wherever they are, in report order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub structures: Vec<StructureRecord>,
+}
+
+/// A structure or vessel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StructureRecord {
+    /// Structure id.
+    pub id: String,
+    /// Its name (the construction's name until christened).
+    pub name: String,
+    /// Construction tag.
+    pub kind: String,
+    /// Location it stands in.
+    pub location: String,
+    /// Owning faction's id.
+    pub owner: Option<String>,
+    /// Whether it is a vessel (it moves with its captain).
+    pub vessel: bool,
+    /// Works still missing, by work tag; empty when complete.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub missing: BTreeMap<String, u32>,
 }
 
 /// The faction itself.
@@ -239,4 +262,7 @@ pub struct LocationRecord {
     pub exits: Vec<ExitRecord>,
     /// Units present at month end, in report order.
     pub units: Vec<SeenUnit>,
+    /// Structures and vessels standing here, in report order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub structures: Vec<StructureRecord>,
 }

@@ -243,10 +243,46 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             }
             o.push_str(".\n");
         }
+        for s in &l.structures {
+            o.push_str("  ");
+            structure_line(&mut o, c, s, false);
+        }
+    }
+    if !r.structures.is_empty() {
+        o.push_str("\nStructures and vessels:\n");
+        for s in &r.structures {
+            structure_line(&mut o, c, s, true);
+        }
     }
     o.push_str("\nOrders template:\n\n");
     o.push_str(orders_template);
     o
+}
+
+/// `»» Fishing Eagle [B2], fishing boat [fshi], vessel, of [f01], at [L4]; missing:
+/// 50 wood structure works.`
+fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: bool) {
+    let kind =
+        c.rules.constructions.constructions.iter().find(|k| k.tag == s.kind).map_or(s.kind.as_str(), |k| &k.name);
+    let _ = write!(o, "»» {} [{}], {kind} [{}]", s.name, s.id, s.kind);
+    if s.vessel {
+        o.push_str(", vessel");
+    }
+    if let Some(f) = &s.owner {
+        let _ = write!(o, ", of [{f}]");
+    }
+    if with_place {
+        let _ = write!(o, ", at [{}]", s.location);
+    }
+    if !s.missing.is_empty() {
+        o.push_str("; missing: ");
+        for (i, (w, n)) in s.missing.iter().enumerate() {
+            let work = c.rules.constructions.works.iter().find(|x| x.tag == *w);
+            let name = work.map_or(w.as_str(), |x| if *n == 1 || x.plural.is_empty() { &x.name } else { &x.plural });
+            let _ = write!(o, "{}{n} {name}", if i == 0 { "" } else { ", " });
+        }
+    }
+    o.push_str(".\n");
 }
 
 /// How deep each unit is in its stack, among the units listed (a leader is 0, the

@@ -87,6 +87,15 @@ fn a_target_tag_and_use_start_a_mine_and_put_a_work_in_per_batch_str_start_str_w
     let u = e.world().get::<crate::engine::components::Unit>(unit(&e, "U2")).unwrap();
     assert_eq!(u.0.target.as_deref(), Some("B1"));
     assert_eq!(orders(&e, "U2"), 1);
+    // RPT-LOC: the location lists the mine, and so does the faction's own list.
+    let report = &e.reports()[0];
+    let text = crate::report::text::render(report, e.world().resource::<crate::engine::Catalog>());
+    assert!(text.contains("  »» mine [B1], mine [mine], of [fa]; missing: 50 wood structure works.\n"), "{text}");
+    assert!(
+        text.contains("Structures and vessels:\n»» mine [B1], mine [mine], of [fa], at [L1]; missing: 50"),
+        "{text}"
+    );
+    assert!(e.reports()[1].locations.is_empty() && e.reports()[1].structures.is_empty(), "fb sees nothing of it");
     // The state saves the structure and the target.
     let s = e.scenario();
     assert_eq!(s.structures.len(), 1);
