@@ -10,7 +10,9 @@
 //!   skill the unit can never study (ORD-STUDY), a level the skill does not have, a new
 //!   unit id that is not the faction's;
 //! * warnings — the order may well fail: a direction with no exit from where the unit
-//!   stands, a USE of a skill the unit does not know and does not study first, a
+//!   stands, a move to a location that is not next to it, a CARAVAN whose route has
+//!   a leg with no exit or that does not pass where the unit stands, a TARGET or BUILD
+//!   aimed at a construction that is not built from works (a vessel), a USE of a skill the unit does not know and does not study first, a
 //!   RECRUIT of a race the location does not offer, a new id that no order of the
 //!   faction creates (its orders would vanish at the end of the month,
 //!   FILE-NEWID-LIFE), and the parser's own warnings.
@@ -25,6 +27,7 @@ use crate::engine::Catalog;
 use crate::engine::ids::{RaceId, SkillId};
 use crate::orders::line::{is_new_id, parse_entry_lenient};
 use crate::orders::{Destination, Entry, Order, OrderFile, Place, Target};
+use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
@@ -114,6 +117,8 @@ struct Ctx<'a> {
     catalog: &'a Catalog,
     faction: &'a str,
     locations: HashMap<&'a str, &'a Location>,
+    /// The location graph: an edge for every exit.
+    routes: DiGraphMap<&'a str, ()>,
     factions: HashSet<&'a str>,
     own: HashMap<&'a str, &'a Unit>,
     /// New unit ids created by an order of the faction, with the new unit's race
@@ -143,6 +148,11 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
         catalog,
         faction,
         locations: state.locations.iter().map(|l| (l.id.as_str(), l)).collect(),
+        routes: state
+            .locations
+            .iter()
+            .flat_map(|l| l.exits.iter().map(move |x| (l.id.as_str(), x.to.as_str(), ())))
+            .collect(),
         factions: state.factions.iter().map(|f| f.id.as_str()).collect(),
         own,
         created: BTreeMap::new(),
@@ -272,6 +282,37 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     && !here.exits.iter().any(|e| e.dir.eq_ignore_ascii_case(dir))
                 {
                     cx.warn(line, format!("{} ({}) has no exit {dir}", here.name, here.id));
+                }
+            }
+            Order::Move(Destination::Location(to)) | Order::March(Destination::Location(to)) if !moved => {
+                if let Some(here) = unit.location
+                    && cx.locations.contains_key(to.as_str())
+                    && !cx.routes.contains_edge(here, to.as_str())
+                {
+                    cx.warn(line, format!("{to} is not next to {here}: a move goes to a neighbouring location"));
+                }
+            }
+            Order::Caravan(list) => {
+                for pair in list.windows(2) {
+                    let (a, b) = (pair[0].as_str(), pair[1].as_str());
+                    if cx.locations.contains_key(a) && cx.locations.contains_key(b) && !cx.routes.contains_edge(a, b) {
+                        cx.warn(line, format!("the caravan's route has no exit from {a} to {b}: it stops there"));
+                    }
+                }
+                if !moved
+                    && let Some(here) = unit.location
+                    && !list.iter().any(|l| l == here)
+                {
+                    cx.warn(line, format!("the caravan's route does not pass {here}, where the unit is"));
+                }
+            }
+            Order::Target(Target::Construction(tag)) | Order::Build { what: Some(Target::Construction(tag)), .. } => {
+                let c = cx.catalog.rules.constructions.constructions.iter().find(|c| c.tag == *tag);
+                if let Some(c) = c.filter(|c| c.materials.is_empty()) {
+                    cx.warn(
+                        line,
+                        format!("a {} is not built from works: a skill makes it whole (USE of that skill)", c.name),
+                    );
                 }
             }
             Order::Study { skill, level } => {

@@ -99,6 +99,28 @@ fn order_kinds_locations_factions_and_directions() {
 }
 
 #[test]
+fn moves_to_locations_that_are_not_next_caravans_with_a_broken_route_and_vessel_targets_file_check_ord_caravan() {
+    // The location graph: L2 is next to L1, L3 is inside L1, and L2 and L3 do not
+    // touch. U5 stands in L2, on no leg of U1's first caravan.
+    let c = run("GAME fa pa\nUNIT U1\nMOVE L3\nUNIT U5\nMOVE L3\nCARAVAN L1 L3\nUNIT U2\nCARAVAN L2 L1 L3 L2\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 5: warning: L3 is not next to L2: a move goes to a neighbouring location",
+            "line 8: warning: the caravan's route has no exit from L3 to L2: it stops there",
+        ]
+    );
+    let c = run("GAME fa pa\nUNIT U5\nCARAVAN L1 L3\nUNIT U1\nTARGET fshi\nTARGET mine\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 3: warning: the caravan's route does not pass L2, where the unit is",
+            "line 5: warning: a fishing boat is not built from works: a skill makes it whole (USE of that skill)",
+        ]
+    );
+}
+
+#[test]
 fn skills_a_unit_can_never_study() {
     // ORD-STUDY: creatures cannot study; leader-only, creature-only and unlearnable
     // skills; a level the skill does not have.

@@ -269,6 +269,12 @@ fn put_in_works(act: &mut Act, skill: SkillId, spec: &Spec, work: &str, at: At, 
             .unwrap_or(0),
         Site::New(_) => construction.materials.iter().find(|m| m.0 == work).map_or(0, |m| m.1),
     };
+    if construction.materials.is_empty() {
+        return Outcome::Invalid(format!(
+            "a {} is not built from works: a skill makes it whole (USE of that skill)",
+            construction.name
+        ));
+    }
     if needed == 0 {
         return Outcome::Invalid(format!("the {} needs no more {work_name}", construction.name));
     }
