@@ -148,6 +148,10 @@ pub(super) fn load_of(world: &World, group: &[Entity]) -> (u64, Vec<u64>) {
 fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcome> {
     let me = act.unit;
     let Some(at) = act.at(me) else { return Err(Outcome::NotNow) };
+    // ORD-RECRUIT: a leader that recruited today waits for its recruits.
+    if crate::rules::recruit::recruited_today(act.world, me) {
+        return Err(Outcome::NotNow);
+    }
     let catalog = act.world.resource::<Catalog>();
     // MOV-FOLLOWER: followers move on their own only with the skill for it.
     if act.race_kind(me) == RaceKind::Follower {

@@ -441,3 +441,16 @@ fn a_ship_without_its_crew_stays_and_a_passenger_cannot_sail_it_str_ship() {
     assert_eq!(ship_at(&e), "L1");
     assert_eq!(place(&e, "U1"), "L1");
 }
+
+#[test]
+fn a_leader_that_recruits_sets_out_the_next_day_with_its_recruits_ord_recruit() {
+    // ORD-RECRUIT: "the leader cannot move that day". Ann hires 5 men on day 1; they
+    // join under her at the end of the day, and the whole stack sets out on day 2.
+    let text = world("", r#"(id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 1000, 0)]),"#, "")
+        .replace(r#"(id: "L1", name: "Home", terrain: "plai", population: 100,"#, r#"(id: "L1", name: "Home", terrain: "plai", population: 100, recruits: [(race: "man", count: 20, price: 50)],"#);
+    let mut e = engine(&text);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nMOVE N\n"]);
+    assert_eq!(said(&e, "U1", "Set out from Home [L1] to Away [L2]"), Some(2));
+    assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(10));
+    assert_eq!(place(&e, "U2"), "L2", "the recruits (U2) went along");
+}

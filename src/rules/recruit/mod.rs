@@ -45,6 +45,11 @@ struct Hire {
     cost: u64,
 }
 
+/// Whether leader `u` recruited today: it cannot move that day (ORD-RECRUIT).
+pub fn recruited_today(world: &World, u: Entity) -> bool {
+    world.get_resource::<Hired>().is_some_and(|h| h.0.iter().any(|x| x.leader == u))
+}
+
 /// Registers RECRUIT and adds [`muster`] to the end of each day.
 pub struct RecruitPlugin;
 
