@@ -35,30 +35,62 @@ pub fn remove_if_exists(dir: &Path) -> std::io::Result<()> {
 /// Writes `files` (paths relative to `root`) under `root`, then flushes every file
 /// and folder to disk.
 pub fn write_tree(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
-    let abort = abort_point();
-    fs::create_dir_all(root)?;
-    let mut dirs: Vec<PathBuf> = vec![root.to_path_buf()];
-    for (i, (rel, bytes)) in files.iter().enumerate() {
-        let path = root.join(rel);
-        if let Some(parent) = path.parent()
-            && !dirs.iter().any(|d| d == parent)
-        {
-            fs::create_dir_all(parent)?;
-            dirs.push(parent.to_path_buf());
-        }
-        fs::File::create(&path)?.write_all(bytes)?;
-        if abort.as_deref() == Some(&(i + 1).to_string()) {
-            std::process::abort();
-        }
+    let mut w = TreeWriter::new(root)?;
+    w.write(files)?;
+    w.finish()
+}
+
+/// Writes a folder's files a batch at a time (so that a big turn need not hold every
+/// file in memory), then flushes them all.
+pub struct TreeWriter {
+    root: PathBuf,
+    abort: Option<String>,
+    dirs: Vec<PathBuf>,
+    written: Vec<PathBuf>,
+}
+
+impl TreeWriter {
+    /// Starts writing under `root`, which is created.
+    pub fn new(root: &Path) -> std::io::Result<Self> {
+        fs::create_dir_all(root)?;
+        Ok(TreeWriter {
+            root: root.to_path_buf(),
+            abort: abort_point(),
+            dirs: vec![root.to_path_buf()],
+            written: Vec::new(),
+        })
     }
-    flush(root, files, &dirs)
+
+    /// Writes `files` (paths relative to the root).
+    pub fn write(&mut self, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
+        for (rel, bytes) in files {
+            let path = self.root.join(rel);
+            if let Some(parent) = path.parent()
+                && !self.dirs.iter().any(|d| d == parent)
+            {
+                fs::create_dir_all(parent)?;
+                self.dirs.push(parent.to_path_buf());
+            }
+            fs::File::create(&path)?.write_all(bytes)?;
+            self.written.push(rel.clone());
+            if self.abort.as_deref() == Some(&self.written.len().to_string()) {
+                std::process::abort();
+            }
+        }
+        Ok(())
+    }
+
+    /// Flushes every file and folder written to disk.
+    pub fn finish(self) -> std::io::Result<()> {
+        flush(&self.root, &self.written, &self.dirs)
+    }
 }
 
 /// Makes the written files durable. On Linux one `syncfs` flushes the whole file
 /// system at once, which is much faster than one `fsync` per file for the thousands
 /// of reports of a big game; elsewhere (or if it fails) each file and folder is
 /// flushed in turn.
-fn flush(root: &Path, files: &[(PathBuf, Vec<u8>)], dirs: &[PathBuf]) -> std::io::Result<()> {
+fn flush(root: &Path, files: &[PathBuf], dirs: &[PathBuf]) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
@@ -68,7 +100,7 @@ fn flush(root: &Path, files: &[(PathBuf, Vec<u8>)], dirs: &[PathBuf]) -> std::io
             return Ok(());
         }
     }
-    for (rel, _) in files {
+    for rel in files {
         fs::File::open(root.join(rel))?.sync_all()?;
     }
     for d in dirs.iter().rev() {

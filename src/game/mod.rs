@@ -283,8 +283,6 @@ impl GameDir {
         inputs: &[TurnFile],
         more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
     ) -> Result<TurnSummary, GameError> {
-        let (mut files, state) = turn_files(engine, inputs).map_err(|e| GameError::io(&self.root, e))?;
-        files.extend(more(&state));
         let reports = engine.reports();
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
@@ -293,13 +291,32 @@ impl GameDir {
             return Err(GameError::new(&target, "this turn has already been written"));
         }
         fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
-        write_tree(&partial, &files).map_err(|e| GameError::io(&partial, e))?;
+        // Written as it is made, so that a big world's turn never holds every report
+        // in memory: the state first, then the reports a batch of factions at a time.
+        let started = Instant::now();
+        let io = |e| GameError::io(&partial, e);
+        let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
+        let (state, files) = state_files(engine.world()).map_err(io)?;
+        w.write(&files).map_err(io)?;
+        drop(files);
+        w.write(inputs).map_err(io)?;
+        w.write(&more(&state)).map_err(io)?;
+        let units = state.units.len();
+        drop(state);
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
+        let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+        for batch in reports.chunks(REPORT_BATCH) {
+            w.write(&report_files(engine.world(), batch, threads)).map_err(io)?;
+        }
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
+        w.finish().map_err(io)?;
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "turn flushed");
         fsutil::commit(&partial, &target).map_err(|e| GameError::io(&target, e))?;
-        tracing::info!(turn, files = files.len(), "turn written");
+        tracing::info!(turn, "turn written");
         Ok(TurnSummary {
             turn,
             factions: reports.len(),
-            units: state.units.len(),
+            units,
             order_files: 0,
             run_time: Duration::ZERO,
             total_time: Duration::ZERO,
@@ -312,6 +329,9 @@ impl GameDir {
         self.turn_dir(turn).join("newspaper.txt")
     }
 }
+
+/// Factions whose reports are rendered and written together.
+const REPORT_BATCH: usize = 1024;
 
 /// A file of a turn folder: its path relative to the folder, and its bytes.
 pub type TurnFile = (PathBuf, Vec<u8>);
@@ -338,9 +358,45 @@ fn diag_error(path: &Path, diags: &[crate::diag::Diagnostic]) -> GameError {
 /// engine uses, and come out in faction order.
 pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
     let t = Instant::now();
-    let catalog = engine.world().resource::<crate::engine::Catalog>();
     let reports = engine.reports();
     let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+    // The state is extracted and written while the reports are rendered: both only
+    // read the world, and each output keeps its own order whatever the threads.
+    let world = engine.world();
+    let ((state, state_files), rendered) = if threads <= 1 {
+        (state_files(world)?, report_files(world, reports, 1))
+    } else {
+        std::thread::scope(|s| {
+            let job = s.spawn(|| state_files(world));
+            let rendered = report_files(world, reports, threads);
+            job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)).map(|state| (state, rendered))
+        })?
+    };
+    let mut files = state_files;
+    files.reserve(inputs.len() + rendered.len());
+    files.extend(inputs.iter().cloned());
+    files.extend(rendered);
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports written");
+    Ok((files, state))
+}
+
+/// The state folder's files of the world as it stands, and the state itself.
+fn state_files(world: &bevy_ecs::world::World) -> std::io::Result<(Scenario, Vec<TurnFile>)> {
+    let state = crate::engine::world::extract(world);
+    let mut files: Vec<TurnFile> =
+        data::scenario_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
+    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    Ok((state, files))
+}
+
+/// The report files of `reports` (text, JSON, order template), in faction order,
+/// rendered on `threads` threads.
+fn report_files(
+    world: &bevy_ecs::world::World,
+    reports: &[crate::report::FactionReport],
+    threads: usize,
+) -> Vec<TurnFile> {
+    let catalog = world.resource::<crate::engine::Catalog>();
     let render = |r: &crate::report::FactionReport| {
         let dir = Path::new("reports");
         let orders = text::template(r);
@@ -350,32 +406,5 @@ pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<
             (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
         ]
     };
-    // The state is extracted and written while the reports are rendered: both only
-    // read the world, and each output keeps its own order whatever the threads.
-    let world = engine.world();
-    type StateFiles = Vec<(&'static str, Vec<u8>)>;
-    let state_job = || -> std::io::Result<(Scenario, StateFiles)> {
-        let state = crate::engine::world::extract(world);
-        let files = data::scenario_files(&state)?;
-        Ok((state, files))
-    };
-    let ((state, state_files), rendered) = if threads <= 1 {
-        (state_job()?, crate::engine::parallel::map_ordered(reports, 1, render))
-    } else {
-        std::thread::scope(|s| {
-            let job = s.spawn(state_job);
-            let rendered = crate::engine::parallel::map_ordered(reports, threads, render);
-            job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)).map(|state| (state, rendered))
-        })?
-    };
-    let mut files: Vec<(PathBuf, Vec<u8>)> =
-        Vec::with_capacity(state_files.len() + 1 + inputs.len() + 3 * reports.len());
-    for (name, bytes) in state_files {
-        files.push((Path::new("state").join(name), bytes));
-    }
-    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
-    files.extend(inputs.iter().cloned());
-    files.extend(rendered.into_iter().flatten());
-    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports written");
-    Ok((files, state))
+    crate::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten().collect()
 }
