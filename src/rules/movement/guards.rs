@@ -18,6 +18,11 @@
 //! enters in both battle cases. A journey already turned back is never turned back
 //! again. Until battles are part of the engine a battle request is recorded in the
 //! [`BattleRequests`] of the day and told to both sides.
+//!
+//! GRD-CLASH: in each day's Battle phase, where guards of two factions stand and one
+//! faction holds the other Hostile or Enemy, its first guard attacks the other's
+//! first guard (places in report order; once a month per place and pair, until
+//! battles settle it).
 
 use super::Travel;
 use super::journey::{load_of, meets};
@@ -176,6 +181,17 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
     world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
 }
 
+/// The first unit on guard today at `place` whose faction holds faction `f` below
+/// stance `level` (GRD-EFFECT: `"friend"` for the land's resources). For full-day
+/// and later phases: guards take their post in the immediate passes.
+pub fn guard_against(world: &mut World, place: Entity, f: Entity, level: &str) -> Option<Entity> {
+    let day = world.resource::<Clock>().day;
+    let need = crate::rules::orders::named_rank(world, level);
+    guards_at(world, place, day)
+        .into_iter()
+        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && stance_rank(world, o.0, f) < need))
+}
+
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
 fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
     let catalog = world.resource::<Catalog>();
@@ -227,6 +243,59 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
         }
     }
     Arrival::Enter
+}
+
+/// Battle phase (GRD-CLASH): guards of factions that hold each other Hostile fight.
+pub fn guard_clashes(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    // The day's posts (built once a day, also used by arrivals).
+    guards_at(world, Entity::PLACEHOLDER, day);
+    let mut places: Vec<(u32, Entity)> = world
+        .resource::<GuardPosts>()
+        .by_place
+        .iter()
+        .filter(|(_, g)| g.len() > 1)
+        .map(|(&l, _)| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l))
+        .collect();
+    if places.is_empty() {
+        return;
+    }
+    places.sort_unstable();
+    let stances = &world.resource::<Catalog>().rules.stances;
+    let rank = |tag: &str| stances.iter().find(|s| s.tag == tag).map_or(0, |s| s.rank);
+    let (enemy, hostile) = (rank("enemy"), rank("hostile"));
+    for (_, place) in places {
+        let guards = world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default();
+        // Each faction's first guard here, in report order.
+        let mut firsts: Vec<(Entity, Entity)> = Vec::new();
+        for g in guards {
+            if let Some(f) = world.get::<Owner>(g).map(|o| o.0)
+                && !firsts.iter().any(|x| x.0 == f)
+            {
+                firsts.push((f, g));
+            }
+        }
+        for i in 0..firsts.len() {
+            for k in i + 1..firsts.len() {
+                let ((fa, ga), (fb, gb)) = (firsts[i], firsts[k]);
+                let holds = |a: Entity, b: Entity| (enemy..=hostile).contains(&stance_rank(world, a, b));
+                let (attacker, defender) = if holds(fa, fb) {
+                    (ga, gb)
+                } else if holds(fb, fa) {
+                    (gb, ga)
+                } else {
+                    continue;
+                };
+                let seen = world.resource::<BattleRequests>().0.iter().any(|r| {
+                    r.location == place
+                        && [(r.attacker, r.defender), (r.defender, r.attacker)].contains(&(attacker, defender))
+                });
+                if !seen {
+                    request(world, day, place, attacker, defender, "on guard, attacks a hostile guard");
+                }
+            }
+        }
+    }
 }
 
 /// Records a battle request and tells both sides.

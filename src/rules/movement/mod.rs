@@ -37,6 +37,7 @@ impl Plugin for MovementPlugin {
         app.add_systems(MonthStart, (routes::build_routes, guards::index_titles).chain().in_set(MonthStep::Orders));
         app.add_systems(MonthStart, journey::retreat_at_month_start.after(MonthStep::FactionOrders));
         app.add_systems(Day, journey::advance.in_set(Phase::Movement));
+        app.add_systems(Day, guards::guard_clashes.in_set(Phase::Battle));
     }
 }
 

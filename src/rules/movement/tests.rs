@@ -454,3 +454,30 @@ fn a_leader_that_recruits_sets_out_the_next_day_with_its_recruits_ord_recruit() 
     assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(10));
     assert_eq!(place(&e, "U2"), "L2", "the recruits (U2) went along");
 }
+
+#[test]
+fn guards_of_factions_that_hold_each_other_hostile_clash_grd_clash() {
+    // Two NPC factions (no title needed) guard Home; fg holds fh Hostile: fg's first
+    // guard attacks fh's, once (the request stands until battles settle it). fa's
+    // guard-less leader and fh's second guard take no part.
+    let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fh": "hostile"}),
+       (id: "fh", name: "Others", password: "ph", npc: true, default_stance: "neutral")"#;
+    let guard = |id: &str, f: &str| {
+        format!(
+            r#"(id: "{id}", name: "Guard {id}", faction: "{f}", race: "ldr", figures: 1, location: "L1", orders: ["@GUARD"]),"#
+        )
+    };
+    let units = [LEADER.to_string(), guard("U7", "fh"), guard("U8", "fg"), guard("U9", "fh")].concat();
+    let mut e = engine(&world("", &units, factions));
+    run_month(&mut e, &[]);
+    let requests = &e.world().resource::<BattleRequests>().0;
+    assert_eq!(requests.len(), 1);
+    let r = requests[0];
+    assert_eq!((r.day, r.attacker, r.defender), (1, unit(&e, "U8"), unit(&e, "U7")));
+    assert!(said(&e, "U7", "attacks a hostile guard").is_some());
+    // With neutral stances on both sides, nothing happens.
+    let calm = factions.replace(r#", stances: {"fh": "hostile"}"#, "");
+    let mut e = engine(&world("", &units, &calm));
+    run_month(&mut e, &[]);
+    assert!(e.world().resource::<BattleRequests>().0.is_empty());
+}

@@ -13,7 +13,9 @@
 //!   stock of the month (`resources`). When the day's demand at a location exceeds
 //!   the stock, harvesters share it in proportion to their demand, rounded down
 //!   (RES-SHARE; TV-HARVEST: 15 for 20 and 40 gives 5 and 10). Work beyond what the
-//!   land gave is lost, but for less than a batch.
+//!   land gave is lost, but for less than a batch. Where a unit is on guard whose
+//!   faction does not hold the harvester's at least Friendly, the harvest is refused
+//!   (GRD-EFFECT).
 //! * **Craft**: the inputs of a batch are consumed when it starts. A batch that
 //!   cannot start leaves the figures idle; a USE that cannot start at all waits.
 //!
@@ -184,6 +186,14 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         _ => 0,
     };
     if let Some((item, per_batch)) = prod.harvest {
+        // GRD-EFFECT: guards stop factions they do not hold Friendly from the land's
+        // resources.
+        if let Some(f) = act.faction_of(me)
+            && let Some(g) = crate::rules::movement::guards::guard_against(act.world, at.location, f, "friend")
+        {
+            let name = act.name(g);
+            return Outcome::Invalid(format!("{name}, on guard here, does not let this unit's faction harvest"));
+        }
         let total = wip + gain;
         let mut wanted = total / batch * per_batch;
         if let Some(n) = count {

@@ -116,3 +116,28 @@ fn a_unit_without_the_skill_cannot_use_it_ord_use() {
         "{ev:?}"
     );
 }
+
+#[test]
+fn a_guard_stops_factions_it_does_not_hold_friendly_from_harvesting_grd_effect() {
+    // GRD-EFFECT: fg's guard (an NPC faction, no title needed) holds fa neutral, so
+    // fa's diggers may not take the quarry's stone; fb, held friendly, may.
+    let text = world(100, &format!("{}{}", digger("U2", 12), digger("U3", 12).replace(r#""fa""#, r#""fb""#)))
+        .replace(
+            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],"#,
+            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"),
+                (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
+                (id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fb": "friend"})],"#,
+        )
+        .replace(
+            "units: [",
+            r#"units: [(id: "U9", name: "Warden", faction: "fg", race: "ldr", figures: 1, location: "L1", orders: ["@GUARD"]),"#,
+        );
+    let mut e = engine_without_money(scenario(&text));
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nUSE digg\n", "GAME fb pb\nUNIT U3\nUSE digg\n"]);
+    assert_eq!(count(&e, "U2", "ston"), 0);
+    assert_eq!(count(&e, "U3", "ston"), 2, "12 figure-days: two stones");
+    let events = &e.world().get::<crate::engine::components::Events>(unit(&e, "U2")).unwrap().0;
+    assert!(
+        events.iter().any(|x| x.text.contains("Warden [U9], on guard here, does not let this unit's faction harvest"))
+    );
+}
