@@ -164,8 +164,8 @@ pub enum Arrival {
     TurnBack(String),
 }
 
-/// The units on guard today at `place`, in report order.
-fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
+/// Builds the day's guard posts, once a day.
+fn ensure_posts(world: &mut World, day: u32) {
     let when = (world.resource::<Clock>().turn, day);
     if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when) {
         let mut q = world.query_filtered::<(Entity, &OnGuard, &At, &Seq), Without<Journey>>();
@@ -178,6 +178,11 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
         }
         world.insert_resource(GuardPosts { day: when, by_place });
     }
+}
+
+/// The units on guard today at `place`, in report order.
+fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
+    ensure_posts(world, day);
     world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
 }
 
@@ -186,10 +191,17 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
 /// and later phases: guards take their post in the immediate passes.
 pub fn guard_against(world: &mut World, place: Entity, f: Entity, level: &str) -> Option<Entity> {
     let day = world.resource::<Clock>().day;
-    let need = crate::rules::orders::named_rank(world, level);
-    guards_at(world, place, day)
-        .into_iter()
-        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && stance_rank(world, o.0, f) < need))
+    ensure_posts(world, day);
+    let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
+    // Most guards are the unit's own faction's: stances are looked up only for others.
+    let mut need = None;
+    posts.iter().copied().find(|&g| {
+        world.get::<Owner>(g).is_some_and(|o| {
+            o.0 != f
+                && stance_rank(world, o.0, f)
+                    < *need.get_or_insert_with(|| crate::rules::orders::named_rank(world, level))
+        })
+    })
 }
 
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
@@ -249,7 +261,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
 pub fn guard_clashes(world: &mut World) {
     let day = world.resource::<Clock>().day;
     // The day's posts (built once a day, also used by arrivals).
-    guards_at(world, Entity::PLACEHOLDER, day);
+    ensure_posts(world, day);
     let mut places: Vec<(u32, Entity)> = world
         .resource::<GuardPosts>()
         .by_place
