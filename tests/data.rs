@@ -101,6 +101,19 @@ fn unknown_reference() {
 }
 
 #[test]
+fn unknown_skill_target() {
+    // ORD-TARGET: a unit's saved target names something that exists (or a new
+    // structure id); a construction tag is fine.
+    let t = alpha_copy();
+    let line = edit(t.path(), "units.ron", "race: \"man\"", "race: \"man\",\n    target: Some(\"tower\")");
+    let d = check(t.path());
+    assert_one(&d, "units.ron", line + 1, "unknown target 'tower'");
+    let t = alpha_copy();
+    edit(t.path(), "units.ron", "race: \"man\"", "race: \"man\",\n    target: Some(\"mine\")");
+    assert!(errors(&check(t.path())).is_empty());
+}
+
+#[test]
 fn duplicate_id() {
     let t = alpha_copy();
     let line = edit(t.path(), "locations.ron", "id: \"L3\"", "id: \"L2\"");

@@ -932,6 +932,18 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 }
             }
         }
+        if let Some(t) = &u.target {
+            let known = units.contains_key(t.as_str())
+                || locations.contains_key(t.as_str())
+                || structures.contains_key(t.as_str())
+                || factions.contains_key(t.as_str())
+                || c.constructions.contains_key(t.as_str())
+                || crate::orders::line::is_new_id(t, 'B');
+            if !known {
+                let msg = format!("unknown target '{t}': not a unit, location, structure, faction or construction");
+                c.push(UNITS, with(base.clone(), &[Seg::Field("target")]), msg);
+            }
+        }
         let mut seen: HashMap<&str, usize> = HashMap::new();
         if let Some((tag, _)) = &u.production {
             let p = with(base.clone(), &[Seg::Field("production"), Seg::Index(0)]);
