@@ -159,6 +159,14 @@ impl Engine {
         world.run_schedule(schedule::Report);
     }
 
+    /// From now on no reports are built at the end of a month; the caller builds
+    /// them from the world with [`crate::report::build::Builder`] (as the game
+    /// folder's writer does, a batch of factions at a time), and
+    /// [`reports`](Self::reports) is empty.
+    pub fn defer_reports(&mut self) {
+        self.world_mut().init_resource::<crate::report::DeferReports>();
+    }
+
     /// The reports built by the last [`run_turn`](Self::run_turn) or
     /// [`report_only`](Self::report_only), in faction order.
     pub fn reports(&self) -> &[FactionReport] {

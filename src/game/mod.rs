@@ -159,6 +159,7 @@ impl GameDir {
         let mut engine = Engine::new(rules.clone(), game.scenario, Threads::All)
             .map_err(|e| GameError::new(scenario_dir, e.join("; ")))?;
         let t = Instant::now();
+        engine.defer_reports();
         engine.report_only();
         let run_time = t.elapsed();
         let tmp_rules = root.join(".rules.partial");
@@ -245,6 +246,7 @@ impl GameDir {
         let mut engine = Engine::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
+        engine.defer_reports();
         engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
         engine.deliver(mail.inbox);
         let t = Instant::now();
@@ -283,7 +285,6 @@ impl GameDir {
         inputs: &[TurnFile],
         more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
     ) -> Result<TurnSummary, GameError> {
-        let reports = engine.reports();
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
         let target = self.turn_dir(turn);
@@ -305,8 +306,11 @@ impl GameDir {
         drop(state);
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
         let threads = engine.world().get_resource::<crate::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
-        for batch in reports.chunks(REPORT_BATCH) {
-            w.write(&report_files(engine.world(), batch, threads)).map_err(io)?;
+        let builder = crate::report::build::Builder::new(engine.world());
+        let factions = builder.factions();
+        for start in (0..factions).step_by(REPORT_BATCH) {
+            let reports = builder.build(start..(start + REPORT_BATCH).min(factions));
+            w.write(&report_files(engine.world(), &reports, threads)).map_err(io)?;
         }
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
         w.finish().map_err(io)?;
@@ -315,7 +319,7 @@ impl GameDir {
         tracing::info!(turn, "turn written");
         Ok(TurnSummary {
             turn,
-            factions: reports.len(),
+            factions,
             units,
             order_files: 0,
             run_time: Duration::ZERO,

@@ -12,9 +12,43 @@ use bevy_ecs::prelude::*;
 
 /// Builds every faction's report into [`Reports`]. Factions are built in parallel
 /// on [`ThreadCount`] threads; the result is in faction order whatever the count.
+///
+/// With [`super::DeferReports`] in the world nothing is built: the caller builds the
+/// reports a batch at a time with a [`Builder`] when it writes them.
 pub fn build_reports(world: &mut World) {
+    if world.contains_resource::<super::DeferReports>() {
+        world.resource_mut::<Reports>().0.clear();
+        return;
+    }
     let reports = build_all(world);
     world.resource_mut::<Reports>().0 = reports;
+}
+
+/// Builds faction reports from the world as it stands, any range of factions at a
+/// time; what is common to all (who is where) is indexed once.
+pub struct Builder<'w> {
+    world: &'w World,
+    idx: Index,
+}
+
+impl<'w> Builder<'w> {
+    /// Indexes the world.
+    pub fn new(world: &'w World) -> Self {
+        Builder { world, idx: index(world, world.resource::<Directory>()) }
+    }
+
+    /// Number of factions, hence of reports.
+    pub fn factions(&self) -> usize {
+        self.world.resource::<Directory>().factions.len()
+    }
+
+    /// The reports of factions `range` (in report order), built on the world's
+    /// threads; the result is in faction order whatever their count.
+    pub fn build(&self, range: std::ops::Range<usize>) -> Vec<FactionReport> {
+        let threads = self.world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+        let factions: Vec<usize> = range.collect();
+        crate::engine::parallel::map_ordered(&factions, threads, |&i| faction_report(self.world, &self.idx, i))
+    }
 }
 
 /// Who is where: units grouped by owner and by location, in report order.
@@ -59,11 +93,8 @@ fn index(world: &World, dir: &Directory) -> Index {
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
-    let dir = world.resource::<Directory>();
-    let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
-    let idx = index(world, dir);
-    let factions: Vec<usize> = (0..dir.factions.len()).collect();
-    crate::engine::parallel::map_ordered(&factions, threads, |&i| faction_report(world, &idx, i))
+    let b = Builder::new(world);
+    b.build(0..b.factions())
 }
 
 fn id_of(world: &World, e: Entity) -> String {

@@ -22,6 +22,12 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug, Default, Clone)]
 pub struct Reports(pub Vec<FactionReport>);
 
+/// When present, the month's end builds no reports: a caller that writes them
+/// builds them a batch at a time ([`build::Builder`]), so that a big world's reports
+/// never sit in memory all at once.
+#[derive(Resource, Debug, Default)]
+pub struct DeferReports;
+
 /// Adds report building to [`MonthStep::Reports`].
 pub struct ReportPlugin;
 
