@@ -870,8 +870,14 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                     format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
                 c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), msg);
             }
-            if u.structure.is_some() {
-                let msg = format!("unit '{}' is travelling and cannot be inside a structure", u.id);
+            // Only a vessel travels with units inside (STR-SHIP).
+            let vessel = u.structure.as_deref().and_then(|st| structures.get(st)).is_some_and(|&k| {
+                c.constructions
+                    .get(s.structures[k].kind.as_str())
+                    .is_some_and(|&x| !r.constructions.constructions[x].capacity.is_empty())
+            });
+            if u.structure.is_some() && !vessel {
+                let msg = format!("unit '{}' is travelling and cannot be inside a structure other than a vessel", u.id);
                 c.push(UNITS, with(base.clone(), &[Seg::Field("structure")]), msg);
             }
         }

@@ -481,3 +481,26 @@ fn guards_of_factions_that_hold_each_other_hostile_clash_grd_clash() {
     run_month(&mut e, &[]);
     assert!(e.world().resource::<BattleRequests>().0.is_empty());
 }
+
+#[test]
+fn a_voyage_longer_than_a_month_is_saved_aboard_and_goes_on_str_ship_mov_busy() {
+    // A 40-day passage: at month end the boat and everyone aboard are at sea (seen at
+    // L2 after 20 days). The saved state is valid, and the voyage ends on day 10 of
+    // the next month with the passengers still aboard.
+    let text = sea_world(&format!("{CAPTAIN}{PASSENGERS}"))
+        .replace(r#"exits: [(dir: "S", to: "L2")]"#, r#"exits: [(dir: "S", to: "L2", days: Some(40))]"#);
+    let mut e = engine(&text);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE S\n"]);
+    assert_eq!(ship_at(&e), "L2");
+    let saved = e.scenario();
+    let passenger = saved.units.iter().find(|u| u.id == "U2").unwrap();
+    assert_eq!((passenger.structure.as_deref(), passenger.journey.as_ref().map(|j| j.elapsed)), (Some("B1"), Some(30)));
+    let issues = crate::data::validate::validate(&overlord_rules(), &saved);
+    assert!(issues.is_empty(), "{issues:?}");
+    let mut e = engine(&ron::to_string(&saved).unwrap());
+    run_month(&mut e, &[]);
+    assert_eq!(said(&e, "U1", "Arrived at Sea [L2]"), Some(10));
+    let b1 = e.world().resource::<Directory>().get(Kind::Structure, "B1").unwrap();
+    assert_eq!(e.world().get::<At>(unit(&e, "U2")).unwrap().structure, Some(b1));
+    assert_eq!(ship_at(&e), "L2");
+}
