@@ -241,11 +241,11 @@ fn worth_stepping(list: &[queue::Queued], pass: Pass, handlers: &OrderHandlers, 
 }
 
 /// SCH-IMM, SCH-IMM-LOOP.
-pub fn immediate_passes(world: &mut World) {
+pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
     let day = world.resource::<Clock>().day;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
-    let mut active = active_units(world, &handlers);
+    let mut active = active_units(world, &handlers, peek);
     loop {
         let mut ran = false;
         for &u in &active {
@@ -257,25 +257,23 @@ pub fn immediate_passes(world: &mut World) {
         let v = world.resource::<Visiting>();
         if v.stale || !v.moved.is_empty() {
             refresh(world);
-            active = active_units(world, &handlers);
+            active = active_units(world, &handlers, peek);
         }
     }
     world.resource_mut::<Visiting>().immediate = active;
 }
 
-fn active_units(world: &World, handlers: &OrderHandlers) -> Vec<Entity> {
+/// The units, in visiting order, whose lists hold an immediate order worth a step.
+fn active_units(world: &World, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
     let v = world.resource::<Visiting>();
-    let catalog = world.resource::<Catalog>();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
     v.order
         .iter()
         .copied()
         .filter(|&u| {
-            let r = world.entity(u);
-            if r.contains::<Journey>() {
-                return false;
-            }
-            let kind = r.get::<Race>().map_or(RaceKind::Follower, |x| catalog.rules.races[x.0.index()].kind);
-            r.get::<Orders>().is_some_and(|o| worth_stepping(&o.0, Pass::Immediate, handlers, kind))
+            peek.get(world, u).is_ok_and(|(orders, moving, race)| {
+                !moving && worth_stepping(&orders.0, Pass::Immediate, handlers, kinds[race.0.index()])
+            })
         })
         .collect()
 }
