@@ -162,8 +162,11 @@ impl Catalog {
     }
     /// The season of month `month` (an index into the calendar).
     pub fn season(&self, month: u32) -> Option<&crate::data::Season> {
-        let i = (*self.month_seasons.get(month as usize)?)?;
-        self.rules.climate.seasons.get(i)
+        self.rules.climate.seasons.get(self.season_index(month)?)
+    }
+    /// The index of the season of month `month` (0-based) in the rule set.
+    pub fn season_index(&self, month: u32) -> Option<usize> {
+        *self.month_seasons.get(month as usize)?
     }
     /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
     pub fn items_text(&self, item: ItemId, n: u64) -> String {

@@ -46,6 +46,8 @@ pub struct Way {
 pub struct Routes {
     graph: DiGraph<Place, Way>,
     node: EntityHashMap<NodeIndex>,
+    /// The season of the month the graph is built for.
+    season: Option<usize>,
     /// Per node: the bodies of water (connected water locations, numbered by their
     /// first location) it is part of or on the shore of, ascending.
     shores: Vec<Vec<u32>>,
@@ -62,6 +64,7 @@ impl Routes {
         let directions = &catalog.rules.movement.directions;
         let weathers = &catalog.rules.climate.weathers;
         let mut r = Routes::default();
+        r.season = world.get_resource::<crate::engine::resources::Clock>().and_then(|c| catalog.season_index(c.month));
         for &e in &dir.locations {
             let (Some(l), Some(t)) = (world.get::<Location>(e), world.get::<Terrain>(e)) else { continue };
             let weather = l.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w));
@@ -161,6 +164,7 @@ impl Routes {
                     days: w.days,
                     inner: inner_here || p.inner,
                     coast: w.coast,
+                    season: self.season,
                 };
                 (leg, p.entity, w.dir)
             })
@@ -181,6 +185,7 @@ impl Routes {
                 days: w.days,
                 inner: s.inner || t.inner,
                 coast: w.coast,
+                season: None,
             };
             // Legs walkers cannot take cost more than any path can.
             tables.days(catalog, &leg).first().copied().flatten().map_or(u64::from(u32::MAX), u64::from)
@@ -208,6 +213,11 @@ pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u3
     let Some(tables) = world.get_resource::<super::Travel>() else { return Vec::new() };
     let Some(loc) = world.get::<Location>(l) else { return Vec::new() };
     let routes = world.get_resource::<Routes>();
+    // The coming month's season: the report lists travel for the month ahead.
+    let months = catalog.rules.climate.months.len().max(1) as u32;
+    let season = world
+        .get_resource::<crate::engine::resources::Clock>()
+        .and_then(|c| catalog.season_index((c.month + 1) % months));
     let modes = &catalog.rules.movement.modes;
     let weathers = &catalog.rules.climate.weathers;
     let inner_here = loc.0.kind == LocationKind::Inner;
@@ -224,6 +234,7 @@ pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u3
                 days: x.days,
                 inner: inner_here || target.0.kind == LocationKind::Inner,
                 coast: routes.map_or(Coast::Open, |r| r.coast(l, to)),
+                season,
             };
             Some((x.dir.clone(), to, tables.0.days(catalog, &leg)))
         })

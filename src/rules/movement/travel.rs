@@ -21,6 +21,11 @@
 //! Between two lands on the shore of the same body of water they sail along the
 //! coast, taking `coastal_sailing` (200% of walking) of the destination's days.
 //! Elsewhere on land they cannot go.
+//!
+//! The season's `bonuses.movement` is a change in % to the speed of a mode: +25
+//! makes a 10-day leg take 8 days (10 × 100 / 125, rounded up); −50 doubles it. (A
+//! weather's own `bonuses.movement`, the legacy MOVE_BONUS, is not read: a weather's
+//! effect on travel is its `travel_days` and `travel_percent`, rulings 4.)
 
 use crate::engine::Catalog;
 use crate::engine::ids::TerrainId;
@@ -40,6 +45,8 @@ pub struct TravelTables {
     sails: Vec<bool>,
     /// Coastal sailing: the mode whose days it takes, and the percentage.
     coastal: Option<(usize, u32)>,
+    /// `[season][mode]`: change in % to the speed.
+    season_speed: Vec<Vec<i64>>,
 }
 
 /// How a leg touches water, for the sailing modes (MOV-SAIL).
@@ -70,6 +77,8 @@ pub struct Leg {
     pub inner: bool,
     /// How the leg touches water.
     pub coast: Coast,
+    /// The season of the month travelled (index in the rule set's seasons).
+    pub season: Option<usize>,
 }
 
 /// What the stack carries and can carry.
@@ -137,7 +146,13 @@ impl TravelTables {
             .collect();
         let sails = r.movement.modes.iter().map(|m| m.sails).collect();
         let coastal = r.info.parameters.coastal_sailing.as_ref().and_then(|(m, pct)| Some((mode(m)?, *pct)));
-        TravelTables { modes: modes.len(), terrain_days, weather_days, weather_percent, sails, coastal }
+        let season_speed = r
+            .climate
+            .seasons
+            .iter()
+            .map(|x| modes.iter().map(|m| x.bonuses.movement.get(*m).map_or(0, |&p| i64::from(p))).collect())
+            .collect();
+        TravelTables { modes: modes.len(), terrain_days, weather_days, weather_percent, sails, coastal, season_speed }
     }
 
     /// Days per mode for `leg` (`None`: the mode cannot go that way), as the report
@@ -163,7 +178,7 @@ impl TravelTables {
                     p.inner_travel_days
                 } else {
                     let d = terrain?;
-                    match leg.weather {
+                    let d = match leg.weather {
                         Some(w) => match self.weather_days[w][m] {
                             Some(fixed) => fixed,
                             None => {
@@ -172,6 +187,13 @@ impl TravelTables {
                             }
                         },
                         None => d,
+                    };
+                    match leg.season.map_or(0, |x| self.season_speed[x][m]) {
+                        0 => d,
+                        bonus => {
+                            let speed = (100 + bonus).max(1);
+                            ((i64::from(d) * 100 + speed - 1) / speed).clamp(0, i64::from(u32::MAX)) as u32
+                        }
                     }
                 };
                 Some(days.max(1))
@@ -242,6 +264,7 @@ mod tests {
             days: None,
             inner: false,
             coast: Coast::Open,
+            season: None,
         }
     }
 
@@ -293,6 +316,25 @@ mod tests {
         // Swamp: 25 days; 80% over → 25 × 3.4 = 85 days, past the 60-day limit.
         let swamp = leg(&c, "swmp", None);
         assert_eq!(t.trip(&c, &swamp, Load { weight_milli: 180_000, capacity: &cap }), Trip::TooLong(85));
+    }
+
+    #[test]
+    fn a_season_s_movement_bonus_changes_speed_from_data() {
+        // A season with walking +25% and riding -50%: plains 9 → 8 days (7.2 up),
+        // riding 6 → 12. Other seasons change nothing.
+        let mut rules = (*overlord_rules()).clone();
+        rules.climate.seasons[0].bonuses.movement.insert("walk".into(), 25);
+        rules.climate.seasons[0].bonuses.movement.insert("ride".into(), -50);
+        let c = Catalog::new(std::sync::Arc::new(rules));
+        let t = TravelTables::new(&c);
+        let (walk, ride) = (mode(&c, "walk"), mode(&c, "ride"));
+        let mut l = leg(&c, "plai", None);
+        l.season = Some(0);
+        let d = t.days(&c, &l);
+        assert_eq!((d[walk], d[ride]), (Some(8), Some(12)));
+        l.season = Some(1);
+        let d = t.days(&c, &l);
+        assert_eq!((d[walk], d[ride]), (Some(9), Some(6)));
     }
 
     #[test]
