@@ -63,8 +63,9 @@ impl Routes {
         let modes = &catalog.rules.movement.modes;
         let directions = &catalog.rules.movement.directions;
         let weathers = &catalog.rules.climate.weathers;
-        let mut r = Routes::default();
-        r.season = world.get_resource::<crate::engine::resources::Clock>().and_then(|c| catalog.season_index(c.month));
+        let season =
+            world.get_resource::<crate::engine::resources::Clock>().and_then(|c| catalog.season_index(c.month));
+        let mut r = Routes { season, ..Default::default() };
         for &e in &dir.locations {
             let (Some(l), Some(t)) = (world.get::<Location>(e), world.get::<Terrain>(e)) else { continue };
             let weather = l.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w));
