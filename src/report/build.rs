@@ -286,16 +286,25 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
     let own = owner == Some(observer);
     let advertises = r.get::<Unit>().is_some_and(|x| x.0.settings.advertise);
     let at = r.get::<At>().copied();
+    // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
+    // faction's stance toward the observer.
+    let last_day = world.resource::<Clock>().day;
+    let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
+    let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
+        let rank = crate::rules::orders::stance_rank(world, f, observer);
+        catalog.rules.stances.iter().find(|s| s.rank == rank).map_or(String::new(), |s| s.tag.clone())
+    });
     SeenUnit {
         id: id_of(world, u),
         name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-        faction: owner.filter(|_| own || advertises).map(|f| id_of(world, f)),
+        faction: owner.filter(|_| own || advertises || guarding).map(|f| id_of(world, f)),
         race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
         figures: r.get::<Figures>().map_or(0, |x| x.0),
         structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
         stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
         own,
         moving: r.contains::<Journey>(),
+        guard_stance,
     }
 }
 

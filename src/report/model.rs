@@ -220,8 +220,8 @@ pub struct SeenUnit {
     pub id: String,
     /// Unit name.
     pub name: String,
-    /// Faction id, when the observer may know it: its own units, and units that
-    /// advertise their faction (SET-ADVERTISE).
+    /// Faction id, when the observer may know it: its own units, units that
+    /// advertise their faction (SET-ADVERTISE), and units on guard (GRD-SHOW).
     pub faction: Option<String>,
     /// Race tag.
     pub race: String,
@@ -236,6 +236,10 @@ pub struct SeenUnit {
     /// Whether it is travelling (seen on its way, MOV-HALF).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub moving: bool,
+    /// For another faction's unit on guard at month end: the stance tag its faction
+    /// holds toward the observer (GRD-SHOW).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guard_stance: Option<String>,
 }
 
 /// A location where the faction has units.

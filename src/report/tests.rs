@@ -31,10 +31,12 @@ fn a_faction_sees_its_units_and_only_the_locations_they_are_in() {
     assert_eq!(seen.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["U1", "U2", "U3"]);
     assert_eq!(seen[2].faction.as_deref(), Some("fb"), "U3 advertises its faction");
     assert!(!seen[2].own);
-    // fb sees fa's units in L1, but not whose they are; and it sees L2, where fa is not.
+    // fb sees fa's units in L1, but not whose they are, except Ann, on guard, who
+    // shows her faction and its stance (GRD-SHOW); and it sees L2, where fa is not.
     let fb = &r[1];
     let l1 = fb.locations.iter().find(|l| l.id == "L1").unwrap();
-    assert_eq!(l1.units[0].faction, None);
+    assert_eq!((l1.units[0].faction.as_deref(), l1.units[0].guard_stance.as_deref()), (Some("fa"), Some("neutral")));
+    assert_eq!(l1.units[1].faction, None);
     assert_eq!(fb.locations.len(), 2);
 }
 

@@ -241,6 +241,10 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             if s.moving {
                 o.push_str(", travelling");
             }
+            if let Some(st) = &s.guard_stance {
+                let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);
+                let _ = write!(o, ", on guard, {name} to you");
+            }
             o.push_str(".\n");
         }
         for s in &l.structures {

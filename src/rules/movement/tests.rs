@@ -504,3 +504,25 @@ fn a_voyage_longer_than_a_month_is_saved_aboard_and_goes_on_str_ship_mov_busy() 
     assert_eq!(e.world().get::<At>(unit(&e, "U2")).unwrap().structure, Some(b1));
     assert_eq!(ship_at(&e), "L2");
 }
+
+#[test]
+fn a_guard_shows_its_faction_and_its_stance_toward_the_reader_grd_show() {
+    // GRD-SHOW: fg's guard in Home is listed in fa's report with its faction and fg's
+    // stance toward fa; a unit of fg that is not on guard stays anonymous.
+    let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fa": "hostile"})"#;
+    let units = format!(
+        "{LEADER}{}{}",
+        r#"(id: "U7", name: "Warden", faction: "fg", race: "ldr", figures: 1, location: "L1", orders: ["@GUARD"]),"#,
+        r#"(id: "U8", name: "Idler", faction: "fg", race: "ldr", figures: 1, location: "L1"),"#
+    );
+    let mut e = engine(&world("", &units, factions));
+    run_month(&mut e, &[]);
+    let fa = &e.reports()[0];
+    let seen = &fa.locations[0].units;
+    let warden = seen.iter().find(|u| u.id == "U7").unwrap();
+    assert_eq!((warden.faction.as_deref(), warden.guard_stance.as_deref()), (Some("fg"), Some("hostile")));
+    let idler = seen.iter().find(|u| u.id == "U8").unwrap();
+    assert_eq!((idler.faction.as_deref(), idler.guard_stance.as_deref()), (None, None));
+    let text = crate::report::text::render(fa, e.world().resource::<crate::engine::Catalog>());
+    assert!(text.contains("+ Warden [U7], 1 leader [ldr], of [fg], on guard, Hostile to you."), "{text}");
+}
