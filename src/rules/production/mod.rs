@@ -181,7 +181,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
     let batch = prod.batch;
-    let mut wip = match act.world.get::<Production>(me).and_then(|p| p.0) {
+    let wip = match act.world.get::<Production>(me).and_then(|p| p.0) {
         Some((k, x)) if k == skill => x,
         _ => 0,
     };
@@ -227,46 +227,19 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
     };
-    let inputs = &prod.inputs;
-    let has_inputs = |inv: &Inventory| inputs.iter().all(|&(i, n)| inv.count(i) >= n);
-    let mut started = wip > 0 || act.world.get::<Production>(me).is_some_and(|p| p.0.is_some_and(|x| x.0 == skill));
-    if !started {
-        let mut inv = act.world.get_mut::<Inventory>(me).expect("unit");
-        if !has_inputs(&inv) {
-            return Outcome::NotNow;
-        }
-        consume(&mut inv, inputs);
-        started = true;
-    }
-    let mut made = 0u32;
-    wip += gain;
-    let mut remaining = count;
-    while started && wip >= batch {
-        wip -= batch;
+    let Some(wip) = first_inputs(act, skill, &prod) else { return Outcome::NotNow };
+    let (mut made, mut remaining) = (0u32, count);
+    batches(act, skill, &prod, wip, gain, |_| {
         made += prod.multiple;
         if let Some(n) = remaining.as_mut() {
             *n = n.saturating_sub(prod.multiple);
-            if *n == 0 {
-                wip = 0;
-                started = false;
-                break;
-            }
         }
-        // The next batch starts now, if its inputs are there (SKL-USE-CRAFT).
-        let mut inv = act.world.get_mut::<Inventory>(me).expect("unit");
-        if has_inputs(&inv) {
-            consume(&mut inv, inputs);
-        } else {
-            wip = 0;
-            started = false;
-        }
-    }
+        remaining != Some(0)
+    });
     if made > 0 {
         crate::rules::transfer::add(&mut act.world.get_mut::<Inventory>(me).expect("unit"), output, made);
         act.routine(format!("Produced {}.", catalog.items_text(output, u64::from(made))));
     }
-    act.world.get_mut::<Production>(me).expect("unit").0 = started.then_some((skill, wip));
-    gain_experience(act, &catalog, skill);
     if let (Some(n), Order::Use { count: c, .. }) = (remaining, &mut entry.order) {
         *c = Some(n);
         if n == 0 {
@@ -274,6 +247,53 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         }
     }
     Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step })
+}
+
+/// The work in progress on `skill`, or, when none, the inputs of a first batch
+/// consumed and no work yet; `None` when they are lacking (SKL-USE-CRAFT).
+pub(crate) fn first_inputs(act: &mut Act, skill: SkillId, spec: &Spec) -> Option<u32> {
+    if let Some((k, x)) = act.world.get::<Production>(act.unit).and_then(|p| p.0)
+        && k == skill
+    {
+        return Some(x);
+    }
+    let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
+    if !spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
+        return None;
+    }
+    consume(&mut inv, &spec.inputs);
+    Some(0)
+}
+
+/// Today's batches: `wip` plus the day's work `gain`; each finished batch calls `done`,
+/// which says whether to go on, and the next batch's inputs go when it starts. The
+/// work left on an unfinished batch stays in progress; the skill gains experience.
+pub(crate) fn batches(
+    act: &mut Act,
+    skill: SkillId,
+    spec: &Spec,
+    wip: u32,
+    gain: u32,
+    mut done: impl FnMut(&mut Act) -> bool,
+) {
+    let catalog = act.catalog().clone();
+    let mut progress = wip + gain;
+    let mut busy = true;
+    while busy && progress >= spec.batch {
+        progress -= spec.batch;
+        if !done(act) {
+            busy = false;
+            break;
+        }
+        let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
+        if spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
+            consume(&mut inv, &spec.inputs);
+        } else {
+            busy = false;
+        }
+    }
+    act.world.get_mut::<Production>(act.unit).expect("unit").0 = busy.then_some((skill, progress));
+    gain_experience(act, &catalog, skill);
 }
 
 /// The month's stocks, read from the locations.

@@ -48,8 +48,8 @@
 use crate::data::{self, UseKind};
 use crate::engine::Catalog;
 use crate::engine::components::{
-    At, DisplayName, Events, Id, Inventory, Location, Owner, Production, Skills, Structure, StructureAt, StructureKind,
-    Terrain, Unit,
+    At, DisplayName, Events, Id, Location, Owner, Production, Skills, Structure, StructureAt, StructureKind, Terrain,
+    Unit,
 };
 use crate::engine::ids::SkillId;
 use crate::engine::resources::{Directory, Kind};
@@ -59,7 +59,7 @@ use crate::orders::queue::{Outcome, Progress};
 use crate::orders::syntax::{Entry, Order, Target};
 use crate::rules::intake::NewIds;
 use crate::rules::orders::{Act, OrderHandlers, label};
-use crate::rules::production::{Spec, Specs, consume, daily_work, gain_experience};
+use crate::rules::production::{Spec, Specs, batches, daily_work, first_inputs};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -303,7 +303,7 @@ fn put_in_works(act: &mut Act, skill: SkillId, spec: &Spec, work: &str, at: At, 
         act.world.get_mut::<Unit>(act.unit).expect("unit").0.target = Some(id.clone());
     }
     let (mut left, mut made) = (needed, 0u32);
-    batches(act, skill, spec, wip, figures, |_| {
+    batches(act, skill, spec, wip, daily_work(act, &catalog, skill, &spec.tools, figures), |_| {
         let n = spec.multiple.min(left);
         made += n;
         left -= n;
@@ -341,46 +341,6 @@ fn outcome(count: Option<u32>) -> Outcome {
         Some(_) => Outcome::Ran(Progress::Continue),
         None => Outcome::Ran(Progress::Step),
     }
-}
-
-/// The work in progress on `skill`, or, when none, the inputs of a first batch
-/// consumed and no work yet; `None` when they are lacking (SKL-USE-CRAFT).
-fn first_inputs(act: &mut Act, skill: SkillId, spec: &Spec) -> Option<u32> {
-    if let Some((k, x)) = act.world.get::<Production>(act.unit).and_then(|p| p.0)
-        && k == skill
-    {
-        return Some(x);
-    }
-    let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
-    if !spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
-        return None;
-    }
-    consume(&mut inv, &spec.inputs);
-    Some(0)
-}
-
-/// Today's batches: `wip` plus the day's work; each finished batch calls `done`,
-/// which says whether to go on, and the next batch's inputs go when it starts. The
-/// work left on an unfinished batch stays in progress; the skill gains experience.
-fn batches(act: &mut Act, skill: SkillId, spec: &Spec, wip: u32, figures: u32, mut done: impl FnMut(&mut Act) -> bool) {
-    let catalog = act.catalog().clone();
-    let mut progress = wip + daily_work(act, &catalog, skill, &spec.tools, figures);
-    let mut busy = true;
-    while busy && progress >= spec.batch {
-        progress -= spec.batch;
-        if !done(act) {
-            busy = false;
-            break;
-        }
-        let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
-        if spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
-            consume(&mut inv, &spec.inputs);
-        } else {
-            busy = false;
-        }
-    }
-    act.world.get_mut::<Production>(act.unit).expect("unit").0 = busy.then_some((skill, progress));
-    gain_experience(act, &catalog, skill);
 }
 
 /// The acting unit starts a structure of construction `c` at `location`, owned by
@@ -476,7 +436,7 @@ fn make_constructions(
     }
     let Some(wip) = first_inputs(act, skill, spec) else { return Outcome::NotNow };
     let mut made = Vec::new();
-    batches(act, skill, spec, wip, figures, |act| {
+    batches(act, skill, spec, wip, daily_work(act, &catalog, skill, &spec.tools, figures), |act| {
         for _ in 0..spec.multiple {
             made.push(new_structure(act, c, at.location, Vec::new()));
         }
