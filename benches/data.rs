@@ -15,16 +15,20 @@ fn root() -> PathBuf {
 
 fn alpha(c: &mut Criterion) {
     let dir = root().join("scenarios/alpha");
-    c.bench_function("load alpha", |b| b.iter(|| black_box(overlord::data::load_game(&dir, None).unwrap())));
-    let g = overlord::data::load_game(&dir, None).unwrap();
-    c.bench_function("validate alpha", |b| b.iter(|| black_box(overlord::data::validate(&g.rules, &g.scenario))));
+    c.bench_function("load alpha", |b| {
+        b.iter(|| black_box(overlord::systems::overlord::data::load_game(&dir, None).unwrap()))
+    });
+    let g = overlord::systems::overlord::data::load_game(&dir, None).unwrap();
+    c.bench_function("validate alpha", |b| {
+        b.iter(|| black_box(overlord::systems::overlord::data::validate(&g.rules, &g.scenario)))
+    });
 }
 
 fn generator(c: &mut Criterion) {
-    let rules = overlord::data::load_ruleset(&root().join("assets/rules/overlord")).unwrap();
-    let opts = overlord::generate::Options { locations: 1000, factions: 20, units: 10_000, seed: 1 };
+    let rules = overlord::systems::overlord::data::load_ruleset(&root().join("assets/rules/overlord")).unwrap();
+    let opts = overlord::systems::overlord::generate::Options { locations: 1000, factions: 20, units: 10_000, seed: 1 };
     c.bench_function("generate 10k units", |b| {
-        b.iter(|| black_box(overlord::generate::generate(&rules, "overlord", &opts).unwrap()))
+        b.iter(|| black_box(overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap()))
     });
 }
 

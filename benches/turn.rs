@@ -7,9 +7,9 @@
 //! and in README.md ("Performance").
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
-use overlord::data::{self, RuleSet, Scenario};
-use overlord::engine::{Engine, Threads};
-use overlord::orders::OrderFile;
+use overlord::core::engine::{Engine, Threads};
+use overlord::systems::overlord::data::{self, RuleSet, Scenario};
+use overlord::systems::overlord::orders::OrderFile;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ fn one_turn(rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) -> 
     let mut e = Engine::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
     e.submit(orders.to_vec());
     e.run_turn(|_, _| {});
-    let (files, _) = overlord::game::turn_files(&e, &[]).unwrap();
+    let (files, _) = overlord::core::game::turn_files(&e, &[]).unwrap();
     files.iter().map(|(_, b)| b.len()).sum()
 }
 
@@ -43,16 +43,22 @@ fn turns(c: &mut Criterion) {
     let game = data::load_game(&dir, None).unwrap();
     let rules = Arc::new(game.rules);
     let orders: Vec<OrderFile> = {
-        let catalog = overlord::engine::Catalog::new(rules.clone());
-        game.scenario.orders.iter().map(|(_, text)| overlord::orders::parse(text, &catalog).unwrap()).collect()
+        let catalog = overlord::systems::overlord::world::Catalog::new(rules.clone());
+        game.scenario
+            .orders
+            .iter()
+            .map(|(_, text)| overlord::systems::overlord::orders::parse(text, &catalog).unwrap())
+            .collect()
     };
     bench(c, "alpha", &rules, &game.scenario, &orders);
     // The alpha world's proportions, a hundred times over: 27,500 units.
-    let opts = overlord::generate::Options { locations: 20_900, factions: 1_500, units: 27_500, seed: 1 };
-    let big = overlord::generate::generate(&rules, "overlord", &opts).unwrap();
+    let opts =
+        overlord::systems::overlord::generate::Options { locations: 20_900, factions: 1_500, units: 27_500, seed: 1 };
+    let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
     bench(c, "alpha-sized-x100", &rules, &big, &[]);
-    let opts = overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
-    let big = overlord::generate::generate(&rules, "overlord", &opts).unwrap();
+    let opts =
+        overlord::systems::overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
+    let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
     bench(c, "generated-100k", &rules, &big, &[]);
 }
 
@@ -60,7 +66,7 @@ criterion_group!(benches, turns);
 
 fn main() {
     // The binary's allocator settings, set before the first allocation as there.
-    overlord::alloc::keep_freed_memory();
+    overlord::core::alloc::keep_freed_memory();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

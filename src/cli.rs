@@ -1,12 +1,12 @@
 //! The `overlord` command line: one subcommand per engine command.
 
-use crate::data::{self, Counts};
-use crate::diag::Diagnostic;
-use crate::engine::Threads;
-use crate::game::{Answer, GameDir, GameError, ReportKind};
-use crate::orders::ArticleKind;
-use crate::progress::Progress;
-use crate::{generate, legacy};
+use crate::core::diag::Diagnostic;
+use crate::core::engine::Threads;
+use crate::core::game::{Answer, GameDir, GameError, ReportKind};
+use crate::core::progress::Progress;
+use crate::systems::overlord::data::{self, Counts};
+use crate::systems::overlord::orders::ArticleKind;
+use crate::systems::overlord::{generate, legacy};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -2,12 +2,12 @@ use clap::Parser;
 
 // A turn allocates and frees many small records (orders, names, report lines);
 // mimalloc does this about a third faster than the system allocator on the
-// alpha-sized x100 benchmark (see README, "Performance"). Its settings: `overlord::alloc`.
+// alpha-sized x100 benchmark (see README, "Performance"). Its settings: `overlord::core::alloc`.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    overlord::alloc::keep_freed_memory();
+    overlord::core::alloc::keep_freed_memory();
     let cli = overlord::cli::Cli::parse();
     std::process::exit(overlord::cli::run(cli));
 }

@@ -2,9 +2,9 @@
 //! per kind of validation error, each asserting file and line), lossless save
 //! and load, and the world generator's determinism.
 
-use overlord::data::{self, Counts, load_game, validate};
-use overlord::diag::Diagnostic;
-use overlord::testkit::copy_dir;
+use overlord::core::diag::Diagnostic;
+use overlord::systems::overlord::data::{self, Counts, load_game, validate};
+use overlord::systems::overlord::testkit::copy_dir;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -58,7 +58,7 @@ fn alpha_loads_and_validates_with_the_expected_counts() {
     // DATA-LOAD, LOC-DATA: the alpha world as committed.
     let g = load_game(&root().join("scenarios/alpha"), None).expect("alpha loads");
     let issues = validate(&g.rules, &g.scenario);
-    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::diag::Severity::Error).collect();
+    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::core::diag::Severity::Error).collect();
     assert!(errs.is_empty(), "{errs:#?}");
     let c = Counts::of(&g.rules, &g.scenario);
     assert_eq!(
@@ -256,8 +256,8 @@ fn load_save_load_is_lossless() {
 }
 
 fn generate(seed: u64, dir: &Path) {
-    let opts = overlord::generate::Options { locations: 300, factions: 6, units: 1500, seed };
-    overlord::generate::generate_to_dir(&root().join("assets/rules/overlord"), &opts, dir).unwrap();
+    let opts = overlord::systems::overlord::generate::Options { locations: 300, factions: 6, units: 1500, seed };
+    overlord::systems::overlord::generate::generate_to_dir(&root().join("assets/rules/overlord"), &opts, dir).unwrap();
 }
 
 fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {

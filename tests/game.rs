@@ -2,9 +2,9 @@
 //! submissions, determinism across directories and thread counts, crash safety,
 //! and the JSON report schema.
 
-use overlord::engine::Threads;
-use overlord::game::{ABORT_ENV, GameDir, ReportKind};
-use overlord::testkit::copy_dir;
+use overlord::core::engine::Threads;
+use overlord::core::game::{ABORT_ENV, GameDir, ReportKind};
+use overlord::systems::overlord::testkit::copy_dir;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -462,14 +462,14 @@ fn a_month_of_unit_life_on_the_alpha_world() {
     // Issue "Unit life": on the alpha world, units study (taught), make, work and
     // recruit, and the reports show it. The bladesmith U707 is given 10 iron first.
     let t = tempfile::tempdir().unwrap();
-    let mut scen = overlord::testkit::alpha();
-    scen.units.iter_mut().find(|u| u.id == "U707").unwrap().items.push(overlord::data::ItemHolding(
+    let mut scen = overlord::systems::overlord::testkit::alpha();
+    scen.units.iter_mut().find(|u| u.id == "U707").unwrap().items.push(overlord::systems::overlord::data::ItemHolding(
         "iron".into(),
         10,
         0,
     ));
     let scen_dir = t.path().join("scen");
-    overlord::data::save_scenario(&scen_dir, &scen).unwrap();
+    overlord::systems::overlord::data::save_scenario(&scen_dir, &scen).unwrap();
     let dir = t.path().join("game");
     GameDir::create(&scen_dir, Some(&root().join("assets/rules/overlord")), &dir).unwrap();
     let g = GameDir::open(&dir).unwrap();

@@ -1,8 +1,8 @@
 //! The legacy importer on the alpha game and on a world made of two renumbered
 //! copies of it.
 
-use overlord::data::{self, Counts};
-use overlord::legacy::{ImportOptions, import};
+use overlord::systems::overlord::data::{self, Counts};
+use overlord::systems::overlord::legacy::{ImportOptions, import};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -142,7 +142,7 @@ fn two_renumbered_copies_import_and_validate() {
     data::save_scenario(&out.join("scen"), &im.scenario).unwrap();
     let g = data::load_game(&out.join("scen"), Some(&out.join("rules"))).unwrap();
     let issues = data::validate(&g.rules, &g.scenario);
-    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::diag::Severity::Error).collect();
+    let errs: Vec<_> = issues.iter().filter(|i| i.severity == overlord::core::diag::Severity::Error).collect();
     assert!(errs.is_empty(), "{errs:#?}");
     let u = g.scenario.units.iter().find(|u| u.id == "U10002").unwrap();
     assert_eq!(

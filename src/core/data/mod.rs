@@ -1,0 +1,4 @@
+//! Data files: RON reading and writing, positions in RON texts.
+
+pub mod ronpos;
+pub(crate) mod ronwrite;

@@ -1,0 +1,414 @@
+//! Mail: what a game directory does with each section of a mail (RULINGS §1).
+//!
+//! * `GAME` — an order file. Checked against the current state (FILE-CHECK) and
+//!   stored for its turn, replacing an earlier file (FILE-LAST). Orders for a later
+//!   turn are stored unchecked; they are checked when the turn before them has run,
+//!   and the check is written into that turn's folder (FILE-TURN).
+//! * `PRESS` / `RUMOR` — an article for the newspaper of the next turn (PRS-PRESS,
+//!   PRS-RUMOR, PRS-MULTI), stored as `orders/<turn>/press/<faction>-<nn>-<kind>.txt`.
+//!   The turn publishes them in `turns/<turn>/newspaper.txt` and pays the rewards
+//!   (PRS-REWARD). A game master cancels an article, and its reward, by deleting its
+//!   file before the turn runs.
+//! * `REPORT` — a stored text report, sent back (RPC-REPORT). The faction is told
+//!   in its next report.
+//!
+//! Each section is authenticated on its own: a wrong faction or password refuses that
+//! section and stores nothing of it. A faction without a password takes no mail.
+
+use super::{GameDir, GameError, ReportKind};
+use crate::systems::overlord::check::{self, Check};
+use crate::systems::overlord::data::{Faction, GameSettings, Scenario};
+use crate::systems::overlord::orders::{self, Article, ArticleKind, HeaderTarget, OrderFile, ReportRequest};
+use crate::systems::overlord::world::Catalog;
+use std::path::{Path, PathBuf};
+
+/// An order file taken in.
+#[derive(Debug, Clone)]
+pub struct Receipt {
+    /// Line of the `GAME` line.
+    pub line: usize,
+    /// The faction id.
+    pub faction: String,
+    /// The turn the orders are for.
+    pub turn: u32,
+    /// Where they were (or would be) stored.
+    pub path: PathBuf,
+    /// Number of `UNIT` blocks.
+    pub unit_blocks: usize,
+    /// The check against the current state; `None` for orders for a later turn,
+    /// which are checked when the turn before them has run.
+    pub check: Option<Check>,
+    /// Whether an earlier submission for that turn was (or would be) replaced.
+    pub replaced: bool,
+}
+
+/// What became of one section of a mail.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// Orders, stored (or only checked).
+    Orders(Receipt),
+    /// An article, stored for the newspaper of `turn`.
+    Article {
+        /// Line of the `PRESS`/`RUMOR` line.
+        line: usize,
+        /// The author.
+        faction: String,
+        /// Signed or rumour.
+        kind: ArticleKind,
+        /// The turn whose newspaper will carry it.
+        turn: u32,
+        /// Where it was (or would be) stored.
+        path: PathBuf,
+    },
+    /// A stored report, sent back.
+    Report {
+        /// Line of the `REPORT` line.
+        line: usize,
+        /// The faction.
+        faction: String,
+        /// The turn of the report.
+        turn: u32,
+        /// The text report.
+        text: String,
+    },
+    /// A section refused: nothing of it was stored.
+    Refused {
+        /// Line of the section's first line.
+        line: usize,
+        /// Why, for the player.
+        message: String,
+    },
+}
+
+/// Whether to store what a mail holds or only check it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Store,
+    CheckOnly,
+}
+
+/// The faction `id` if `password` is its password.
+fn authenticate<'a>(state: &'a Scenario, id: &str, password: &str) -> Result<&'a Faction, String> {
+    let f = state
+        .factions
+        .iter()
+        .find(|f| f.id.eq_ignore_ascii_case(id))
+        .ok_or_else(|| format!("there is no faction '{id}' in this game"))?;
+    if f.password.is_empty() {
+        return Err(format!("faction {} takes no mail", f.id));
+    }
+    if f.password != password {
+        return Err(format!("wrong password for faction {}", f.id));
+    }
+    Ok(f)
+}
+
+impl GameDir {
+    /// Reads a mail and stores (or, with [`Mode::CheckOnly`], only checks) each of
+    /// its sections. Fails when the mail cannot be read at all, or on I/O errors.
+    pub(super) fn take_mail(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
+        let current = self.current_turn()?;
+        let state = self.state(current)?;
+        let catalog = Catalog::new(std::sync::Arc::new(self.rules()?));
+        let mail = orders::parse_mail(text, &catalog).map_err(|e| GameError::new("orders", e.to_string()))?;
+        let mut answers = Vec::new();
+        for file in &mail.orders {
+            answers.push(self.take_orders(text, file, &state, &catalog, current, mode)?);
+        }
+        let mut numbered = 0;
+        for a in &mail.articles {
+            answers.push(self.take_article(a, &state, current, mode, &mut numbered)?);
+        }
+        for r in &mail.reports {
+            answers.push(self.take_report_request(r, &state, current, mode)?);
+        }
+        answers.sort_by_key(|a| match a {
+            Answer::Orders(r) => r.line,
+            Answer::Article { line, .. } | Answer::Report { line, .. } | Answer::Refused { line, .. } => *line,
+        });
+        Ok(answers)
+    }
+
+    fn take_orders(
+        &self,
+        text: &str,
+        file: &OrderFile,
+        state: &Scenario,
+        catalog: &Catalog,
+        current: u32,
+        mode: Mode,
+    ) -> Result<Answer, GameError> {
+        let h = &file.header;
+        let refuse = |m: String| Ok(Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") });
+        let faction = match authenticate(state, &h.faction, &h.password) {
+            Ok(f) => f,
+            Err(m) => return refuse(m),
+        };
+        let turn = match &h.target {
+            HeaderTarget::Next => current + 1,
+            HeaderTarget::Turn(n) if *n <= current => {
+                return refuse(format!("turn {n} has already been run (the next turn is {})", current + 1));
+            }
+            HeaderTarget::Turn(n) => *n,
+            HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&state.game.name) => {
+                return refuse(format!("these orders are for game '{name}', but this game is '{}'", state.game.name));
+            }
+            HeaderTarget::Game(_) => current + 1,
+        };
+        let check = (turn == current + 1).then(|| check::check(file, &faction.id, state, catalog));
+        let path = self.pending_dir(turn).join(format!("{}.txt", faction.id));
+        let replaced = path.is_file();
+        if mode == Mode::Store {
+            // The section is stored with the mail's line numbers, which the turn's
+            // notes will quote.
+            let section = section_text(text, h.line);
+            crate::systems::overlord::data::load::write_atomic(&path, section.as_bytes())
+                .map_err(|e| GameError::io(&path, e))?;
+        }
+        Ok(Answer::Orders(Receipt {
+            line: h.line,
+            faction: faction.id.clone(),
+            turn,
+            path,
+            unit_blocks: file.units.len(),
+            check,
+            replaced,
+        }))
+    }
+
+    fn take_article(
+        &self,
+        a: &Article,
+        state: &Scenario,
+        current: u32,
+        mode: Mode,
+        numbered: &mut u32,
+    ) -> Result<Answer, GameError> {
+        let refuse = |m: String| Ok(Answer::Refused { line: a.line, message: format!("{m}; nothing was stored") });
+        let faction = match authenticate(state, &a.faction, &a.password) {
+            Ok(f) => f,
+            Err(m) => return refuse(m),
+        };
+        if let Some(g) = &a.game
+            && !g.eq_ignore_ascii_case(&state.game.name)
+        {
+            return refuse(format!("this article is for game '{g}', but this game is '{}'", state.game.name));
+        }
+        if a.text.trim().is_empty() {
+            return refuse("the article is empty".into());
+        }
+        let turn = current + 1;
+        let dir = self.pending_dir(turn).join("press");
+        // The next free number for this faction's articles of the turn.
+        let taken = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{}-", faction.id))).count()
+                    as u32
+            })
+            .unwrap_or(0);
+        let n = taken + 1 + *numbered;
+        if mode == Mode::CheckOnly {
+            *numbered += 1;
+        }
+        let kind_word = match a.kind {
+            ArticleKind::Press => "press",
+            ArticleKind::Rumor => "rumor",
+        };
+        let path = dir.join(format!("{}-{n:02}-{kind_word}.txt", faction.id));
+        if mode == Mode::Store {
+            let mut body = a.text.clone();
+            body.push('\n');
+            crate::systems::overlord::data::load::write_atomic(&path, body.as_bytes())
+                .map_err(|e| GameError::io(&path, e))?;
+        }
+        Ok(Answer::Article { line: a.line, faction: faction.id.clone(), kind: a.kind, turn, path })
+    }
+
+    fn take_report_request(
+        &self,
+        r: &ReportRequest,
+        state: &Scenario,
+        current: u32,
+        mode: Mode,
+    ) -> Result<Answer, GameError> {
+        let refuse = |m: String| Ok(Answer::Refused { line: r.line, message: m });
+        let faction = match authenticate(state, &r.faction, &r.password) {
+            Ok(f) => f,
+            Err(m) => return refuse(m),
+        };
+        let turn = r.turn.unwrap_or(current);
+        if turn > current {
+            return refuse(format!("turn {turn} has not been run yet (the last turn is {current})"));
+        }
+        let path = self.report_path(turn, &faction.id, ReportKind::Text);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(_) => return refuse(format!("there is no report of faction {} for turn {turn}", faction.id)),
+        };
+        if mode == Mode::Store {
+            let notice = self.pending_dir(current + 1).join("notices").join(format!("{}.txt", faction.id));
+            let mut lines = std::fs::read_to_string(&notice).unwrap_or_default();
+            lines.push_str(&format!("Your report for turn {turn} was sent again on request.\n"));
+            crate::systems::overlord::data::load::write_atomic(&notice, lines.as_bytes())
+                .map_err(|e| GameError::io(&notice, e))?;
+        }
+        Ok(Answer::Report { line: r.line, faction: faction.id.clone(), turn, text })
+    }
+
+    /// The articles and notices waiting for `turn`: the engine's inbox, the files to
+    /// archive with the turn (relative to its folder) and the newspaper's articles.
+    pub(super) fn pending_mail(&self, turn: u32) -> Result<PendingMail, GameError> {
+        let mut out = PendingMail::default();
+        let dir = self.pending_dir(turn);
+        for (name, text) in read_txt_files(&dir.join("press"))? {
+            let Some((faction, kind)) = article_name(&name) else { continue };
+            out.inbox.articles.push((faction.to_string(), kind));
+            out.articles.push((faction.to_string(), kind, text.clone()));
+            out.files.push((Path::new("press").join(&name), text.into_bytes()));
+        }
+        for (name, text) in read_txt_files(&dir.join("notices"))? {
+            let faction = name.trim_end_matches(".txt").to_string();
+            for l in text.lines().filter(|l| !l.trim().is_empty()) {
+                out.inbox.notices.push((faction.clone(), l.to_string()));
+            }
+            out.files.push((Path::new("notices").join(&name), text.into_bytes()));
+        }
+        Ok(out)
+    }
+}
+
+/// Mail other than orders waiting for a turn.
+#[derive(Debug, Default)]
+pub(super) struct PendingMail {
+    /// For the engine.
+    pub inbox: crate::systems::overlord::world::resources::Inbox,
+    /// Articles: author, kind, text; in file-name order.
+    pub articles: Vec<(String, ArticleKind, String)>,
+    /// Files to archive with the turn.
+    pub files: Vec<super::TurnFile>,
+}
+
+/// The check of a faction's orders as sent back to the player: a title, one line per
+/// problem, a summary.
+pub fn check_text(faction: &str, turn: u32, check: &Check) -> String {
+    let mut s = format!("Check of the orders of {faction} for turn {turn}\n");
+    for p in &check.problems {
+        s.push_str(&format!("{p}\n"));
+    }
+    s.push_str(&check.summary());
+    s.push('\n');
+    s
+}
+
+/// `f01-03-rumor.txt` → (`f01`, rumour).
+fn article_name(name: &str) -> Option<(&str, ArticleKind)> {
+    let stem = name.strip_suffix(".txt")?;
+    let (rest, kind) = stem.rsplit_once('-')?;
+    let (faction, _n) = rest.rsplit_once('-')?;
+    let kind = match kind {
+        "press" => ArticleKind::Press,
+        "rumor" => ArticleKind::Rumor,
+        _ => return None,
+    };
+    Some((faction, kind))
+}
+
+/// The `.txt` files directly in `dir`, by name, in name order (hidden files skipped).
+pub(super) fn read_txt_files(dir: &Path) -> Result<Vec<(String, String)>, GameError> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.extension().is_some_and(|x| x == "txt")
+                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).map_err(|e| GameError::io(&p, e))?;
+        out.push((p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), text));
+    }
+    Ok(out)
+}
+
+/// The section of `text` that starts at line `from` (1-based), up to its `END` or the
+/// next section. The lines before it are left blank, so that line numbers stay those
+/// of the mail.
+fn section_text(text: &str, from: usize) -> String {
+    let mut out = "\n".repeat(from - 1);
+    for (i, raw) in text.lines().enumerate().skip(from - 1) {
+        if i + 1 > from && orders::file::section_keyword(raw).is_some_and(|k| k != "END") {
+            break;
+        }
+        out.push_str(raw);
+        out.push('\n');
+        if orders::file::section_keyword(raw) == Some("END") {
+            break;
+        }
+    }
+    out
+}
+
+/// The newspaper of `turn`: signed articles by author, then rumours in an order that
+/// says nothing of who wrote them (by their text).
+pub(super) fn newspaper(
+    game: &GameSettings,
+    factions: &[Faction],
+    turn: u32,
+    articles: &[(String, ArticleKind, String)],
+) -> String {
+    let title = if game.title.is_empty() { &game.name } else { &game.title };
+    let mut s = format!("{title}: the newspaper of turn {turn}\n");
+    s.push_str(&"=".repeat(s.trim_end().chars().count()));
+    s.push_str("\n\n");
+    let signed: Vec<&(String, ArticleKind, String)> = articles.iter().filter(|a| a.1 == ArticleKind::Press).collect();
+    let mut rumours: Vec<&str> =
+        articles.iter().filter(|a| a.1 == ArticleKind::Rumor).map(|a| a.2.trim_end()).collect();
+    rumours.sort_unstable();
+    if signed.is_empty() && rumours.is_empty() {
+        s.push_str("No articles this turn.\n");
+        return s;
+    }
+    if !signed.is_empty() {
+        s.push_str("Signed articles\n---------------\n\n");
+        for (faction, _, text) in signed {
+            let name = factions.iter().find(|f| f.id == *faction).map_or("", |f| f.name.as_str());
+            s.push_str(text.trim_end());
+            s.push_str(&format!("\n\n    -- {name} ({faction})\n\n"));
+        }
+    }
+    if !rumours.is_empty() {
+        s.push_str("Rumours\n-------\n\n");
+        for text in rumours {
+            s.push_str(text);
+            s.push_str("\n\n");
+        }
+    }
+    s.truncate(s.trim_end().len());
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn article_file_names() {
+        assert_eq!(article_name("f01-03-rumor.txt"), Some(("f01", ArticleKind::Rumor)));
+        assert_eq!(article_name("my-faction-12-press.txt"), Some(("my-faction", ArticleKind::Press)));
+        assert_eq!(article_name("f01.txt"), None);
+        assert_eq!(article_name("f01-01-memo.txt"), None);
+    }
+
+    #[test]
+    fn a_section_runs_to_its_end_or_the_next_section() {
+        let mail = "hi\nGAME f01 pw\nUNIT 1\nWORK\nEND\nafter\n#PRESS f01 pw\ntext\n";
+        assert_eq!(section_text(mail, 2), "\nGAME f01 pw\nUNIT 1\nWORK\nEND\n");
+        let mail = "GAME f01 pw\nUNIT 1\n#RUMOR f01 pw\nx\n";
+        assert_eq!(section_text(mail, 1), "GAME f01 pw\nUNIT 1\n");
+    }
+}

@@ -1,0 +1,415 @@
+//! Game directories: a game's state, its archive of turns, and the orders waiting
+//! for the next turn. The layout (also in README.md):
+//!
+//! ```text
+//! <game>/
+//!   rules/                      the rule set, copied when the game was created
+//!   orders/<turn>/<faction>.txt submitted orders waiting for that turn
+//!   turns/<turn>/               one folder per complete turn, never changed again:
+//!     state/*.ron               the world after the turn (a scenario folder)
+//!     orders/<faction>.txt      the order files the turn was run with
+//!     reports/<faction>.txt     each faction's text report,
+//!     reports/<faction>.json    JSON report (docs/report-schema.json),
+//!     reports/<faction>.orders.txt  and order template
+//! ```
+//!
+//! Turn folders are named with four or more digits (`0000`, `0001`, …). The current
+//! turn is the highest complete one. A turn is written into `turns/.<turn>.partial/`,
+//! every file and folder is flushed to disk, then the folder is renamed into place:
+//! a run killed at any moment leaves the game at its last complete turn, and the next
+//! run removes the leftovers and starts again, giving the same bytes.
+
+mod fsutil;
+pub mod mail;
+
+use crate::core::engine::{Engine, Threads};
+use crate::systems::overlord::data::{self, RuleSet, Scenario};
+use crate::systems::overlord::orders::{self, OrderFile};
+use crate::systems::overlord::report::{json, text};
+use crate::systems::overlord::world::Catalog;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use fsutil::{ABORT_ENV, write_tree};
+pub use mail::{Answer, Receipt};
+
+/// An error from a game command, with the file it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameError {
+    /// The file or folder concerned.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl GameError {
+    fn new(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        GameError { path: path.into(), message: message.into() }
+    }
+    fn io(path: &Path, e: std::io::Error) -> Self {
+        GameError::new(path, e.to_string())
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: error: {}", self.path.display(), self.message)
+    }
+}
+
+/// What a turn produced.
+#[derive(Debug, Clone)]
+pub struct TurnSummary {
+    /// The turn written.
+    pub turn: u32,
+    /// Number of factions (and so of reports).
+    pub factions: usize,
+    /// Number of units at the end of the turn.
+    pub units: usize,
+    /// Number of order files the turn was run with.
+    pub order_files: usize,
+    /// Time spent running the month (excluding loading and writing).
+    pub run_time: Duration,
+    /// Time spent in all.
+    pub total_time: Duration,
+    /// The folder of the turn's reports.
+    pub reports: PathBuf,
+}
+
+/// A game directory.
+#[derive(Debug, Clone)]
+pub struct GameDir {
+    root: PathBuf,
+}
+
+fn turn_name(turn: u32) -> String {
+    format!("{turn:04}")
+}
+
+impl GameDir {
+    /// Opens an existing game directory.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self, GameError> {
+        let g = GameDir { root: root.into() };
+        if !g.root.join("rules").join("ruleset.ron").is_file() || !g.root.join("turns").is_dir() {
+            return Err(GameError::new(&g.root, "not a game directory (create one with `overlord new`)"));
+        }
+        Ok(g)
+    }
+
+    /// The directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of a complete turn.
+    pub fn turn_dir(&self, turn: u32) -> PathBuf {
+        self.root.join("turns").join(turn_name(turn))
+    }
+
+    /// The folder of orders waiting for `turn`.
+    pub fn pending_dir(&self, turn: u32) -> PathBuf {
+        self.root.join("orders").join(turn_name(turn))
+    }
+
+    /// The path of a faction's report.
+    pub fn report_path(&self, turn: u32, faction: &str, kind: ReportKind) -> PathBuf {
+        let ext = match kind {
+            ReportKind::Text => "txt",
+            ReportKind::Json => "json",
+            ReportKind::Template => "orders.txt",
+        };
+        self.turn_dir(turn).join("reports").join(format!("{faction}.{ext}"))
+    }
+
+    /// The highest complete turn.
+    pub fn current_turn(&self) -> Result<u32, GameError> {
+        let dir = self.root.join("turns");
+        let entries = std::fs::read_dir(&dir).map_err(|e| GameError::io(&dir, e))?;
+        let mut best = None;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.len() >= 4
+                && name.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(n) = name.parse::<u32>()
+            {
+                best = best.max(Some(n));
+            }
+        }
+        best.ok_or_else(|| GameError::new(&dir, "no complete turn"))
+    }
+
+    /// Creates a game from a scenario: copies the rule set, writes turn 0's state and
+    /// reports. The scenario must validate.
+    pub fn create(scenario_dir: &Path, rules_dir: Option<&Path>, root: &Path) -> Result<TurnSummary, GameError> {
+        let started = Instant::now();
+        if root.exists() && std::fs::read_dir(root).map(|mut d| d.next().is_some()).unwrap_or(true) {
+            return Err(GameError::new(root, "already exists and is not empty"));
+        }
+        let game = data::load_game(scenario_dir, rules_dir).map_err(|d| diag_error(scenario_dir, &d))?;
+        let issues = data::validate(&game.rules, &game.scenario);
+        let diags = data::validate::resolve(&issues, &game.rules_dir, &game.scenario_dir);
+        if diags.iter().any(|d| d.is_error()) {
+            return Err(diag_error(scenario_dir, &diags));
+        }
+        let rules = Arc::new(game.rules);
+        let turn = game.scenario.game.turn;
+        tracing::info!(scenario = %scenario_dir.display(), units = game.scenario.units.len(), "creating game");
+        let mut engine = Engine::new(rules.clone(), game.scenario, Threads::All)
+            .map_err(|e| GameError::new(scenario_dir, e.join("; ")))?;
+        let t = Instant::now();
+        engine.defer_reports();
+        engine.report_only();
+        let run_time = t.elapsed();
+        let tmp_rules = root.join(".rules.partial");
+        fsutil::remove_if_exists(&tmp_rules).map_err(|e| GameError::io(&tmp_rules, e))?;
+        write_tree(&tmp_rules, &data::load::ruleset_files(&rules).map_err(|e| GameError::io(&tmp_rules, e))?)
+            .map_err(|e| GameError::io(&tmp_rules, e))?;
+        fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
+        let g = GameDir { root: root.to_path_buf() };
+        let settings = &engine.world().resource::<crate::systems::overlord::world::resources::Game>().0;
+        let newspaper = mail::newspaper(settings, &[], turn, &[]);
+        let inputs = [(PathBuf::from("newspaper.txt"), newspaper.into_bytes())];
+        let mut summary = g.write_turn(&engine, turn, &inputs, |_| Vec::new())?;
+        summary.run_time = run_time;
+        summary.total_time = started.elapsed();
+        Ok(summary)
+    }
+
+    /// Loads the rule set of the game.
+    pub fn rules(&self) -> Result<RuleSet, GameError> {
+        let dir = self.root.join("rules");
+        data::load_ruleset(&dir).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Loads the state of a complete turn.
+    pub fn state(&self, turn: u32) -> Result<Scenario, GameError> {
+        let dir = self.turn_dir(turn).join("state");
+        data::load_scenario(&dir).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Takes in a mail: stores its order files, articles and notices, and answers
+    /// its report requests (see [`mail`]). Fails only when the mail has no section
+    /// that can be read, or on I/O errors; a refused section is an
+    /// [`Answer::Refused`].
+    pub fn submit_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail(text, mail::Mode::Store)
+    }
+
+    /// Checks a mail as [`submit_mail`](Self::submit_mail) would take it, storing
+    /// nothing.
+    pub fn check_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail(text, mail::Mode::CheckOnly)
+    }
+
+    /// Stores one order file for its turn: the first section of `text` must be a
+    /// `GAME` section. A wrong faction, password, game or turn is an error and
+    /// stores nothing.
+    pub fn submit(&self, text: &str) -> Result<Receipt, GameError> {
+        match self.submit_mail(text)?.into_iter().next() {
+            Some(Answer::Orders(r)) => Ok(r),
+            Some(Answer::Refused { line, message }) => Err(GameError::new("orders", format!("line {line}: {message}"))),
+            _ => Err(GameError::new("orders", "no header line: the orders must start with `GAME faction password`")),
+        }
+    }
+
+    /// The order files waiting for `turn`, parsed, in faction-id order.
+    fn pending(&self, turn: u32, catalog: &Catalog) -> Result<Vec<(String, String, OrderFile)>, GameError> {
+        let dir = self.pending_dir(turn);
+        let mut out = Vec::new();
+        for (name, text) in mail::read_txt_files(&dir)? {
+            let file = orders::parse(&text, catalog).map_err(|e| GameError::new(dir.join(&name), e.to_string()))?;
+            out.push((name, text, file));
+        }
+        Ok(out)
+    }
+
+    /// Runs the next turn and writes it. `on_day(day, days)` is called after each day.
+    ///
+    /// The turn runs with the order files, articles and notices waiting for it; its
+    /// folder archives them, holds the newspaper, and the check of the orders already
+    /// waiting for the turn after it (FILE-TURN).
+    pub fn run(&self, threads: Threads, on_day: impl FnMut(u32, u32)) -> Result<TurnSummary, GameError> {
+        let started = Instant::now();
+        let current = self.current_turn()?;
+        let next = current + 1;
+        let rules = Arc::new(self.rules()?);
+        let catalog = Catalog::new(rules.clone());
+        let t = Instant::now();
+        let state = self.state(current)?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
+        let pending = self.pending(next, &catalog)?;
+        let mail = self.pending_mail(next)?;
+        let newspaper = mail::newspaper(&state.game, &state.factions, next, &mail.articles);
+        tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
+        let mut engine = Engine::new(rules.clone(), state, threads)
+            .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
+        engine.defer_reports();
+        engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
+        engine.deliver(mail.inbox);
+        let t = Instant::now();
+        engine.run_turn(on_day);
+        let run_time = t.elapsed();
+        tracing::info!(seconds = run_time.as_secs_f64(), "month run");
+        let order_files = pending.len();
+        let mut inputs: Vec<TurnFile> =
+            pending.into_iter().map(|(n, text, _)| (Path::new("orders").join(n), text.into_bytes())).collect();
+        inputs.extend(mail.files);
+        inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
+        let later = self.pending(next + 1, &catalog)?;
+        let mut summary = self.write_turn(&engine, next, &inputs, |state| {
+            later
+                .iter()
+                .filter_map(|(_, _, file)| {
+                    let f = state.factions.iter().find(|f| f.id.eq_ignore_ascii_case(&file.header.faction))?;
+                    let check = crate::systems::overlord::check::check(file, &f.id, state, &catalog);
+                    let text = mail::check_text(&f.id, next + 1, &check);
+                    Some((Path::new("checks").join(format!("{}.txt", f.id)), text.into_bytes()))
+                })
+                .collect()
+        })?;
+        summary.order_files = order_files;
+        summary.run_time = run_time;
+        summary.total_time = started.elapsed();
+        Ok(summary)
+    }
+
+    /// Writes turn `turn` atomically: state, reports, the `inputs` it ran with (paths
+    /// relative to the turn's folder) and the files `more` makes from the new state.
+    fn write_turn(
+        &self,
+        engine: &Engine,
+        turn: u32,
+        inputs: &[TurnFile],
+        more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
+    ) -> Result<TurnSummary, GameError> {
+        let turns = self.root.join("turns");
+        let partial = turns.join(format!(".{}.partial", turn_name(turn)));
+        let target = self.turn_dir(turn);
+        if target.exists() {
+            return Err(GameError::new(&target, "this turn has already been written"));
+        }
+        fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
+        // Written as it is made, so that a big world's turn never holds every report
+        // in memory: the state first, then the reports a batch of factions at a time.
+        let started = Instant::now();
+        let io = |e| GameError::io(&partial, e);
+        let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
+        let (state, files) = state_files(engine.world()).map_err(io)?;
+        w.write(&files).map_err(io)?;
+        drop(files);
+        w.write(inputs).map_err(io)?;
+        w.write(&more(&state)).map_err(io)?;
+        let units = state.units.len();
+        drop(state);
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
+        let threads = engine.world().get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+        let builder = crate::systems::overlord::report::build::Builder::new(engine.world());
+        let factions = builder.factions();
+        for start in (0..factions).step_by(REPORT_BATCH) {
+            let reports = builder.build(start..(start + REPORT_BATCH).min(factions));
+            w.write(&report_files(engine.world(), &reports, threads)).map_err(io)?;
+        }
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
+        w.finish().map_err(io)?;
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "turn flushed");
+        fsutil::commit(&partial, &target).map_err(|e| GameError::io(&target, e))?;
+        tracing::info!(turn, "turn written");
+        Ok(TurnSummary {
+            turn,
+            factions,
+            units,
+            order_files: 0,
+            run_time: Duration::ZERO,
+            total_time: Duration::ZERO,
+            reports: target.join("reports"),
+        })
+    }
+
+    /// The newspaper published with `turn`.
+    pub fn newspaper_path(&self, turn: u32) -> PathBuf {
+        self.turn_dir(turn).join("newspaper.txt")
+    }
+}
+
+/// Factions whose reports are rendered and written together.
+const REPORT_BATCH: usize = 1024;
+
+/// A file of a turn folder: its path relative to the folder, and its bytes.
+pub type TurnFile = (PathBuf, Vec<u8>);
+
+/// Which report file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportKind {
+    /// The text report.
+    Text,
+    /// The JSON report.
+    Json,
+    /// The order template.
+    Template,
+}
+
+fn diag_error(path: &Path, diags: &[crate::core::diag::Diagnostic]) -> GameError {
+    let errors: Vec<String> = diags.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+    GameError::new(path, format!("{} error(s):\n{}", errors.len(), errors.join("\n")))
+}
+
+/// The files of a turn folder, relative to it: the state, the `inputs` (the order
+/// files and mail the turn ran with, its newspaper), and each faction's text report,
+/// JSON report and order template. Also returns the state. Reports are rendered on as many threads as the
+/// engine uses, and come out in faction order.
+pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
+    let t = Instant::now();
+    let reports = engine.reports();
+    let threads = engine.world().get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+    // The state is extracted and written while the reports are rendered: both only
+    // read the world, and each output keeps its own order whatever the threads.
+    let world = engine.world();
+    let ((state, state_files), rendered) = if threads <= 1 {
+        (state_files(world)?, report_files(world, reports, 1))
+    } else {
+        std::thread::scope(|s| {
+            let job = s.spawn(|| state_files(world));
+            let rendered = report_files(world, reports, threads);
+            job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)).map(|state| (state, rendered))
+        })?
+    };
+    let mut files = state_files;
+    files.reserve(inputs.len() + rendered.len());
+    files.extend(inputs.iter().cloned());
+    files.extend(rendered);
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports written");
+    Ok((files, state))
+}
+
+/// The state folder's files of the world as it stands, and the state itself.
+fn state_files(world: &bevy_ecs::world::World) -> std::io::Result<(Scenario, Vec<TurnFile>)> {
+    let state = crate::systems::overlord::world::extract(world);
+    let mut files: Vec<TurnFile> =
+        data::scenario_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
+    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    Ok((state, files))
+}
+
+/// The report files of `reports` (text, JSON, order template), in faction order,
+/// rendered on `threads` threads.
+fn report_files(
+    world: &bevy_ecs::world::World,
+    reports: &[crate::systems::overlord::report::FactionReport],
+    threads: usize,
+) -> Vec<TurnFile> {
+    let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
+    let render = |r: &crate::systems::overlord::report::FactionReport| {
+        let dir = Path::new("reports");
+        let orders = text::template(r);
+        [
+            (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
+            (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
+            (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
+        ]
+    };
+    crate::core::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten().collect()
+}

@@ -1,0 +1,8 @@
+//! The core: what every rule system runs on, knowing none of them.
+
+pub mod alloc;
+pub mod data;
+pub mod diag;
+pub mod engine;
+pub mod game;
+pub mod progress;

@@ -1,0 +1,3 @@
+//! The rule systems the engine runs.
+
+pub mod overlord;

@@ -1,0 +1,403 @@
+//! The order checker (FILE-CHECK): an order file read against a game's current state,
+//! without running the turn.
+//!
+//! [`check`] lists, one per line, what the parser found (lines that cannot be read,
+//! orders past the limit) and what the state shows cannot work:
+//!
+//! * errors — the order will be ignored or removed when its turn comes: a line that
+//!   cannot be read, a `UNIT` block for a unit that is not the faction's, an order the
+//!   unit's kind may not give (PFX-KIND), a location or faction that does not exist, a
+//!   skill the unit can never study (ORD-STUDY), a level the skill does not have, a new
+//!   unit id that is not the faction's;
+//! * warnings — the order may well fail: a direction with no exit from where the unit
+//!   stands, a move to a location that is not next to it, a CARAVAN whose route has
+//!   a leg with no exit or that does not pass where the unit stands, a TARGET or BUILD
+//!   aimed at a construction that is not built from works (a vessel), a USE of a skill the unit does not know and does not study first, a
+//!   RECRUIT of a race the location does not offer, a new id that no order of the
+//!   faction creates (its orders would vanish at the end of the month,
+//!   FILE-NEWID-LIFE), and the parser's own warnings.
+//!
+//! The checker never tells a player more than they know: a unit that is not theirs
+//! gets the same message whether it exists or not, and it reads no other faction's
+//! units. It does not simulate the month, so a check is about the state when the file
+//! is checked (a unit's position for its first move, the skills it has now).
+
+use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, Unit};
+use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
+use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::ids::{RaceId, SkillId};
+use petgraph::graphmap::DiGraphMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+#[cfg(test)]
+mod tests;
+
+/// How serious a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The order (or block) will be ignored or removed when reached.
+    Error,
+    /// The order may fail, depending on what happens first.
+    Warning,
+}
+
+/// One problem, at a line of the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Line number (1-based; 0 for the file as a whole).
+    pub line: usize,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, for the player.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        if self.line > 0 {
+            write!(f, "line {}: {kind}: {}", self.line, self.message)
+        } else {
+            write!(f, "{kind}: {}", self.message)
+        }
+    }
+}
+
+/// The result of checking one order file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Check {
+    /// The problems, in line order (errors before warnings on the same line).
+    pub problems: Vec<Problem>,
+    /// Number of `UNIT` blocks.
+    pub units: usize,
+    /// Number of unit orders.
+    pub orders: usize,
+    /// Number of faction orders.
+    pub faction_orders: usize,
+}
+
+impl Check {
+    /// Number of errors.
+    pub fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
+    }
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.problems.len() - self.errors()
+    }
+    /// One line: "3 unit blocks, 12 orders: 1 error, 2 warnings".
+    pub fn summary(&self) -> String {
+        fn n(count: usize, one: &str) -> String {
+            format!("{count} {one}{}", if count == 1 { "" } else { "s" })
+        }
+        let mut s = format!("{}, {}", n(self.units, "unit block"), n(self.orders, "order"));
+        if self.faction_orders > 0 {
+            s.push_str(&format!(", {}", n(self.faction_orders, "faction order")));
+        }
+        s.push_str(&format!(": {}, {}", n(self.errors(), "error"), n(self.warnings(), "warning")));
+        s
+    }
+}
+
+/// What the checker knows of a unit: its race and where it is.
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    race: Option<RaceId>,
+    location: Option<&'a str>,
+    unit: Option<&'a Unit>,
+}
+
+/// The state a faction's file is checked against.
+struct Ctx<'a> {
+    catalog: &'a Catalog,
+    faction: &'a str,
+    locations: HashMap<&'a str, &'a Location>,
+    /// The location graph: an edge for every exit.
+    routes: DiGraphMap<&'a str, ()>,
+    factions: HashSet<&'a str>,
+    own: HashMap<&'a str, &'a Unit>,
+    /// New unit ids created by an order of the faction, with the new unit's race
+    /// when known (RECRUIT names it; SPLIT copies the parent's).
+    created: BTreeMap<String, Option<RaceId>>,
+    problems: Vec<Problem>,
+}
+
+impl Ctx<'_> {
+    fn error(&mut self, line: usize, message: String) {
+        self.problems.push(Problem { line, severity: Severity::Error, message });
+    }
+    fn warn(&mut self, line: usize, message: String) {
+        self.problems.push(Problem { line, severity: Severity::Warning, message });
+    }
+    fn kind(&self, race: RaceId) -> RaceKind {
+        self.catalog.rules.races[race.index()].kind
+    }
+}
+
+/// Checks `file`, submitted by `faction` (whose header is already verified), against
+/// `state`.
+pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalog) -> Check {
+    let own: HashMap<&str, &Unit> =
+        state.units.iter().filter(|u| u.faction.eq_ignore_ascii_case(faction)).map(|u| (u.id.as_str(), u)).collect();
+    let mut cx = Ctx {
+        catalog,
+        faction,
+        locations: state.locations.iter().map(|l| (l.id.as_str(), l)).collect(),
+        routes: state
+            .locations
+            .iter()
+            .flat_map(|l| l.exits.iter().map(move |x| (l.id.as_str(), x.to.as_str(), ())))
+            .collect(),
+        factions: state.factions.iter().map(|f| f.id.as_str()).collect(),
+        own,
+        created: BTreeMap::new(),
+        problems: Vec::new(),
+    };
+    for w in &file.warnings {
+        cx.warn(w.line, w.message.clone());
+    }
+    for l in &file.faction_orders {
+        if let Err(m) = &l.read {
+            cx.error(l.line, m.clone());
+        }
+    }
+    collect_created(&mut cx, file, state);
+    let mut orders = 0;
+    for block in &file.units {
+        orders += block.orders.len();
+        let known = if is_new_id(&block.unit, 'U') {
+            if !block.unit.starts_with(faction) {
+                cx.error(
+                    block.line,
+                    format!(
+                        "{} is not a new id of your faction: new units are named {faction}nU00 to {faction}nU99; the block is ignored",
+                        block.unit
+                    ),
+                );
+                continue;
+            }
+            match cx.created.get(&block.unit) {
+                Some(race) => Known { race: *race, location: None, unit: None },
+                None => {
+                    cx.warn(
+                        block.line,
+                        format!(
+                            "no RECRUIT or SPLIT of yours creates {}: unless one does this month, its orders vanish at the end of the month",
+                            block.unit
+                        ),
+                    );
+                    Known { race: None, location: None, unit: None }
+                }
+            }
+        } else {
+            match cx.own.get(block.unit.as_str()) {
+                Some(u) => Known { race: catalog.race(&u.race), location: Some(u.location.as_str()), unit: Some(u) },
+                None => {
+                    cx.error(block.line, format!("{} is not one of your units; the block is ignored", block.unit));
+                    continue;
+                }
+            }
+        };
+        check_list(&mut cx, known, block.orders.iter().map(|l| (l.line, &l.entry)));
+    }
+    let mut problems = cx.problems;
+    problems.sort_by_key(|p| (p.line, p.severity));
+    Check { problems, units: file.units.len(), orders, faction_orders: file.faction_orders.len() }
+}
+
+/// The new unit ids the faction's orders create this month: in the file, and in the
+/// pending lists of its units that the file leaves alone.
+fn collect_created(cx: &mut Ctx, file: &OrderFile, state: &Scenario) {
+    let note = |cx: &mut Ctx, entry: &Entry, parent: Option<RaceId>| match &entry.order {
+        Order::Recruit { unit, race, .. } => {
+            cx.created.insert(unit.clone(), Some(*race));
+        }
+        Order::Split { new, .. } => {
+            cx.created.entry(new.clone()).or_insert(parent);
+        }
+        _ => {}
+    };
+    let replaced: HashSet<&str> = file.units.iter().map(|b| b.unit.as_str()).collect();
+    for block in &file.units {
+        let parent = cx.own.get(block.unit.as_str()).and_then(|u| cx.catalog.race(&u.race));
+        for l in &block.orders {
+            note(cx, &l.entry, parent);
+        }
+    }
+    for u in state.units.iter().filter(|u| u.faction.eq_ignore_ascii_case(cx.faction)) {
+        if replaced.contains(u.id.as_str()) {
+            continue;
+        }
+        let parent = cx.catalog.race(&u.race);
+        for text in &u.orders {
+            let (entry, _) = parse_entry_lenient(text, cx.catalog);
+            note(cx, &entry, parent);
+        }
+    }
+}
+
+fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usize, &'e Entry)>) {
+    let mut moved = false;
+    let mut studied: Vec<SkillId> = Vec::new();
+    for (line, entry) in entries {
+        let order = &entry.order;
+        if let Order::Unreadable { reason, .. } = order {
+            cx.error(line, reason.clone());
+            continue;
+        }
+        let who = order.who();
+        if let Some(race) = unit.race
+            && !who.allows(cx.kind(race))
+        {
+            cx.error(line, format!("only {} may give {}", who.text(), order.keyword()));
+        }
+        for loc in locations_named(order) {
+            if !cx.locations.contains_key(loc) {
+                cx.error(line, format!("there is no location {loc} in this game"));
+            }
+        }
+        for f in factions_named(order) {
+            if !cx.factions.iter().any(|k| k.eq_ignore_ascii_case(f)) {
+                cx.error(line, format!("there is no faction {f} in this game"));
+            }
+        }
+        for r in order.references() {
+            if is_new_id(r, 'U') && !cx.created.contains_key(r) {
+                cx.warn(
+                    line,
+                    format!(
+                        "no RECRUIT or SPLIT of yours creates {r}: unless one does this month, this order vanishes at the end of the month"
+                    ),
+                );
+            }
+        }
+        match order {
+            Order::Move(Destination::Direction(dir)) | Order::March(Destination::Direction(dir)) if !moved => {
+                if let Some(here) = unit.location.and_then(|l| cx.locations.get(l))
+                    && !here.exits.iter().any(|e| e.dir.eq_ignore_ascii_case(dir))
+                {
+                    cx.warn(line, format!("{} ({}) has no exit {dir}", here.name, here.id));
+                }
+            }
+            Order::Move(Destination::Location(to)) | Order::March(Destination::Location(to)) if !moved => {
+                if let Some(here) = unit.location
+                    && cx.locations.contains_key(to.as_str())
+                    && !cx.routes.contains_edge(here, to.as_str())
+                {
+                    cx.warn(line, format!("{to} is not next to {here}: a move goes to a neighbouring location"));
+                }
+            }
+            Order::Caravan(list) => {
+                for pair in list.windows(2) {
+                    let (a, b) = (pair[0].as_str(), pair[1].as_str());
+                    if cx.locations.contains_key(a) && cx.locations.contains_key(b) && !cx.routes.contains_edge(a, b) {
+                        cx.warn(line, format!("the caravan's route has no exit from {a} to {b}: it stops there"));
+                    }
+                }
+                if !moved
+                    && let Some(here) = unit.location
+                    && !list.iter().any(|l| l == here)
+                {
+                    cx.warn(line, format!("the caravan's route does not pass {here}, where the unit is"));
+                }
+            }
+            Order::Target(Target::Construction(tag)) | Order::Build { what: Some(Target::Construction(tag)), .. } => {
+                let c = cx.catalog.rules.constructions.constructions.iter().find(|c| c.tag == *tag);
+                if let Some(c) = c.filter(|c| c.materials.is_empty()) {
+                    cx.warn(
+                        line,
+                        format!("a {} is not built from works: a skill makes it whole (USE of that skill)", c.name),
+                    );
+                }
+            }
+            Order::Study { skill, level } => {
+                study(cx, line, unit, *skill, *level);
+                studied.push(*skill);
+            }
+            Order::Use { skill, .. } | Order::Build { skill, .. } => {
+                let s = &cx.catalog.rules.skills[skill.index()];
+                let knows = unit.unit.is_none_or(|u| u.skills.iter().any(|k| k.0 == s.tag && k.1 > 0));
+                if !knows && !s.flags.contains(&SkillFlag::UseAnyone) && !studied.contains(skill) {
+                    cx.warn(
+                        line,
+                        format!(
+                            "this unit does not know {} ({}) and does not study it first: the order fails unless it learns the skill",
+                            s.name, s.tag
+                        ),
+                    );
+                }
+            }
+            Order::Recruit { race, .. } => {
+                if let Some(here) = unit.location.and_then(|l| cx.locations.get(l)) {
+                    let tag = &cx.catalog.rules.races[race.index()].tag;
+                    if !here.recruits.iter().any(|o| o.race.eq_ignore_ascii_case(tag)) {
+                        cx.warn(line, format!("{} ({}) offers no {tag} recruits this month", here.name, here.id));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if matches!(order, Order::Move(_) | Order::March(_) | Order::Caravan(_)) {
+            moved = true;
+        }
+    }
+}
+
+/// STUDY of a skill the unit can never study (ORD-STUDY, §10 races), or to a level the
+/// skill does not have.
+fn study(cx: &mut Ctx, line: usize, unit: Known, skill: SkillId, level: Option<u32>) {
+    let s = &cx.catalog.rules.skills[skill.index()];
+    let name = format!("{} ({})", s.name, s.tag);
+    if s.flags.contains(&SkillFlag::NoLearn) {
+        cx.error(line, format!("{name} cannot be learned by study"));
+        return;
+    }
+    if let Some(lv) = level
+        && lv as usize > s.levels.len()
+    {
+        cx.error(line, format!("{name} has only {} level(s), not {lv}", s.levels.len()));
+    }
+    let Some(race) = unit.race else { return };
+    match cx.kind(race) {
+        RaceKind::Creature => cx.error(line, "creatures cannot study".into()),
+        RaceKind::Follower if s.flags.contains(&SkillFlag::LeaderOnly) => {
+            cx.error(line, format!("only leaders and heroes can study {name}"))
+        }
+        RaceKind::Leader | RaceKind::Follower if s.flags.contains(&SkillFlag::CreatureOnly) => {
+            cx.error(line, format!("{name} is a creature skill: no leader or follower can study it"))
+        }
+        _ => {}
+    }
+}
+
+/// The location ids an order names.
+fn locations_named(order: &Order) -> Vec<&str> {
+    match order {
+        Order::At(Place::Location(l))
+        | Order::Attack(Target::Location(l))
+        | Order::Target(Target::Location(l))
+        | Order::Get { from: Target::Location(l), .. }
+        | Order::Move(Destination::Location(l))
+        | Order::March(Destination::Location(l))
+        | Order::Cancel { location: l, .. }
+        | Order::Claim { location: Some(l), .. } => vec![l.as_str()],
+        Order::Caravan(list) => list.iter().map(String::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The faction ids an order names.
+fn factions_named(order: &Order) -> Vec<&str> {
+    match order {
+        Order::Stance { faction, .. }
+        | Order::Attack(Target::Faction(faction))
+        | Order::Target(Target::Faction(faction))
+        | Order::Get { from: Target::Faction(faction), .. } => vec![faction.as_str()],
+        _ => Vec::new(),
+    }
+}

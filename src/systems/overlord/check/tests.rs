@@ -1,0 +1,183 @@
+//! The checker on a tiny world (FILE-CHECK).
+
+use super::*;
+use crate::systems::overlord::orders::parse;
+use crate::systems::overlord::testkit::{overlord_rules, scenario};
+use std::sync::Arc;
+
+/// fa owns a leader (U1), ten men (U2) and skeletons (U6) in L1, a leader in L2 (U5);
+/// fb owns U3. L1 has exits N to L2 and IN to L3, and offers men.
+const WORLD: &str = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
+  factions: [
+    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"),
+    (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
+  ],
+  locations: [
+    (id: "L1", name: "Ford", terrain: "city", population: 1000,
+     exits: [(dir: "N", to: "L2"), (dir: "IN", to: "L3")],
+     recruits: [(race: "man", count: 20, price: 50)]),
+    (id: "L2", name: "Heath", terrain: "plai", population: 200, exits: [(dir: "S", to: "L1")]),
+    (id: "L3", name: "Cellar", terrain: "city", kind: Inner, container: Some("L1"), exits: [(dir: "OUT", to: "L1")]),
+  ],
+  structures: [],
+  units: [
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 3000)]),
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1", skills: [("digg", 100)],
+     orders: ["RECRUIT fanU02 5 man 50"]),
+    (id: "U3", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1"),
+    (id: "U5", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2"),
+    (id: "U6", name: "Bones", faction: "fa", race: "skel", figures: 5, location: "L1"),
+  ],
+)"#;
+
+fn run(text: &str) -> Check {
+    let state = scenario(WORLD);
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    let file = parse(text, &catalog).expect("header");
+    check(&file, "fa", &state, &catalog)
+}
+
+fn lines(c: &Check) -> Vec<String> {
+    c.problems.iter().map(|p| p.to_string()).collect()
+}
+
+#[test]
+fn a_clean_file_has_no_problems() {
+    // FILE-CHECK: a file of valid orders gets an empty list and a summary.
+    let c = run("GAME fa pa\nNAME The Alphans\nUNIT U1\nMOVE N\nSTUDY tact\nUNIT 2\nUSE digg\nSTUDY blde\nEND\n");
+    assert_eq!(lines(&c), Vec::<String>::new());
+    assert_eq!(c.summary(), "2 unit blocks, 4 orders, 1 faction order: 0 errors, 0 warnings");
+}
+
+#[test]
+fn syntax_problems_are_errors_with_their_line() {
+    // FILE-CHECK, PFX-REMOVE: unreadable lines are errors; the 51st order is a warning.
+    let mut text = String::from("GAME fa pa\nFROB\nUNIT U1\nGIVE U3 glod 5\n");
+    for _ in 0..50 {
+        text.push_str("WORK\n");
+    }
+    let c = run(&text);
+    let l = lines(&c);
+    assert_eq!(l[0], "line 2: error: 'FROB' is not a faction order");
+    assert_eq!(l[1], "line 4: error: 'glod' is not an item of this game");
+    assert_eq!(l[2], "line 54: warning: unit U1 already has 50 orders; this one is ignored");
+    assert_eq!((c.errors(), c.warnings()), (2, 1));
+}
+
+#[test]
+fn foreign_and_unknown_units_get_the_same_message() {
+    // FILE-CHECK: not yours; never say whether another faction's unit exists.
+    let c = run("GAME fa pa\nUNIT U3\nWORK\nUNIT U99\nWORK\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 2: error: U3 is not one of your units; the block is ignored",
+            "line 4: error: U99 is not one of your units; the block is ignored"
+        ]
+    );
+}
+
+#[test]
+fn order_kinds_locations_factions_and_directions() {
+    // PFX-KIND (TEACH is for leaders), unknown location and faction, no exit that way.
+    let c = run(
+        "GAME fa pa\nUNIT U2\nTEACH U1 cmbt\nMOVE L77\nSTANCE f99 ally\nUNIT U1\nMOVE NE\nMOVE N\nUNIT U5\nMOVE N\n",
+    );
+    assert_eq!(
+        lines(&c),
+        [
+            "line 3: error: only leaders may give TEACH",
+            "line 4: error: there is no location L77 in this game",
+            "line 5: error: there is no faction f99 in this game",
+            "line 7: warning: Ford (L1) has no exit NE",
+            "line 10: warning: Heath (L2) has no exit N",
+        ]
+    );
+    // Only the first move is checked: after it the unit is elsewhere.
+    assert!(!lines(&c).iter().any(|l| l.starts_with("line 8:")));
+}
+
+#[test]
+fn moves_to_locations_that_are_not_next_caravans_with_a_broken_route_and_vessel_targets_file_check_ord_caravan() {
+    // The location graph: L2 is next to L1, L3 is inside L1, and L2 and L3 do not
+    // touch. U5 stands in L2, on no leg of U1's first caravan.
+    let c = run("GAME fa pa\nUNIT U1\nMOVE L3\nUNIT U5\nMOVE L3\nCARAVAN L1 L3\nUNIT U2\nCARAVAN L2 L1 L3 L2\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 5: warning: L3 is not next to L2: a move goes to a neighbouring location",
+            "line 8: warning: the caravan's route has no exit from L3 to L2: it stops there",
+        ]
+    );
+    let c = run("GAME fa pa\nUNIT U5\nCARAVAN L1 L3\nUNIT U1\nTARGET fshi\nTARGET mine\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 3: warning: the caravan's route does not pass L2, where the unit is",
+            "line 5: warning: a fishing boat is not built from works: a skill makes it whole (USE of that skill)",
+        ]
+    );
+}
+
+#[test]
+fn skills_a_unit_can_never_study() {
+    // ORD-STUDY: creatures cannot study; leader-only, creature-only and unlearnable
+    // skills; a level the skill does not have.
+    let c = run(
+        "GAME fa pa\nUNIT U6\nSTUDY cmbt\nUNIT U2\nSTUDY tact\nSTUDY pgaz\nSTUDY egra\nUNIT U1\nSTUDY cmbt 99\nSTUDY tact\n",
+    );
+    assert_eq!(
+        lines(&c),
+        [
+            "line 3: error: only leaders and followers may give STUDY",
+            "line 3: error: creatures cannot study",
+            "line 5: error: only leaders and heroes can study tactics (tact)",
+            "line 6: error: petrifying gaze (pgaz) is a creature skill: no leader or follower can study it",
+            "line 7: error: even grace (egra) cannot be learned by study",
+            "line 9: error: combat (cmbt) has only 7 level(s), not 99",
+        ]
+    );
+}
+
+#[test]
+fn use_without_the_skill_and_recruits_not_offered() {
+    let c = run("GAME fa pa\nUNIT U1\nUSE mini\nSTUDY lumb\nUSE lumb\nRECRUIT fanU01 2 elve 50\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 3: warning: this unit does not know iron mining (mini) and does not study it first: the order fails unless it learns the skill",
+            "line 6: warning: Ford (L1) offers no elve recruits this month",
+        ]
+    );
+}
+
+#[test]
+fn new_ids_are_checked_against_the_orders_that_create_them() {
+    // FILE-NEWID, FILE-NEWID-LIFE: fanU01 is recruited in this file, fanU02 by U2's
+    // pending list (U2 has no block); fanU03 by nobody; fbnU01 is not fa's.
+    let c = run(
+        "GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nGIVE fanU03 coin 1\nUNIT fanU01\nSTUDY tact\nUNIT fanU02\nWORK\nUNIT fbnU01\nWORK\n",
+    );
+    assert_eq!(
+        lines(&c),
+        [
+            "line 4: warning: no RECRUIT or SPLIT of yours creates fanU03: unless one does this month, this order vanishes at the end of the month",
+            // The recruit's race is known: men may not study tactics.
+            "line 6: error: only leaders and heroes can study tactics (tact)",
+            "line 9: error: fbnU01 is not a new id of your faction: new units are named fanU00 to fanU99; the block is ignored",
+        ]
+    );
+}
+
+#[test]
+fn a_block_replacing_a_list_drops_what_that_list_created() {
+    // U2's block replaces its pending RECRUIT: fanU02 is no longer created.
+    let c = run("GAME fa pa\nUNIT U2\nWORK\nUNIT fanU02\nWORK\n");
+    assert_eq!(
+        lines(&c),
+        [
+            "line 4: warning: no RECRUIT or SPLIT of yours creates fanU02: unless one does this month, its orders vanish at the end of the month"
+        ]
+    );
+}

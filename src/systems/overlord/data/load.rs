@@ -1,0 +1,356 @@
+//! Reading and writing rule set and scenario folders.
+//!
+//! Loading collects the syntax and type errors of *every* file before giving up,
+//! so a modder sees all of them at once, each with its file, line and column.
+
+use super::rules::*;
+use super::scenario::*;
+use crate::core::diag::Diagnostic;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A rule set and a scenario loaded together, with the folders they came from.
+#[derive(Debug, Clone)]
+pub struct GameData {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Folder of the rule set.
+    pub rules_dir: PathBuf,
+    /// Folder of the scenario.
+    pub scenario_dir: PathBuf,
+}
+
+/// Reads and parses one RON file. A missing optional file gives `None` and no error.
+fn read_ron<T: DeserializeOwned>(path: &Path, required: bool, diags: &mut Vec<Diagnostic>) -> Option<T> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return None,
+        Err(e) => {
+            diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
+            return None;
+        }
+    };
+    match ron::Options::default().from_str::<T>(&text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.push(Diagnostic::error(path, e.span.start.line, e.span.start.col, e.code.to_string()));
+            None
+        }
+    }
+}
+
+fn part<T: DeserializeOwned + Default>(dir: &Path, name: &str, diags: &mut Vec<Diagnostic>) -> T {
+    read_ron(&dir.join(name), false, diags).unwrap_or_default()
+}
+
+/// Loads the rule set in `dir`. Every file but `ruleset.ron` may be absent (an empty table).
+pub fn load_ruleset(dir: &Path) -> Result<RuleSet, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    if !dir.is_dir() {
+        return Err(vec![Diagnostic::error(dir, 0, 0, "rule set folder not found")]);
+    }
+    let info: Option<RuleSetInfo> = read_ron(&dir.join("ruleset.ron"), true, &mut diags);
+    let rules = RuleSet {
+        info: info.unwrap_or_else(|| empty_ruleset().info),
+        movement: part(dir, "movement.ron", &mut diags),
+        equipment_slots: part(dir, "equipment.ron", &mut diags),
+        climate: part(dir, "climate.ron", &mut diags),
+        terrains: part(dir, "terrains.ron", &mut diags),
+        races: part(dir, "races.ron", &mut diags),
+        items: part(dir, "items.ron", &mut diags),
+        skills: part(dir, "skills.ron", &mut diags),
+        constructions: part(dir, "constructions.ron", &mut diags),
+        titles: part(dir, "titles.ron", &mut diags),
+        enchantments: part(dir, "enchantments.ron", &mut diags),
+        stances: part(dir, "diplomacy.ron", &mut diags),
+        combat: part(dir, "combat.ron", &mut diags),
+        events: part(dir, "events.ron", &mut diags),
+    };
+    if diags.is_empty() { Ok(rules) } else { Err(diags) }
+}
+
+/// An empty rule set, used to finish building one whose `ruleset.ron` failed to
+/// load (so that the other files can still be checked); never played.
+pub fn empty_ruleset() -> RuleSet {
+    RuleSet {
+        info: RuleSetInfo {
+            name: String::new(),
+            description: String::new(),
+            source: String::new(),
+            parameters: zero_parameters(),
+        },
+        movement: Default::default(),
+        equipment_slots: Vec::new(),
+        climate: Default::default(),
+        terrains: Vec::new(),
+        races: Vec::new(),
+        items: Vec::new(),
+        skills: Vec::new(),
+        constructions: Default::default(),
+        titles: Vec::new(),
+        enchantments: Default::default(),
+        stances: Vec::new(),
+        combat: Default::default(),
+        events: Vec::new(),
+    }
+}
+
+fn zero_parameters() -> Parameters {
+    Parameters {
+        experience_per_day: 0,
+        starting_control_points: 0,
+        figures_per_control_point: 0,
+        mana_per_control_point: 0,
+        max_study_level: 0,
+        max_study_level_leader: 0,
+        max_combat_study_level: CombatStudyLimits { follower: 0, leader: 0, hero: 0 },
+        overload_time_factor: 0,
+        overload_limit_percent: 0,
+        max_travel_days: 0,
+        market_days: Vec::new(),
+        mana_regen_days: 0,
+        retarget_loss_percent: 0,
+        population_drift_percent: 0,
+        max_orders_per_unit: 0,
+        press_reward_signed: 0,
+        press_reward_rumor: 0,
+        default_stats: Default::default(),
+        permanent_effect_days: 0,
+        dissent_days: 0,
+        dissent_effect: None,
+        rations: Vec::new(),
+        ration_percent: 0,
+        npc_upkeep: false,
+        study_bonus_leader_percent: 0,
+        study_bonus_place_percent: 0,
+        study_basic_percent: 0,
+        max_magic_study_level_taught: 0,
+        teach_percent: 0,
+        teach_max_figures: 0,
+        teach_leader_figures: 0,
+        teach_beyond_max_figures: 0,
+        tool_bonus_percent: 0,
+        use_experience_percent: 0,
+        use_basic_percent: 0,
+        derived_travel: Vec::new(),
+        inner_travel_days: 0,
+        follower_move_skill: None,
+        guard_skill: None,
+        coastal_sailing: None,
+    }
+}
+
+/// Loads the scenario in `dir` (without its rule set).
+pub fn load_scenario(dir: &Path) -> Result<Scenario, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    if !dir.is_dir() {
+        return Err(vec![Diagnostic::error(dir, 0, 0, "scenario folder not found")]);
+    }
+    let game: Option<GameSettings> = read_ron(&dir.join("game.ron"), true, &mut diags);
+    let factions = part(dir, "factions.ron", &mut diags);
+    let locations = part(dir, "locations.ron", &mut diags);
+    let structures = part(dir, "structures.ron", &mut diags);
+    let units = part(dir, "units.ron", &mut diags);
+    let orders = read_orders(dir, &mut diags);
+    match game {
+        Some(game) if diags.is_empty() => Ok(Scenario { game, factions, locations, structures, units, orders }),
+        _ => Err(diags),
+    }
+}
+
+fn read_orders(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<(String, String)> {
+    let odir = dir.join("orders");
+    let Ok(entries) = fs::read_dir(&odir) else { return Vec::new() };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.extension().and_then(|x| x.to_str()) != Some("txt") {
+            continue;
+        }
+        match fs::read(&path) {
+            Ok(bytes) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                out.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+            }
+            Err(err) => diags.push(Diagnostic::error(&path, 0, 0, format!("cannot read file: {err}"))),
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Finds the folder of the rule set `name` used by the scenario in `scenario_dir`:
+/// `explicit` if given, else `<scenario>/rules`, else `assets/rules/<name>` in the
+/// scenario's folder or any folder above it, else in the current folder. A
+/// scenario may also name its rule set folder in a file `rules.path`, as the
+/// world generator does.
+pub fn find_ruleset_dir(scenario_dir: &Path, name: &str, explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    let own = scenario_dir.join("rules");
+    if own.join("ruleset.ron").is_file() {
+        return Some(own);
+    }
+    // A generated scenario records the folder of the rule set it was drawn from.
+    if let Ok(text) = fs::read_to_string(scenario_dir.join("rules.path")) {
+        // A relative path is tried against the scenario folder, then the current folder.
+        let p = PathBuf::from(text.trim());
+        for cand in [scenario_dir.join(&p), p] {
+            if cand.join("ruleset.ron").is_file() {
+                return Some(cand);
+            }
+        }
+    }
+    let abs = fs::canonicalize(scenario_dir).unwrap_or_else(|_| scenario_dir.to_path_buf());
+    for anc in abs.ancestors() {
+        let cand = anc.join("assets").join("rules").join(name);
+        if cand.join("ruleset.ron").is_file() {
+            return Some(cand);
+        }
+    }
+    let cand = Path::new("assets").join("rules").join(name);
+    cand.join("ruleset.ron").is_file().then_some(cand)
+}
+
+/// Loads a scenario and the rule set it names. Syntax errors of both are reported together.
+pub fn load_game(scenario_dir: &Path, rules_dir: Option<&Path>) -> Result<GameData, Vec<Diagnostic>> {
+    let scenario = load_scenario(scenario_dir);
+    let name = match &scenario {
+        Ok(s) => s.game.ruleset.clone(),
+        Err(_) => String::new(),
+    };
+    // Even when game.ron is broken, a rule set found without its name (given,
+    // or the scenario's own) is loaded, so that its errors are reported too.
+    let dir = find_ruleset_dir(scenario_dir, &name, rules_dir);
+    let rules = match &dir {
+        Some(d) => load_ruleset(d),
+        None if scenario.is_ok() => Err(vec![Diagnostic::error(
+            scenario_dir.join("game.ron"),
+            0,
+            0,
+            format!("rule set '{name}' not found (looked for assets/rules/{name}; give its folder with --rules)"),
+        )]),
+        None => Err(Vec::new()),
+    };
+    match (scenario, rules) {
+        (Ok(scenario), Ok(rules)) => Ok(GameData {
+            rules,
+            scenario,
+            rules_dir: dir.unwrap_or_default(),
+            scenario_dir: scenario_dir.to_path_buf(),
+        }),
+        (s, r) => {
+            let mut d = r.err().unwrap_or_default();
+            d.extend(s.err().unwrap_or_default());
+            Err(d)
+        }
+    }
+}
+
+// ------------------------------------------------------------------ saving
+
+/// The RON layout used for saved files: one record per block, fields one per line,
+/// nested lists inline.
+/// Rule sets nest one level deeper (skill levels), and get one more level of lines.
+fn pretty(depth: usize) -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new().depth_limit(depth).indentor("  ").struct_names(false)
+}
+
+/// Serialises `value` as RON text in the saved layout of scenario files.
+pub fn to_ron<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    to_ron_depth(value, 2)
+}
+
+fn to_ron_depth<T: Serialize + ?Sized>(value: &T, depth: usize) -> Result<String, String> {
+    if let Some(text) = crate::core::data::ronwrite::to_string_pretty(value, depth) {
+        return Ok(text);
+    }
+    ron::Options::default().to_string_pretty(value, pretty(depth)).map_err(|e| e.to_string())
+}
+
+/// Serialises one record as a single line of RON (for streamed list files).
+pub fn to_ron_record<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    ron::Options::default().to_string(value).map_err(|e| e.to_string())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+/// The files of a rule set folder, as bytes, in the saved layout.
+pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
+    fn one<T: Serialize + ?Sized>(name: &str, value: &T) -> std::io::Result<(std::path::PathBuf, Vec<u8>)> {
+        let mut text = to_ron_depth(value, 4).map_err(std::io::Error::other)?;
+        text.push('\n');
+        Ok((name.into(), text.into_bytes()))
+    }
+    Ok(vec![
+        one("ruleset.ron", &r.info)?,
+        one("movement.ron", &r.movement)?,
+        one("equipment.ron", &r.equipment_slots)?,
+        one("climate.ron", &r.climate)?,
+        one("terrains.ron", &r.terrains)?,
+        one("races.ron", &r.races)?,
+        one("items.ron", &r.items)?,
+        one("skills.ron", &r.skills)?,
+        one("constructions.ron", &r.constructions)?,
+        one("titles.ron", &r.titles)?,
+        one("enchantments.ron", &r.enchantments)?,
+        one("diplomacy.ron", &r.stances)?,
+        one("combat.ron", &r.combat)?,
+        one("events.ron", &r.events)?,
+    ])
+}
+
+/// Writes a rule set as the files of a rule set folder.
+pub fn save_ruleset(dir: &Path, r: &RuleSet) -> std::io::Result<()> {
+    for (name, bytes) in ruleset_files(r)? {
+        write_atomic(&dir.join(name), &bytes)?;
+    }
+    Ok(())
+}
+
+/// The files of a scenario folder (without its order files), as bytes, in the saved
+/// layout: `(file name, contents)`.
+pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    fn one<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
+        let mut text = to_ron_depth(value, 2).map_err(std::io::Error::other)?;
+        text.push('\n');
+        Ok(text.into_bytes())
+    }
+    Ok(vec![
+        ("game.ron", one(&s.game)?),
+        ("factions.ron", one(&s.factions)?),
+        ("locations.ron", one(&s.locations)?),
+        ("structures.ron", one(&s.structures)?),
+        ("units.ron", one(&s.units)?),
+    ])
+}
+
+/// Writes a scenario as the files of a scenario folder, with its order files.
+pub fn save_scenario(dir: &Path, s: &Scenario) -> std::io::Result<()> {
+    for (name, bytes) in scenario_files(s)? {
+        write_atomic(&dir.join(name), &bytes)?;
+    }
+    for (name, text) in &s.orders {
+        write_atomic(&dir.join("orders").join(name), text.as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,1133 @@
+//! The rule set: every number the engine plays by.
+//!
+//! A rule set is a folder `assets/rules/<name>/` of RON files, one per table
+//! (see [`RULESET_FILES`]). The engine holds no game numbers of its own: costs,
+//! days, capacities, ranges, bonuses and the calendar all come from here, so a
+//! modder can change the game by editing these files.
+//!
+//! Conventions used throughout:
+//! * records are identified by a `tag` (see [`Tag`]); tags are unique per table;
+//! * omitted optional fields take their empty value (0, `[]`, `{}`, `None`, `false`);
+//! * unknown field names are errors, so a misspelt field is reported, not ignored;
+//! * "experience" is counted in experience points: one day of study gives
+//!   [`Parameters::experience_per_day`] points.
+
+use super::common::*;
+use serde::{Deserialize, Serialize};
+
+/// The files of a rule set folder, in load order, with the table each holds.
+pub const RULESET_FILES: &[(&str, &str)] = &[
+    ("ruleset.ron", "name, description and engine parameters"),
+    ("movement.ron", "movement modes and directions"),
+    ("equipment.ron", "equipment slots"),
+    ("climate.ron", "calendar, seasons and weathers"),
+    ("terrains.ron", "terrains"),
+    ("races.ron", "races"),
+    ("items.ron", "items"),
+    ("skills.ron", "skills"),
+    ("constructions.ron", "construction works and constructions"),
+    ("titles.ron", "titles"),
+    ("enchantments.ron", "enchantments, effects and special actions"),
+    ("diplomacy.ron", "stances"),
+    ("combat.ron", "combat tables"),
+    ("events.ron", "event types"),
+];
+
+/// A complete rule set, as loaded from its folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleSet {
+    /// `ruleset.ron`.
+    pub info: RuleSetInfo,
+    /// `movement.ron`.
+    pub movement: MovementRules,
+    /// `equipment.ron`: the equipment slots, in order.
+    pub equipment_slots: Vec<EquipmentSlot>,
+    /// `climate.ron`.
+    pub climate: Climate,
+    /// `terrains.ron`.
+    pub terrains: Vec<Terrain>,
+    /// `races.ron`.
+    pub races: Vec<Race>,
+    /// `items.ron`.
+    pub items: Vec<Item>,
+    /// `skills.ron`.
+    pub skills: Vec<Skill>,
+    /// `constructions.ron`.
+    pub constructions: Constructions,
+    /// `titles.ron`.
+    pub titles: Vec<Title>,
+    /// `enchantments.ron`.
+    pub enchantments: Enchantments,
+    /// `diplomacy.ron`: the stances, from the most to the least friendly.
+    pub stances: Vec<Stance>,
+    /// `combat.ron`.
+    pub combat: CombatRules,
+    /// `events.ron`.
+    pub events: Vec<EventType>,
+}
+
+// ---------------------------------------------------------------- ruleset.ron
+
+/// `ruleset.ron`: identification and the engine parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSetInfo {
+    /// Short name; scenarios name their rule set by it (the folder name).
+    pub name: String,
+    /// Free text shown to the GM.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Where the numbers come from (a data set, a rules text).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source: String,
+    /// The engine's general parameters.
+    pub parameters: Parameters,
+}
+
+/// General numbers of the rules that belong to no single record.
+/// All are required: a rule set states them explicitly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parameters {
+    /// Experience points gained by one full day of study (skill levels are in points).
+    pub experience_per_day: u32,
+    /// Control points a new faction has.
+    pub starting_control_points: u32,
+    /// A unit uses one control point per this many figures, or fraction of it.
+    pub figures_per_control_point: u32,
+    /// Units with mana use one more control point per this much maximum mana, or fraction.
+    pub mana_per_control_point: u32,
+    /// Highest level any unit may reach by study alone in a non-combat skill.
+    pub max_study_level: u32,
+    /// Highest level leaders and heroes may reach by study in a non-magic, non-combat skill.
+    pub max_study_level_leader: u32,
+    /// Highest level reachable by study in a combat skill, for followers, leaders and heroes.
+    pub max_combat_study_level: CombatStudyLimits,
+    /// Overload: travel time is multiplied by `1 + factor × overload fraction`.
+    pub overload_time_factor: u32,
+    /// A stack cannot move when its weight is at least this % of its walking capacity.
+    pub overload_limit_percent: u32,
+    /// A stack cannot start a move that would take more than this many days.
+    pub max_travel_days: u32,
+    /// Days of the month on which markets clear, unless a location says otherwise.
+    pub market_days: Vec<u32>,
+    /// Mana regenerates by one point every this many days, below the maximum.
+    pub mana_regen_days: u32,
+    /// Share (%) of the time spent on a spell that is lost when it is retargeted.
+    pub retarget_loss_percent: u32,
+    /// Largest random population change per month, in %.
+    pub population_drift_percent: u32,
+    /// Orders a unit's list holds at most; later lines of an order file are ignored
+    /// (FILE-LIMIT).
+    pub max_orders_per_unit: u32,
+    /// Reward, in the game's money, for a signed newspaper article (PRS-REWARD).
+    pub press_reward_signed: u32,
+    /// Reward for an unsigned article, a rumour (PRS-REWARD). Rewards do not add up:
+    /// a faction earns the largest reward among its articles of the turn.
+    pub press_reward_rumor: u32,
+    /// Statistics a race leaves at 0 take these values (UNIT-STATS: life 1, hits 1).
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub default_stats: Stats,
+    /// An effect with this many days or more never wears off (ITM-ENCH).
+    pub permanent_effect_days: u32,
+    /// Days a unit stays disaffected after an unpaid upkeep (CASH-DISSENT); a second
+    /// unpaid upkeep while disaffected makes it desert.
+    pub dissent_days: u32,
+    /// The enchantment given to a unit whose upkeep is not paid (CASH-DISSENT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dissent_effect: Option<Tag>,
+    /// Items eaten as upkeep when equipped (CASH-FOOD).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rations: Vec<Tag>,
+    /// Share (%) of a figure's upkeep that one ration pays (CASH-FOOD: 80).
+    pub ration_percent: u32,
+    /// Whether units of non-player factions (`npc: true`) pay upkeep. When they do
+    /// not, they never grow disaffected nor desert: wild creatures live off the land
+    /// and the game master keeps the other NPC factions.
+    #[serde(default, skip_serializing_if = "crate::systems::overlord::data::common::is_false")]
+    pub npc_upkeep: bool,
+    /// Study speed bonus (%) when a leader up the unit's stack knows the skill better
+    /// (SKL-FAST: 10).
+    pub study_bonus_leader_percent: u32,
+    /// Study speed bonus (%) in a place that teaches the skill (SKL-FAST, LOC-TEACH: 20).
+    pub study_bonus_place_percent: u32,
+    /// Share (%) of the experience gained by study that each more basic skill of the
+    /// tree also gains (SKL-EXP-ADV: 10).
+    pub study_basic_percent: u32,
+    /// Leaders study magic skills up to this level even when taught; past it only
+    /// experience counts (§10 races: 2).
+    pub max_magic_study_level_taught: u32,
+    /// Study speed (%) under TEACH, applied to the whole speed (SKL-FAST: 200, ×2).
+    pub teach_percent: u32,
+    /// Figures a teacher teaches at full effect; a larger unit gets the bonus in
+    /// proportion (SKL-FAST, ORD-TEACH: 50).
+    pub teach_max_figures: u32,
+    /// How many figures a leader counts as for `teach_max_figures` (10).
+    pub teach_leader_figures: u32,
+    /// A unit taught beyond its own limit may have at most this many figures, and
+    /// learns at normal speed (ORD-TEACH: 10).
+    pub teach_beyond_max_figures: u32,
+    /// Speed bonus (%) of a unit whose figures all have a tool the production names
+    /// equipped (SKL-TOOL: a third less time, +50% speed); in proportion otherwise.
+    pub tool_bonus_percent: u32,
+    /// Share (%) of a day of study that a day of USE gives to the skill used
+    /// (SKL-EXP-USE: 10).
+    pub use_experience_percent: u32,
+    /// Share (%) of a day of study that a day of USE gives to each more basic skill
+    /// (SKL-EXP-USE: 5).
+    pub use_basic_percent: u32,
+    /// Travel times derived from another mode where a terrain gives none:
+    /// `(mode, from, n)` takes `from`'s days minus an n-th of them, rounded down
+    /// (MOV-RIDE: `("ride", "walk", 3)`, 9 days → 6).
+    pub derived_travel: Vec<(Tag, Tag, u32)>,
+    /// Days to move between an inner location and its container when the exit does
+    /// not say (LOC-INNER: 1).
+    pub inner_travel_days: u32,
+    /// The skill a follower unit needs to move on its own, outside a stack
+    /// (MOV-FOLLOWER: 1st scouting). Without it, followers move only in stacks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follower_move_skill: Option<SkillLevelReq>,
+    /// The skill a unit needs to GUARD or PATROL (GRD-REQ: 1st combat). Units of
+    /// non-player factions need neither it nor a title (rulings 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_skill: Option<SkillLevelReq>,
+    /// Sailing along a coast, between two lands next to the same body of water:
+    /// `(mode, percent)` takes `percent` % of that mode's days (MOV-SAIL:
+    /// `("walk", 200)`, 9 days' walk → 18 days). `None`: no coastal sailing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coastal_sailing: Option<(Tag, u32)>,
+}
+
+/// Study limits for combat skills, by kind of unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombatStudyLimits {
+    /// Follower and creature units.
+    pub follower: u32,
+    /// Leader units.
+    pub leader: u32,
+    /// Heroes (see [`Race::hero`]).
+    pub hero: u32,
+}
+
+// ---------------------------------------------------------------- movement.ron
+
+/// `movement.ron`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MovementRules {
+    /// Movement modes (walk, ride, fly, swim, climb…), in order. Capacities and
+    /// travel times are keyed by these tags.
+    pub modes: Vec<MovementMode>,
+    /// Exit directions. The first six hex directions are listed in [`Direction::hex`].
+    pub directions: Vec<Direction>,
+}
+
+/// A way of travelling.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovementMode {
+    /// Tag, e.g. `"walk"`.
+    pub tag: Tag,
+    /// Name for reports, e.g. "walking".
+    pub name: String,
+    /// Skill and level a unit needs to use this mode at all (e.g. climbing needs mountainwalk 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<SkillLevelReq>,
+    /// A stack travelling this way is stopped only by guards that could travel this
+    /// way themselves (MOV-FLYPAST, MOV-GUARDDIR: flyers pass walking guards, only
+    /// sailing guards stop ships). Other ways are stopped by any guard.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub evades_guards: bool,
+    /// Sailing (MOV-SAIL): this mode goes from water to water, between water and a
+    /// land on its shore (landing takes the days of the water left), and from land
+    /// to land along a shared coast (see `coastal_sailing`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sails: bool,
+}
+
+/// An exit direction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Direction {
+    /// Tag as written in orders, e.g. `"NE"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// For the six hex directions: the step `(dq, dr)` in axial hex coordinates.
+    /// `None` for IN, OUT, UP, DOWN and other special exits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hex: Option<(i32, i32)>,
+}
+
+// ---------------------------------------------------------------- equipment.ron
+
+/// An equipment slot. Each item that can be equipped names one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EquipmentSlot {
+    /// Tag, e.g. `"equip_weapon"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Plural name for reports.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plural: String,
+}
+
+// ---------------------------------------------------------------- climate.ron
+
+/// `climate.ron`: the calendar, seasons and weathers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Climate {
+    /// The months of the year, in order; each belongs to a season.
+    pub months: Vec<Month>,
+    /// Seasons.
+    pub seasons: Vec<Season>,
+    /// Weathers.
+    pub weathers: Vec<Weather>,
+}
+
+/// A month of the calendar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Month {
+    /// Name for reports.
+    pub name: String,
+    /// Season tag.
+    pub season: Tag,
+}
+
+/// A season: its weather odds and its effects.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Season {
+    /// Tag, e.g. `"winter"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Relative odds of each weather (weather tag → weight).
+    #[serde(default)]
+    pub weather_weights: TagMap,
+    /// Study and use bonuses during the season.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// Upkeep paid, in % of normal (winter: 200).
+    pub upkeep_percent: u32,
+    /// Taxes collected, in % of normal.
+    pub tax_percent: u32,
+    /// Entertainment available, in % of normal.
+    pub entertainment_percent: u32,
+}
+
+/// A weather: its effects on work and travel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weather {
+    /// Tag, e.g. `"rain"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Study, use and movement bonuses under this weather.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// Change to travel time in % per movement mode (rain: walk +20).
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub travel_percent: TagMap,
+    /// Fixed travel time in days per movement mode, replacing the terrain's (rain: fly 6).
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub travel_days: TagMap,
+    /// The territories next to one with this weather have at least one of these
+    /// weathers (CLI-NEIGHBOR: a storm's neighbours have wind or rain). A neighbour
+    /// drawn otherwise gets one of them instead, by the season's odds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neighbour_weathers: Vec<Tag>,
+}
+
+// ---------------------------------------------------------------- terrains.ron
+
+/// A terrain type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terrain {
+    /// Tag, e.g. `"plai"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Population the terrain tends toward.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub optimum_population: u32,
+    /// Days to cross the terrain per movement mode. A mode absent here cannot enter.
+    #[serde(default)]
+    pub travel_days: TagMap,
+    /// The skill that helps to live off and travel this terrain (e.g. `"plwk"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub land_skill: Option<Tag>,
+    /// Natural resources: item, typical amount and its maximum.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<TerrainResource>,
+    /// Covered terrain (underground, planes): no climate.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub covered: bool,
+    /// Nothing may be built here.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_build: bool,
+    /// Water (ocean, lake): vessels sail on it, and a land territory next to it is
+    /// on its coast (MOV-SAIL). Nothing is built on water (STR-RULES).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub water: bool,
+    /// Colour for maps, `(r, g, b)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<(u8, u8, u8)>,
+}
+
+/// A natural resource of a terrain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainResource {
+    /// Item tag.
+    pub item: Tag,
+    /// Amount available per month in a typical location.
+    pub amount: u32,
+    /// Chance in % that a new location of this terrain has the resource.
+    pub chance: u32,
+}
+
+// ---------------------------------------------------------------- races.ron
+
+/// The broad kind of a race: which orders, skills and equipment its units may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RaceKind {
+    /// One figure per unit; may lead stacks.
+    Leader,
+    /// Many figures per unit (men, elves…).
+    Follower,
+    /// Many figures per unit; creature rules.
+    Creature,
+}
+
+/// A race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Race {
+    /// Tag, e.g. `"man"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Plural name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plural: String,
+    /// Description for the knowledge report.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Leader, follower or creature.
+    pub kind: RaceKind,
+    /// Heroes are leaders with higher study limits and their own control cost.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hero: bool,
+    /// Weight of one figure.
+    #[serde(default)]
+    pub weight: u32,
+    /// Carrying capacity of one figure per movement mode.
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap,
+    /// Base statistics of one figure (life, upkeep, control, combat values…).
+    #[serde(default)]
+    pub stats: Stats,
+    /// Cost to recruit one figure.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub recruit_cost: u32,
+    /// Recruit offers: one figure per this many inhabitants (0: not recruitable).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub recruit_fraction: u32,
+    /// Recruit offers: at most this many figures per location and month.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub recruit_max: u32,
+    /// Study and level bonuses of the race.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// Skills (with experience points) every figure of this race is born with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub innate_skills: Vec<SkillExperience>,
+}
+
+/// A skill with experience points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillExperience(pub Tag, pub u32);
+
+/// An effect (an enchantment of `enchantments.ron`) and the days it has left
+/// (ITM-ENCH; `permanent_effect_days` or more: permanent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectDays(pub Tag, pub u32);
+
+// ---------------------------------------------------------------- items.ron
+
+/// An item: goods, equipment, mounts, tools, artefacts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Item {
+    /// Tag, e.g. `"swrd"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Plural name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plural: String,
+    /// Description for the knowledge report.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Weight of one item.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub weight: u32,
+    /// Reference price in coins.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub price: u32,
+    /// Capacity added per item carried, per movement mode.
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap,
+    /// Capacity added per item equipped, per movement mode (replaces `capacity`).
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub equipped_capacity: TagMap,
+    /// Equipment slot tag; `None` if the item cannot be equipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Tag>,
+    /// How many of this item one figure may equip.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub max_per_figure: u32,
+    /// Skill and level needed to equip the item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equip_skill: Option<SkillLevelReq>,
+    /// Stat modifiers per equipped item.
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+    /// Bonuses while held or equipped.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// What the item does in combat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<CombatAction>,
+    /// Skill and level needed to see this item as a hidden resource.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prospect_skill: Option<SkillLevelReq>,
+    /// Skill whose knowledge the item brings to a faction that holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<Tag>,
+    /// Special effect number carried over from legacy data (`FX`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub fx: u32,
+    /// Numeric item class carried over from legacy data (`TYPE`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub class: u32,
+    /// Amount of the item shown to players as one token of trade (`TOKEN`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub token: u32,
+    /// Flags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<ItemFlag>,
+}
+
+fn one() -> u32 {
+    1
+}
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+/// Item flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ItemFlag {
+    /// Special item: cannot be bought or sold on markets.
+    Special,
+    /// Only one may exist in the world.
+    Unique,
+    /// A living thing (mounts, hounds): eats and may die.
+    Live,
+    /// Magical item.
+    Magic,
+    /// Not shown unless the observer has the prospect skill.
+    Hidden,
+    /// Does not regenerate (mana-like items).
+    NonRegenerating,
+}
+
+// ---------------------------------------------------------------- skills.ron
+
+/// A skill, with its levels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    /// Tag, e.g. `"cmbt"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Description for the knowledge report.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Cost in coins of one day of study.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub study_cost: u32,
+    /// Skills (and levels) needed before this one can be studied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<SkillLevelReq>,
+    /// Flags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<SkillFlag>,
+    /// What using the skill does (USE order); `None` for skills that are not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_kind: Option<UseKind>,
+    /// Item that reveals the skill's knowledge to its holder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wisdom_item: Option<Tag>,
+    /// The levels, in increasing order of experience. Each level lists its
+    /// complete effects: nothing is inherited from the level before.
+    pub levels: Vec<SkillLevel>,
+}
+
+/// Skill flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum SkillFlag {
+    /// Basic skill, open to every unit.
+    Basic,
+    /// Combat skill: its study limits are those of combat skills.
+    Combat,
+    /// Magic skill.
+    Magic,
+    /// Elemental magic: needs a level of magecraft to study.
+    ElementalMagic,
+    /// Specialist skill: a unit may have only a limited number.
+    Specialist,
+    /// Only leaders and heroes may study it.
+    LeaderOnly,
+    /// Only creatures may learn it.
+    CreatureOnly,
+    /// Cannot be studied.
+    NoLearn,
+    /// Using it grants no experience.
+    NoExperience,
+    /// Anyone can use it without study.
+    UseAnyone,
+}
+
+/// What using a skill does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UseKind {
+    /// Makes items from inputs.
+    Craft,
+    /// Takes resources from the land.
+    Harvest,
+    /// Adds work to a construction (or upgrades one).
+    Construction,
+    /// Builds a structure.
+    Build,
+    /// Casts an enchantment.
+    Enchant,
+    /// Summons creatures.
+    Summon,
+    /// Acts only in combat.
+    Combat,
+    /// Performs a special action.
+    Action,
+}
+
+/// One level of a skill.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SkillLevel {
+    /// Cumulative experience points needed to reach this level.
+    pub experience: u32,
+    /// What this level brings, for the knowledge report.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Only leaders and heroes may reach this level.
+    #[serde(skip_serializing_if = "is_false")]
+    pub leader_only: bool,
+    /// Stat modifiers for a unit at this level.
+    #[serde(skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+    /// Capacity added per figure, per movement mode.
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap,
+    /// Bonuses at this level.
+    #[serde(skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// What the skill may be used on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<UseTarget>,
+    /// Mana spent per use.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub use_mana: u32,
+    /// What a day of use produces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub production: Option<Production>,
+    /// Enchantments granted to the target, with their duration in days.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<Grant>,
+    /// Creatures summoned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summon: Option<Summon>,
+    /// What the skill does in combat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub combat: Option<CombatAction>,
+    /// Special effect number carried over from legacy data (`FX`).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub fx: u32,
+}
+
+/// The target of a skill's use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseTarget {
+    /// Unit, construction, location or the user itself.
+    pub kind: TargetKind,
+    /// Where the target may be.
+    #[serde(default)]
+    pub scope: TargetScope,
+}
+
+/// Kinds of targets for a skill's use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetKind {
+    /// A unit.
+    Unit,
+    /// A construction.
+    Construction,
+    /// A location.
+    Location,
+    /// The user.
+    Own,
+}
+
+/// How far a skill's target may be.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetScope {
+    /// Anywhere.
+    #[default]
+    Any,
+    /// In the same location.
+    Local,
+    /// In the same or an adjacent location.
+    Near,
+}
+
+/// What using a production skill makes in a day of work.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Production {
+    /// Tag of the item, construction work, construction, race, enchantment, special
+    /// action or event produced; `None` when a use only consumes (summons, enchantments
+    /// granted by the level).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Tag>,
+    /// Figure-days of work needed for one batch.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub days: u32,
+    /// How many of `output` one batch yields.
+    #[serde(skip_serializing_if = "is_one")]
+    pub multiple: u32,
+    /// Items consumed per batch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<ItemCount>,
+    /// Inputs are consumed again for each batch (not once per use).
+    #[serde(skip_serializing_if = "is_false")]
+    pub reconsume: bool,
+    /// Items that must be held (equipped as tools) to work.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tag>,
+    /// Resource harvested from the location, and how many per figure-day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harvest: Option<ItemCount>,
+    /// Construction upgraded into `output` (vessels), and how many are needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upgrade: Option<ItemCount>,
+}
+
+impl Default for Production {
+    /// Nothing produced; a batch yields one.
+    fn default() -> Self {
+        Production {
+            output: None,
+            days: 0,
+            multiple: 1,
+            inputs: Vec::new(),
+            reconsume: false,
+            tools: Vec::new(),
+            harvest: None,
+            upgrade: None,
+        }
+    }
+}
+
+/// An enchantment granted by a skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant(pub Tag, pub u32);
+
+/// Creatures summoned by a skill.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Summon {
+    /// Race tag of the summoned figures.
+    pub race: Tag,
+    /// Number of figures.
+    pub count: u32,
+    /// Name of the summoned unit.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Skills of the summoned unit (experience points).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<SkillExperience>,
+    /// Items of the summoned unit: `(item, count, equipped)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemHolding>,
+    /// Combat tactics of the summoned unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tactics: Option<CombatTactics>,
+    /// Combat orders of the summoned unit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub combat_orders: Vec<String>,
+}
+
+/// Items held: `(item, count, equipped)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemHolding(pub Tag, pub u32, pub u32);
+
+/// Combat settings of a unit: stance, rank, file and movement.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CombatTactics {
+    /// Combat stance tag (attack, defend, avoid…).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stance: Tag,
+    /// Rank tag (front, middle, rear).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub rank: Tag,
+    /// File tag (left, center, right).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: Tag,
+    /// Combat move tag (charge, fire, flee…).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub movement: Tag,
+}
+
+/// What an item or skill does in combat.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CombatAction {
+    /// Kind of action.
+    pub kind: CombatActionKind,
+    /// Target class tag (see `combat.ron` targets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Tag>,
+    /// Range in ranks.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub range: u32,
+    /// Damage type tag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<Tag>,
+    /// Stat bonuses applied by the action.
+    #[serde(skip_serializing_if = "Stats::is_empty")]
+    pub bonus: Stats,
+    /// Enchantment applied by the action, with its duration in days.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Grant>,
+    /// A second action taken in the same round (`"MELEE"`, `"NEXT"`…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<String>,
+}
+
+/// Kinds of combat action.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CombatActionKind {
+    /// Melee strike.
+    #[default]
+    Melee,
+    /// Ranged strike.
+    Ranged,
+    /// Summons creatures onto the battlefield.
+    Summon,
+    /// Casts an enchantment.
+    Enchant,
+}
+
+// ---------------------------------------------------------------- constructions.ron
+
+/// `constructions.ron`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Constructions {
+    /// Kinds of construction work (stonework, woodwork…), the materials of constructions.
+    pub works: Vec<ConstructionWork>,
+    /// Buildings and vessels.
+    pub constructions: Vec<Construction>,
+}
+
+/// A kind of construction work.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstructionWork {
+    /// Tag, e.g. `"stonwk"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Plural name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plural: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+/// A building or vessel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Construction {
+    /// Tag, e.g. `"mtow"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Works needed to complete it: `("stonwk", 300)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub materials: Vec<ItemCount>,
+    /// Skill and level needed to build it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub building_skill: Option<SkillExperience>,
+    /// Reference price.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub price: u32,
+    /// Weight (vessels).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub weight: u32,
+    /// Stat bonuses for units inside (defence, initiative, life of the structure…).
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+    /// Bonus to the location's economy, in %.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub economy: i32,
+    /// Teaching (study speed, %), use and production bonuses for units inside.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// Title attached to the construction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<Tag>,
+    /// Vessels: capacity per movement mode when crewed.
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap,
+    /// Vessels: skill and level the crew needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crew_skill: Option<SkillLevelReq>,
+    /// Vessels: figures needed as crew.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub crew: u32,
+    /// How the construction is made (`Build` or `Construction`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built_by: Option<UseKind>,
+    /// What the construction produces, per batch: `(tag, count)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub produces: Vec<ItemCount>,
+    /// Conditions on where it may be built, as text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub build_conditions: Vec<String>,
+}
+
+// ---------------------------------------------------------------- titles.ron
+
+/// A title that a leader may claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Title {
+    /// Tag, e.g. `"shrf"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Kind of title.
+    pub kind: TitleKind,
+    /// Skill and level needed to claim it.
+    pub skill: SkillLevelReq,
+    /// Cost of a claim in coins.
+    pub cost: u32,
+    /// Control points the title adds to its faction.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub control: u32,
+    /// Land titles: range in walking days within which territories are owned.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub range: u32,
+    /// Study bonuses given to the holder.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+}
+
+/// Kinds of title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TitleKind {
+    /// Gives land ownership within its range.
+    Land,
+    /// Guild masters and other non-land titles.
+    Guild,
+    /// The Overlord title.
+    Overlord,
+}
+
+// ---------------------------------------------------------------- enchantments.ron
+
+/// `enchantments.ron`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Enchantments {
+    /// Enchantments on units (timed effects).
+    pub enchantments: Vec<Enchantment>,
+    /// Location effects such as plague.
+    pub effects: Vec<EffectRule>,
+    /// Special actions (pickpocketing, rituals…).
+    pub actions: Vec<FxAction>,
+}
+
+/// An enchantment: timed modifiers on a unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Enchantment {
+    /// Tag, e.g. `"effride"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Plural name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub plural: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Stat modifiers while active.
+    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    pub stats: Stats,
+    /// Capacity added per movement mode.
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap,
+    /// Bonuses while active.
+    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    pub bonuses: Bonuses,
+    /// Combat behaviour while active.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<CombatAction>,
+    /// Special action performed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Tag>,
+    /// Numeric class carried over from legacy data (`TYPE`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub class: u32,
+    /// Special effect number carried over from legacy data (`FX`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub fx: u32,
+    /// Prefix used in reports.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub report_prefix: String,
+    /// Not shown in reports.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hidden: bool,
+}
+
+/// A location effect such as plague.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectRule {
+    /// Tag.
+    pub tag: Tag,
+    /// Kind keyword (`PLAGUE`).
+    pub kind: String,
+    /// Name for reports.
+    pub name: String,
+    /// Duration in days.
+    pub length: u32,
+    /// Chance of spreading, in %.
+    pub virality: u32,
+    /// Chance of killing, in %.
+    pub lethality: u32,
+    /// Days before symptoms.
+    pub incubation: u32,
+    /// Enchantment marking an infected unit.
+    pub infection: Option<Tag>,
+    /// Enchantment marking an immune unit.
+    pub immunity: Option<Tag>,
+}
+
+/// A special action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FxAction {
+    /// Tag.
+    pub tag: Tag,
+    /// Kind keyword (`PICKPOCKET_ACTION`…).
+    pub kind: String,
+    /// Name for reports.
+    pub name: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Location effect started by the action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Tag>,
+}
+
+// ---------------------------------------------------------------- diplomacy.ron
+
+/// A diplomatic stance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stance {
+    /// Tag, e.g. `"ally"`.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Rank: higher is friendlier.
+    pub rank: u32,
+}
+
+// ---------------------------------------------------------------- combat.ron
+
+/// `combat.ron`: the named values of combat settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CombatRules {
+    /// Damage types.
+    pub damage_types: Vec<NamedValue>,
+    /// Battlefield files (left, center, right).
+    pub files: Vec<NamedValue>,
+    /// Battlefield ranks (front, middle, rear).
+    pub ranks: Vec<NamedValue>,
+    /// Combat moves (charge, fire, flee…).
+    pub moves: Vec<NamedValue>,
+    /// Combat stances (attack, defend, avoid).
+    pub stances: Vec<NamedValue>,
+    /// Target classes of combat actions.
+    pub targets: Vec<NamedValue>,
+}
+
+/// A named value of a combat table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedValue {
+    /// Tag.
+    pub tag: Tag,
+    /// Name for reports.
+    pub name: String,
+    /// Description for players.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Numeric code.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub value: u32,
+}
+
+// ---------------------------------------------------------------- events.ron
+
+/// A kind of report event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventType {
+    /// Tag.
+    pub tag: Tag,
+    /// Name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}

@@ -1,0 +1,1019 @@
+//! Cross-reference checks of a rule set and a scenario.
+//!
+//! The validator reports *all* problems in one pass. Each problem names the file
+//! and the path of the offending value; [`resolve`] turns paths into line and
+//! column by reading the file again (only when there is something to report).
+
+use super::common::*;
+use super::rules::*;
+use super::scenario::*;
+use crate::core::data::ronpos::{self, Path, Seg};
+use crate::core::diag::{Diagnostic, Severity};
+use petgraph::algo::tarjan_scc;
+use petgraph::graphmap::DiGraphMap;
+use std::collections::HashMap;
+
+/// Which folder a problem lies in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The rule set folder.
+    Rules,
+    /// The scenario folder.
+    Scenario,
+}
+
+/// A problem found by the validator, before its position is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Rule set or scenario.
+    pub origin: Origin,
+    /// File name inside the folder.
+    pub file: &'static str,
+    /// Path of the offending value inside the file.
+    pub path: Path,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Counts of the records of a game, for the validation summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Locations.
+    pub locations: usize,
+    /// Units.
+    pub units: usize,
+    /// Factions.
+    pub factions: usize,
+    /// Structures.
+    pub structures: usize,
+    /// Skills.
+    pub skills: usize,
+    /// Items.
+    pub items: usize,
+    /// Races.
+    pub races: usize,
+    /// Terrains.
+    pub terrains: usize,
+    /// Constructions.
+    pub constructions: usize,
+    /// Titles.
+    pub titles: usize,
+    /// Enchantments.
+    pub enchantments: usize,
+    /// Seasons.
+    pub seasons: usize,
+    /// Weathers.
+    pub weathers: usize,
+}
+
+impl Counts {
+    /// Counts the records of a rule set and scenario.
+    pub fn of(r: &RuleSet, s: &Scenario) -> Counts {
+        Counts {
+            locations: s.locations.len(),
+            units: s.units.len(),
+            factions: s.factions.len(),
+            structures: s.structures.len(),
+            skills: r.skills.len(),
+            items: r.items.len(),
+            races: r.races.len(),
+            terrains: r.terrains.len(),
+            constructions: r.constructions.constructions.len(),
+            titles: r.titles.len(),
+            enchantments: r.enchantments.enchantments.len(),
+            seasons: r.climate.seasons.len(),
+            weathers: r.climate.weathers.len(),
+        }
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} locations, {} units, {} factions, {} structures; rules: {} skills, {} items, {} races, \
+             {} terrains, {} constructions, {} titles, {} enchantments, {} seasons, {} weathers",
+            self.locations,
+            self.units,
+            self.factions,
+            self.structures,
+            self.skills,
+            self.items,
+            self.races,
+            self.terrains,
+            self.constructions,
+            self.titles,
+            self.enchantments,
+            self.seasons,
+            self.weathers
+        )
+    }
+}
+
+type Ids<'a> = HashMap<&'a str, usize>;
+
+/// Where a table lives: origin, file and the path of the table inside the file.
+#[derive(Clone, Copy)]
+struct Table {
+    origin: Origin,
+    file: &'static str,
+    field: Option<&'static str>,
+}
+
+impl Table {
+    const fn rules(file: &'static str) -> Table {
+        Table { origin: Origin::Rules, file, field: None }
+    }
+    const fn rules_in(file: &'static str, field: &'static str) -> Table {
+        Table { origin: Origin::Rules, file, field: Some(field) }
+    }
+    const fn scen(file: &'static str) -> Table {
+        Table { origin: Origin::Scenario, file, field: None }
+    }
+    fn at(&self, i: usize) -> Path {
+        let mut p = Vec::with_capacity(4);
+        if let Some(f) = self.field {
+            p.push(Seg::Field(f));
+        }
+        p.push(Seg::Index(i));
+        p
+    }
+}
+
+const MODES: Table = Table::rules_in("movement.ron", "modes");
+const DIRS: Table = Table::rules_in("movement.ron", "directions");
+const SLOTS: Table = Table::rules("equipment.ron");
+const MONTHS: Table = Table::rules_in("climate.ron", "months");
+const SEASONS: Table = Table::rules_in("climate.ron", "seasons");
+const WEATHERS: Table = Table::rules_in("climate.ron", "weathers");
+const TERRAINS: Table = Table::rules("terrains.ron");
+const RACES: Table = Table::rules("races.ron");
+const ITEMS: Table = Table::rules("items.ron");
+const SKILLS: Table = Table::rules("skills.ron");
+const WORKS: Table = Table::rules_in("constructions.ron", "works");
+const CONSTRUCTIONS: Table = Table::rules_in("constructions.ron", "constructions");
+const TITLES: Table = Table::rules("titles.ron");
+const ENCHANTMENTS: Table = Table::rules_in("enchantments.ron", "enchantments");
+const EFFECTS: Table = Table::rules_in("enchantments.ron", "effects");
+const ACTIONS: Table = Table::rules_in("enchantments.ron", "actions");
+const STANCES: Table = Table::rules("diplomacy.ron");
+const DAMAGE: Table = Table::rules_in("combat.ron", "damage_types");
+const CFILES: Table = Table::rules_in("combat.ron", "files");
+const CRANKS: Table = Table::rules_in("combat.ron", "ranks");
+const CMOVES: Table = Table::rules_in("combat.ron", "moves");
+const CSTANCES: Table = Table::rules_in("combat.ron", "stances");
+const CTARGETS: Table = Table::rules_in("combat.ron", "targets");
+const EVENTS: Table = Table::rules("events.ron");
+const FACTIONS: Table = Table::scen("factions.ron");
+const LOCATIONS: Table = Table::scen("locations.ron");
+const STRUCTURES: Table = Table::scen("structures.ron");
+const UNITS: Table = Table::scen("units.ron");
+
+struct Checker<'a> {
+    issues: Vec<Issue>,
+    modes: Ids<'a>,
+    dirs: Ids<'a>,
+    slots: Ids<'a>,
+    seasons: Ids<'a>,
+    weathers: Ids<'a>,
+    terrains: Ids<'a>,
+    races: Ids<'a>,
+    items: Ids<'a>,
+    skills: Ids<'a>,
+    works: Ids<'a>,
+    constructions: Ids<'a>,
+    titles: Ids<'a>,
+    enchantments: Ids<'a>,
+    effects: Ids<'a>,
+    actions: Ids<'a>,
+    stances: Ids<'a>,
+    damage: Ids<'a>,
+    cfiles: Ids<'a>,
+    cranks: Ids<'a>,
+    cmoves: Ids<'a>,
+    cstances: Ids<'a>,
+    ctargets: Ids<'a>,
+    events: Ids<'a>,
+}
+
+impl<'a> Checker<'a> {
+    fn push(&mut self, t: Table, path: Path, message: String) {
+        self.issues.push(Issue { severity: Severity::Error, origin: t.origin, file: t.file, path, message });
+    }
+
+    fn warn(&mut self, t: Table, path: Path, message: String) {
+        self.issues.push(Issue { severity: Severity::Warning, origin: t.origin, file: t.file, path, message });
+    }
+
+    /// Indexes a table by tag, reporting empty and duplicate tags.
+    fn index<T>(&mut self, t: Table, kind: &str, list: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Ids<'a> {
+        let mut ids: Ids<'a> = HashMap::with_capacity(list.len());
+        for (i, rec) in list.iter().enumerate() {
+            let k = key(rec);
+            if k.is_empty() {
+                self.push(t, t.at(i), format!("{kind} with an empty tag"));
+                continue;
+            }
+            if let Some(first) = ids.get(k) {
+                let msg = format!("duplicate {kind} '{k}' (first defined as record {first})");
+                self.push(t, t.at(i), msg);
+            } else {
+                ids.insert(k, i);
+            }
+        }
+        ids
+    }
+}
+
+/// Checks one reference: `tag` must be in `ids`.
+macro_rules! refcheck {
+    ($c:expr, $ids:ident, $kind:expr, $tag:expr, $t:expr, $path:expr) => {{
+        let tag: &str = $tag;
+        if !$c.$ids.contains_key(tag) {
+            let msg = format!("unknown {} '{}'", $kind, tag);
+            $c.push($t, $path, msg);
+        }
+    }};
+}
+
+fn with(mut p: Path, segs: &[Seg]) -> Path {
+    p.extend_from_slice(segs);
+    p
+}
+
+/// Checks the rule set and the scenario together and returns every problem found.
+pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
+    let mut c = Checker {
+        issues: Vec::new(),
+        modes: HashMap::new(),
+        dirs: HashMap::new(),
+        slots: HashMap::new(),
+        seasons: HashMap::new(),
+        weathers: HashMap::new(),
+        terrains: HashMap::new(),
+        races: HashMap::new(),
+        items: HashMap::new(),
+        skills: HashMap::new(),
+        works: HashMap::new(),
+        constructions: HashMap::new(),
+        titles: HashMap::new(),
+        enchantments: HashMap::new(),
+        effects: HashMap::new(),
+        actions: HashMap::new(),
+        stances: HashMap::new(),
+        damage: HashMap::new(),
+        cfiles: HashMap::new(),
+        cranks: HashMap::new(),
+        cmoves: HashMap::new(),
+        cstances: HashMap::new(),
+        ctargets: HashMap::new(),
+        events: HashMap::new(),
+    };
+    c.modes = c.index(MODES, "movement mode", &r.movement.modes, |m| &m.tag);
+    c.dirs = c.index(DIRS, "direction", &r.movement.directions, |m| &m.tag);
+    c.slots = c.index(SLOTS, "equipment slot", &r.equipment_slots, |m| &m.tag);
+    c.seasons = c.index(SEASONS, "season", &r.climate.seasons, |m| &m.tag);
+    c.weathers = c.index(WEATHERS, "weather", &r.climate.weathers, |m| &m.tag);
+    c.terrains = c.index(TERRAINS, "terrain", &r.terrains, |m| &m.tag);
+    c.races = c.index(RACES, "race", &r.races, |m| &m.tag);
+    c.items = c.index(ITEMS, "item", &r.items, |m| &m.tag);
+    c.skills = c.index(SKILLS, "skill", &r.skills, |m| &m.tag);
+    c.works = c.index(WORKS, "construction work", &r.constructions.works, |m| &m.tag);
+    c.constructions = c.index(CONSTRUCTIONS, "construction", &r.constructions.constructions, |m| &m.tag);
+    c.titles = c.index(TITLES, "title", &r.titles, |m| &m.tag);
+    c.enchantments = c.index(ENCHANTMENTS, "enchantment", &r.enchantments.enchantments, |m| &m.tag);
+    c.effects = c.index(EFFECTS, "effect", &r.enchantments.effects, |m| &m.tag);
+    c.actions = c.index(ACTIONS, "special action", &r.enchantments.actions, |m| &m.tag);
+    c.stances = c.index(STANCES, "stance", &r.stances, |m| &m.tag);
+    c.damage = c.index(DAMAGE, "damage type", &r.combat.damage_types, |m| &m.tag);
+    c.cfiles = c.index(CFILES, "combat file", &r.combat.files, |m| &m.tag);
+    c.cranks = c.index(CRANKS, "combat rank", &r.combat.ranks, |m| &m.tag);
+    c.cmoves = c.index(CMOVES, "combat move", &r.combat.moves, |m| &m.tag);
+    c.cstances = c.index(CSTANCES, "combat stance", &r.combat.stances, |m| &m.tag);
+    c.ctargets = c.index(CTARGETS, "combat target", &r.combat.targets, |m| &m.tag);
+    c.events = c.index(EVENTS, "event type", &r.events, |m| &m.tag);
+
+    check_rules(&mut c, r);
+    check_scenario(&mut c, r, s);
+    c.issues
+}
+
+fn check_modes(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
+    for k in map.keys() {
+        refcheck!(c, modes, "movement mode", k, t, with(path.clone(), &[Seg::Key(k.clone())]));
+    }
+}
+
+fn check_skill_keys(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
+    for k in map.keys() {
+        refcheck!(c, skills, "skill", k, t, with(path.clone(), &[Seg::Key(k.clone())]));
+    }
+}
+
+fn check_bonuses(c: &mut Checker, b: &Bonuses, t: Table, path: Path) {
+    check_skill_keys(c, &b.study, t, with(path.clone(), &[Seg::Field("study")]));
+    check_skill_keys(c, &b.learning_level, t, with(path.clone(), &[Seg::Field("learning_level")]));
+    check_skill_keys(c, &b.use_, t, with(path.clone(), &[Seg::Field("use")]));
+    check_skill_keys(c, &b.production, t, with(path.clone(), &[Seg::Field("production")]));
+    check_modes(c, &b.movement, t, with(path, &[Seg::Field("movement")]));
+}
+
+fn check_skill_req(c: &mut Checker, req: &SkillLevelReq, t: Table, path: Path) {
+    let p = with(path, &[Seg::Field("skill")]);
+    refcheck!(c, skills, "skill", &req.skill, t, p);
+}
+
+fn check_tactics(c: &mut Checker, tac: &CombatTactics, t: Table, path: Path) {
+    let checks: [(&str, &Tag, &'static str); 4] = [
+        ("combat stance", &tac.stance, "stance"),
+        ("combat rank", &tac.rank, "rank"),
+        ("combat file", &tac.file, "file"),
+        ("combat move", &tac.movement, "movement"),
+    ];
+    for (kind, tag, field) in checks {
+        if tag.is_empty() {
+            continue;
+        }
+        let ok = match field {
+            "stance" => c.cstances.contains_key(tag.as_str()),
+            "rank" => c.cranks.contains_key(tag.as_str()),
+            "file" => c.cfiles.contains_key(tag.as_str()),
+            _ => c.cmoves.contains_key(tag.as_str()),
+        };
+        if !ok {
+            c.push(t, with(path.clone(), &[Seg::Field(field)]), format!("unknown {kind} '{tag}'"));
+        }
+    }
+}
+
+fn check_combat(c: &mut Checker, a: &CombatAction, t: Table, path: Path) {
+    if let Some(tg) = &a.target {
+        refcheck!(c, ctargets, "combat target", tg, t, with(path.clone(), &[Seg::Field("target")]));
+    }
+    if let Some(d) = &a.damage_type {
+        refcheck!(c, damage, "damage type", d, t, with(path.clone(), &[Seg::Field("damage_type")]));
+    }
+    if let Some(Grant(e, _)) = &a.effect {
+        refcheck!(c, enchantments, "enchantment", e, t, with(path, &[Seg::Field("effect")]));
+    }
+}
+
+fn check_item_holdings(c: &mut Checker, items: &[ItemHolding], t: Table, path: Path) {
+    for (j, ItemHolding(item, count, equipped)) in items.iter().enumerate() {
+        let p = with(path.clone(), &[Seg::Index(j)]);
+        refcheck!(c, items, "item", item, t, with(p.clone(), &[Seg::Index(0)]));
+        if equipped > count {
+            c.push(t, with(p, &[Seg::Index(2)]), format!("{equipped} '{item}' equipped but only {count} owned"));
+        }
+    }
+}
+
+fn check_rules(c: &mut Checker, r: &RuleSet) {
+    let p = &r.info.parameters;
+    let pp = |f: &'static str| vec![Seg::Field("parameters"), Seg::Field(f)];
+    let info = Table::rules("ruleset.ron");
+    for (name, v) in [
+        ("experience_per_day", p.experience_per_day),
+        ("figures_per_control_point", p.figures_per_control_point),
+        ("mana_per_control_point", p.mana_per_control_point),
+        ("mana_regen_days", p.mana_regen_days),
+    ] {
+        if v == 0 {
+            c.push(info, pp(name), format!("{name} must be at least 1"));
+        }
+    }
+    if p.ration_percent > 100 {
+        c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
+    }
+    if let Some(req) = &p.follower_move_skill {
+        refcheck!(c, skills, "skill", &req.skill, info, pp("follower_move_skill"));
+    }
+    if let Some(req) = &p.guard_skill {
+        refcheck!(c, skills, "skill", &req.skill, info, pp("guard_skill"));
+    }
+    if let Some(e) = &p.dissent_effect {
+        refcheck!(c, enchantments, "enchantment", e, info, pp("dissent_effect"));
+    }
+    for (i, item) in p.rations.iter().enumerate() {
+        refcheck!(c, items, "item", item, info, with(pp("rations"), &[Seg::Index(i)]));
+    }
+    for (i, m) in r.movement.modes.iter().enumerate() {
+        if let Some(req) = &m.skill {
+            check_skill_req(c, req, MODES, with(MODES.at(i), &[Seg::Field("skill")]));
+        }
+    }
+    for (i, m) in r.climate.months.iter().enumerate() {
+        refcheck!(c, seasons, "season", &m.season, MONTHS, with(MONTHS.at(i), &[Seg::Field("season")]));
+    }
+    for (i, s) in r.climate.seasons.iter().enumerate() {
+        for k in s.weather_weights.keys() {
+            let path = with(SEASONS.at(i), &[Seg::Field("weather_weights"), Seg::Key(k.clone())]);
+            refcheck!(c, weathers, "weather", k, SEASONS, path);
+        }
+        check_bonuses(c, &s.bonuses, SEASONS, with(SEASONS.at(i), &[Seg::Field("bonuses")]));
+    }
+    for (i, w) in r.climate.weathers.iter().enumerate() {
+        let base = WEATHERS.at(i);
+        check_bonuses(c, &w.bonuses, WEATHERS, with(base.clone(), &[Seg::Field("bonuses")]));
+        check_modes(c, &w.travel_percent, WEATHERS, with(base.clone(), &[Seg::Field("travel_percent")]));
+        check_modes(c, &w.travel_days, WEATHERS, with(base.clone(), &[Seg::Field("travel_days")]));
+        for (j, n) in w.neighbour_weathers.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("neighbour_weathers"), Seg::Index(j)]);
+            refcheck!(c, weathers, "weather", n, WEATHERS, p);
+        }
+    }
+    for (i, t) in r.terrains.iter().enumerate() {
+        let base = TERRAINS.at(i);
+        check_modes(c, &t.travel_days, TERRAINS, with(base.clone(), &[Seg::Field("travel_days")]));
+        if let Some(s) = &t.land_skill {
+            refcheck!(c, skills, "skill", s, TERRAINS, with(base.clone(), &[Seg::Field("land_skill")]));
+        }
+        for (j, res) in t.resources.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
+            refcheck!(c, items, "item", &res.item, TERRAINS, p);
+        }
+    }
+    for (i, race) in r.races.iter().enumerate() {
+        let base = RACES.at(i);
+        check_modes(c, &race.capacity, RACES, with(base.clone(), &[Seg::Field("capacity")]));
+        check_bonuses(c, &race.bonuses, RACES, with(base.clone(), &[Seg::Field("bonuses")]));
+        for (j, SkillExperience(s, _)) in race.innate_skills.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("innate_skills"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", s, RACES, p);
+        }
+        if race.hero && race.kind != RaceKind::Leader {
+            c.push(RACES, with(base, &[Seg::Field("hero")]), format!("race '{}' is a hero but not a leader", race.tag));
+        }
+    }
+    for (i, it) in r.items.iter().enumerate() {
+        let base = ITEMS.at(i);
+        check_modes(c, &it.capacity, ITEMS, with(base.clone(), &[Seg::Field("capacity")]));
+        check_modes(c, &it.equipped_capacity, ITEMS, with(base.clone(), &[Seg::Field("equipped_capacity")]));
+        if let Some(s) = &it.slot {
+            refcheck!(c, slots, "equipment slot", s, ITEMS, with(base.clone(), &[Seg::Field("slot")]));
+        }
+        for (f, req) in [("equip_skill", &it.equip_skill), ("prospect_skill", &it.prospect_skill)] {
+            if let Some(req) = req {
+                check_skill_req(c, req, ITEMS, with(base.clone(), &[Seg::Field(f)]));
+            }
+        }
+        check_bonuses(c, &it.bonuses, ITEMS, with(base.clone(), &[Seg::Field("bonuses")]));
+        if let Some(a) = &it.combat {
+            check_combat(c, a, ITEMS, with(base.clone(), &[Seg::Field("combat")]));
+        }
+        if let Some(k) = &it.knowledge {
+            refcheck!(c, skills, "skill", k, ITEMS, with(base.clone(), &[Seg::Field("knowledge")]));
+        }
+    }
+    check_skills(c, r);
+    for (i, w) in r.constructions.constructions.iter().enumerate() {
+        let base = CONSTRUCTIONS.at(i);
+        for (j, ItemCount(m, _)) in w.materials.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("materials"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, works, "construction work", m, CONSTRUCTIONS, p);
+        }
+        if let Some(SkillExperience(s, _)) = &w.building_skill {
+            let p = with(base.clone(), &[Seg::Field("building_skill"), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", s, CONSTRUCTIONS, p);
+        }
+        check_bonuses(c, &w.bonuses, CONSTRUCTIONS, with(base.clone(), &[Seg::Field("bonuses")]));
+        check_modes(c, &w.capacity, CONSTRUCTIONS, with(base.clone(), &[Seg::Field("capacity")]));
+        if let Some(t) = &w.title {
+            refcheck!(c, titles, "title", t, CONSTRUCTIONS, with(base.clone(), &[Seg::Field("title")]));
+        }
+        if let Some(req) = &w.crew_skill {
+            check_skill_req(c, req, CONSTRUCTIONS, with(base.clone(), &[Seg::Field("crew_skill")]));
+        }
+        for (j, ItemCount(p, _)) in w.produces.iter().enumerate() {
+            if !is_product(c, p) {
+                let path = with(base.clone(), &[Seg::Field("produces"), Seg::Index(j), Seg::Index(0)]);
+                c.push(CONSTRUCTIONS, path, format!("unknown product '{p}'"));
+            }
+        }
+    }
+    for (i, t) in r.titles.iter().enumerate() {
+        check_skill_req(c, &t.skill, TITLES, with(TITLES.at(i), &[Seg::Field("skill")]));
+        check_bonuses(c, &t.bonuses, TITLES, with(TITLES.at(i), &[Seg::Field("bonuses")]));
+    }
+    for (i, e) in r.enchantments.enchantments.iter().enumerate() {
+        let base = ENCHANTMENTS.at(i);
+        check_modes(c, &e.capacity, ENCHANTMENTS, with(base.clone(), &[Seg::Field("capacity")]));
+        check_bonuses(c, &e.bonuses, ENCHANTMENTS, with(base.clone(), &[Seg::Field("bonuses")]));
+        if let Some(a) = &e.combat {
+            check_combat(c, a, ENCHANTMENTS, with(base.clone(), &[Seg::Field("combat")]));
+        }
+        if let Some(a) = &e.action {
+            refcheck!(c, actions, "special action", a, ENCHANTMENTS, with(base, &[Seg::Field("action")]));
+        }
+    }
+    for (i, e) in r.enchantments.effects.iter().enumerate() {
+        for (f, t) in [("infection", &e.infection), ("immunity", &e.immunity)] {
+            if let Some(t) = t {
+                refcheck!(c, enchantments, "enchantment", t, EFFECTS, with(EFFECTS.at(i), &[Seg::Field(f)]));
+            }
+        }
+    }
+    for (i, a) in r.enchantments.actions.iter().enumerate() {
+        if let Some(e) = &a.effect {
+            refcheck!(c, effects, "effect", e, ACTIONS, with(ACTIONS.at(i), &[Seg::Field("effect")]));
+        }
+    }
+}
+
+/// Anything a production may yield: items, works, constructions, races (summons),
+/// enchantments, special actions and events.
+fn is_product(c: &Checker, tag: &str) -> bool {
+    c.events.contains_key(tag)
+        || c.items.contains_key(tag)
+        || c.works.contains_key(tag)
+        || c.constructions.contains_key(tag)
+        || c.enchantments.contains_key(tag)
+        || c.actions.contains_key(tag)
+        || c.races.contains_key(tag)
+}
+
+fn check_skills(c: &mut Checker, r: &RuleSet) {
+    let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
+    for (i, sk) in r.skills.iter().enumerate() {
+        let base = SKILLS.at(i);
+        graph.add_node(i);
+        for (j, req) in sk.requires.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("requires"), Seg::Index(j)]);
+            match c.skills.get(req.skill.as_str()) {
+                Some(&k) => {
+                    graph.add_edge(i, k, ());
+                }
+                None => c.push(SKILLS, with(p, &[Seg::Field("skill")]), format!("unknown skill '{}'", req.skill)),
+            }
+        }
+        if let Some(w) = &sk.wisdom_item {
+            refcheck!(c, items, "item", w, SKILLS, with(base.clone(), &[Seg::Field("wisdom_item")]));
+        }
+        if sk.levels.is_empty() && !sk.flags.contains(&SkillFlag::NoLearn) {
+            c.warn(SKILLS, base.clone(), format!("skill '{}' has no levels", sk.tag));
+        }
+        let mut prev = 0;
+        for (l, lv) in sk.levels.iter().enumerate() {
+            let lp = with(base.clone(), &[Seg::Field("levels"), Seg::Index(l)]);
+            if l > 0 && lv.experience <= prev {
+                let msg = format!(
+                    "skill '{}' level {} needs {} experience, not more than level {} ({prev})",
+                    sk.tag,
+                    l + 1,
+                    lv.experience,
+                    l
+                );
+                c.push(SKILLS, with(lp.clone(), &[Seg::Field("experience")]), msg);
+            }
+            prev = lv.experience;
+            check_modes(c, &lv.capacity, SKILLS, with(lp.clone(), &[Seg::Field("capacity")]));
+            check_bonuses(c, &lv.bonuses, SKILLS, with(lp.clone(), &[Seg::Field("bonuses")]));
+            if let Some(pr) = &lv.production {
+                let pp = with(lp.clone(), &[Seg::Field("production")]);
+                if let Some(out) = pr.output.as_deref().filter(|o| !is_product(c, o)) {
+                    c.push(SKILLS, with(pp.clone(), &[Seg::Field("output")]), format!("unknown product '{out}'"));
+                }
+                for (j, ItemCount(it, _)) in pr.inputs.iter().enumerate() {
+                    let p = with(pp.clone(), &[Seg::Field("inputs"), Seg::Index(j), Seg::Index(0)]);
+                    refcheck!(c, items, "item", it, SKILLS, p);
+                }
+                for (j, it) in pr.tools.iter().enumerate() {
+                    refcheck!(c, items, "item", it, SKILLS, with(pp.clone(), &[Seg::Field("tools"), Seg::Index(j)]));
+                }
+                if let Some(ItemCount(h, _)) = &pr.harvest {
+                    let p = with(pp.clone(), &[Seg::Field("harvest"), Seg::Index(0)]);
+                    refcheck!(c, items, "item", h, SKILLS, p);
+                }
+                if let Some(ItemCount(u, _)) = &pr.upgrade {
+                    let p = with(pp, &[Seg::Field("upgrade"), Seg::Index(0)]);
+                    refcheck!(c, constructions, "construction", u, SKILLS, p);
+                }
+            }
+            for (j, Grant(e, _)) in lv.grants.iter().enumerate() {
+                let p = with(lp.clone(), &[Seg::Field("grants"), Seg::Index(j), Seg::Index(0)]);
+                refcheck!(c, enchantments, "enchantment", e, SKILLS, p);
+            }
+            if let Some(sm) = &lv.summon {
+                let sp = with(lp.clone(), &[Seg::Field("summon")]);
+                refcheck!(c, races, "race", &sm.race, SKILLS, with(sp.clone(), &[Seg::Field("race")]));
+                for (j, SkillExperience(s, _)) in sm.skills.iter().enumerate() {
+                    let p = with(sp.clone(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
+                    refcheck!(c, skills, "skill", s, SKILLS, p);
+                }
+                check_item_holdings(c, &sm.items, SKILLS, with(sp.clone(), &[Seg::Field("items")]));
+                if let Some(t) = &sm.tactics {
+                    check_tactics(c, t, SKILLS, with(sp, &[Seg::Field("tactics")]));
+                }
+            }
+            if let Some(a) = &lv.combat {
+                check_combat(c, a, SKILLS, with(lp, &[Seg::Field("combat")]));
+            }
+        }
+    }
+    // Prerequisite cycles: every strongly connected component larger than one
+    // skill, or a skill that requires itself.
+    for scc in tarjan_scc(&graph) {
+        let selfloop = scc.len() == 1 && graph.contains_edge(scc[0], scc[0]);
+        if scc.len() > 1 || selfloop {
+            let mut members: Vec<usize> = scc.clone();
+            members.sort_unstable();
+            let names: Vec<&str> = members.iter().map(|&i| r.skills[i].tag.as_str()).collect();
+            let first = members[0];
+            let msg = format!("skill prerequisites form a cycle: {}", names.join(" -> "));
+            c.push(SKILLS, with(SKILLS.at(first), &[Seg::Field("requires")]), msg);
+        }
+    }
+}
+
+fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
+    let factions = c.index(FACTIONS, "faction", &s.factions, |f| &f.id);
+    let locations = c.index(LOCATIONS, "location", &s.locations, |l| &l.id);
+    let structures = c.index(STRUCTURES, "structure", &s.structures, |x| &x.id);
+    let units = c.index(UNITS, "unit", &s.units, |u| &u.id);
+    let game = Table::scen("game.ron");
+
+    if !r.info.name.is_empty() && s.game.ruleset != r.info.name {
+        let msg = format!("game names rule set '{}' but the rule set loaded is '{}'", s.game.ruleset, r.info.name);
+        c.warn(game, vec![Seg::Field("ruleset")], msg);
+    }
+    if s.game.days_per_month == 0 {
+        c.push(game, vec![Seg::Field("days_per_month")], "days_per_month must be at least 1".into());
+    }
+    if !r.climate.months.is_empty() && s.game.start_month as usize >= r.climate.months.len() {
+        let msg = format!("start_month {} is past the last month ({})", s.game.start_month, r.climate.months.len() - 1);
+        c.push(game, vec![Seg::Field("start_month")], msg);
+    }
+
+    for (i, f) in s.factions.iter().enumerate() {
+        let base = FACTIONS.at(i);
+        refcheck!(
+            c,
+            stances,
+            "stance",
+            &f.default_stance,
+            FACTIONS,
+            with(base.clone(), &[Seg::Field("default_stance")])
+        );
+        for (other, st) in &f.stances {
+            let p = with(base.clone(), &[Seg::Field("stances"), Seg::Key(other.clone())]);
+            if !factions.contains_key(other.as_str()) {
+                c.push(FACTIONS, p.clone(), format!("unknown faction '{other}'"));
+            }
+            refcheck!(c, stances, "stance", st, FACTIONS, p);
+        }
+        for k in f.funds.keys() {
+            refcheck!(c, items, "item", k, FACTIONS, with(base.clone(), &[Seg::Field("funds"), Seg::Key(k.clone())]));
+        }
+        for (j, req) in f.known_skills.iter().enumerate() {
+            check_skill_req(c, req, FACTIONS, with(base.clone(), &[Seg::Field("known_skills"), Seg::Index(j)]));
+        }
+        for (j, k) in f.known.iter().enumerate() {
+            let k = k.as_str();
+            let known = [
+                &c.items,
+                &c.enchantments,
+                &c.races,
+                &c.skills,
+                &c.constructions,
+                &c.works,
+                &c.titles,
+                &c.terrains,
+                &c.weathers,
+                &c.seasons,
+                &c.effects,
+                &c.actions,
+            ]
+            .iter()
+            .any(|ids| ids.contains_key(k));
+            if !known {
+                c.push(
+                    FACTIONS,
+                    with(base.clone(), &[Seg::Field("known"), Seg::Index(j)]),
+                    format!("unknown record '{k}'"),
+                );
+            }
+        }
+    }
+
+    let mut hexes: HashMap<(i32, i32), usize> = HashMap::new();
+    for (i, l) in s.locations.iter().enumerate() {
+        let base = LOCATIONS.at(i);
+        refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base.clone(), &[Seg::Field("terrain")]));
+        match (&l.kind, &l.container) {
+            (LocationKind::Inner, None) => {
+                c.push(LOCATIONS, base.clone(), format!("inner location '{}' has no container", l.id));
+            }
+            (_, Some(ct)) => {
+                let p = with(base.clone(), &[Seg::Field("container")]);
+                if !locations.contains_key(ct.as_str()) {
+                    c.push(LOCATIONS, p, format!("unknown location '{ct}'"));
+                } else if ct == &l.id {
+                    c.push(LOCATIONS, p, format!("location '{}' contains itself", l.id));
+                }
+            }
+            _ => {}
+        }
+        if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex) {
+            if let Some(&first) = hexes.get(&h) {
+                let msg = format!("territory '{}' at hex {h:?} overlaps '{}'", l.id, s.locations[first].id);
+                c.push(LOCATIONS, with(base.clone(), &[Seg::Field("hex")]), msg);
+            } else {
+                hexes.insert(h, i);
+            }
+        }
+        for (j, e) in l.exits.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("exits"), Seg::Index(j)]);
+            refcheck!(c, dirs, "direction", &e.dir, LOCATIONS, with(p.clone(), &[Seg::Field("dir")]));
+            if !locations.contains_key(e.to.as_str()) {
+                let msg = format!("exit {} of '{}' leads to missing location '{}'", e.dir, l.id, e.to);
+                c.push(LOCATIONS, with(p.clone(), &[Seg::Field("to")]), msg);
+            }
+            if let Some(m) = &e.mode {
+                refcheck!(c, modes, "movement mode", m, LOCATIONS, with(p, &[Seg::Field("mode")]));
+            }
+        }
+        if let Some(w) = &l.weather {
+            refcheck!(c, weathers, "weather", w, LOCATIONS, with(base.clone(), &[Seg::Field("weather")]));
+        }
+        if let Some(o) = &l.owner {
+            let p = with(base.clone(), &[Seg::Field("owner")]);
+            if !factions.contains_key(o.faction.as_str()) {
+                c.push(
+                    LOCATIONS,
+                    with(p.clone(), &[Seg::Field("faction")]),
+                    format!("unknown faction '{}'", o.faction),
+                );
+            }
+            if let Some(tl) = &o.title_location
+                && !locations.contains_key(tl.as_str())
+            {
+                c.push(LOCATIONS, with(p, &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
+            }
+        }
+        for (f, offers) in [("sells", &l.market.sells), ("buys", &l.market.buys)] {
+            for (j, o) in offers.iter().enumerate() {
+                let p = with(base.clone(), &[Seg::Field("market"), Seg::Field(f), Seg::Index(j), Seg::Field("item")]);
+                refcheck!(c, items, "item", &o.item, LOCATIONS, p);
+            }
+        }
+        for (j, d) in l.market.days.iter().enumerate() {
+            if *d == 0 || *d > s.game.days_per_month {
+                let p = with(base.clone(), &[Seg::Field("market"), Seg::Field("days"), Seg::Index(j)]);
+                c.push(LOCATIONS, p, format!("market day {d} is outside the month (1..={})", s.game.days_per_month));
+            }
+        }
+        for (j, o) in l.recruits.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("recruits"), Seg::Index(j), Seg::Field("race")]);
+            refcheck!(c, races, "race", &o.race, LOCATIONS, p);
+        }
+        for (j, o) in l.resources.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
+            refcheck!(c, items, "item", &o.item, LOCATIONS, p);
+        }
+        for (j, t) in l.titles.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("titles"), Seg::Index(j)]);
+            refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p.clone(), &[Seg::Field("title")]));
+            if let Some(h) = &t.holder
+                && !units.contains_key(h.as_str())
+            {
+                c.push(LOCATIONS, with(p, &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
+            }
+        }
+        for (j, req) in l.teaches.iter().enumerate() {
+            check_skill_req(c, req, LOCATIONS, with(base.clone(), &[Seg::Field("teaches"), Seg::Index(j)]));
+        }
+        for (j, ItemCount(it, _)) in l.inventory.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("inventory"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, items, "item", it, LOCATIONS, p);
+        }
+    }
+    // Containers must not form cycles.
+    for (i, l) in s.locations.iter().enumerate() {
+        let mut cur = l.container.as_deref();
+        let mut steps = 0;
+        while let Some(ct) = cur {
+            if ct == l.id || steps > s.locations.len() {
+                if ct == l.id && steps > 0 {
+                    let msg = format!("location '{}' is inside itself through its containers", l.id);
+                    c.push(LOCATIONS, with(LOCATIONS.at(i), &[Seg::Field("container")]), msg);
+                }
+                break;
+            }
+            steps += 1;
+            cur = locations.get(ct).and_then(|&k| s.locations[k].container.as_deref());
+        }
+    }
+
+    for (i, st) in s.structures.iter().enumerate() {
+        let base = STRUCTURES.at(i);
+        refcheck!(c, constructions, "construction", &st.kind, STRUCTURES, with(base.clone(), &[Seg::Field("kind")]));
+        let p = with(base.clone(), &[Seg::Field("location")]);
+        if structures.contains_key(st.location.as_str()) {
+            let msg = format!(
+                "structure '{}' stands inside structure '{}': structures cannot contain structures",
+                st.id, st.location
+            );
+            c.push(STRUCTURES, p, msg);
+        } else if !locations.contains_key(st.location.as_str()) {
+            c.push(STRUCTURES, p, format!("unknown location '{}'", st.location));
+        }
+        if let Some(o) = &st.owner
+            && !factions.contains_key(o.as_str())
+        {
+            c.push(STRUCTURES, with(base.clone(), &[Seg::Field("owner")]), format!("unknown faction '{o}'"));
+        }
+        for (j, ItemCount(w, _)) in st.missing.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("missing"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, works, "construction work", w, STRUCTURES, p);
+        }
+        if let Some(t) = &st.tactics {
+            check_tactics(c, t, STRUCTURES, with(base, &[Seg::Field("tactics")]));
+        }
+    }
+
+    for (i, u) in s.units.iter().enumerate() {
+        let base = UNITS.at(i);
+        if !factions.contains_key(u.faction.as_str()) {
+            c.push(UNITS, with(base.clone(), &[Seg::Field("faction")]), format!("unknown faction '{}'", u.faction));
+        }
+        let race = c.races.get(u.race.as_str()).map(|&k| &r.races[k]);
+        match race {
+            None => c.push(UNITS, with(base.clone(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
+            Some(rc) if rc.kind == RaceKind::Leader && u.figures > 1 => {
+                let msg = format!(
+                    "unit '{}' of leader race '{}' has {} figures (leaders are single)",
+                    u.id, u.race, u.figures
+                );
+                c.push(UNITS, with(base.clone(), &[Seg::Field("figures")]), msg);
+            }
+            _ => {}
+        }
+        if u.figures == 0 {
+            c.push(UNITS, with(base.clone(), &[Seg::Field("figures")]), format!("unit '{}' has no figures", u.id));
+        }
+        let loc_ok = locations.contains_key(u.location.as_str());
+        if !loc_ok {
+            c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
+        }
+        if let Some(j) = &u.journey {
+            let jp = with(base.clone(), &[Seg::Field("journey")]);
+            for (field, tag) in [("from", &j.from), ("to", &j.to)] {
+                if !locations.contains_key(tag.as_str()) {
+                    c.push(UNITS, with(jp.clone(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
+                }
+            }
+            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp.clone(), &[Seg::Field("mode")]));
+            if u.location != j.from && u.location != j.to {
+                let msg =
+                    format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
+                c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), msg);
+            }
+            // Only a vessel travels with units inside (STR-SHIP).
+            let vessel = u.structure.as_deref().and_then(|st| structures.get(st)).is_some_and(|&k| {
+                c.constructions
+                    .get(s.structures[k].kind.as_str())
+                    .is_some_and(|&x| !r.constructions.constructions[x].capacity.is_empty())
+            });
+            if u.structure.is_some() && !vessel {
+                let msg = format!("unit '{}' is travelling and cannot be inside a structure other than a vessel", u.id);
+                c.push(UNITS, with(base.clone(), &[Seg::Field("structure")]), msg);
+            }
+        }
+        if let Some(stid) = &u.structure {
+            let p = with(base.clone(), &[Seg::Field("structure")]);
+            match structures.get(stid.as_str()) {
+                None => c.push(UNITS, p, format!("unknown structure '{stid}'")),
+                Some(&k) if loc_ok && s.structures[k].location != u.location => {
+                    let msg = format!(
+                        "unit '{}' is in structure '{stid}', which stands in '{}', not '{}'",
+                        u.id, s.structures[k].location, u.location
+                    );
+                    c.push(UNITS, p, msg);
+                }
+                _ => {}
+            }
+        }
+        if let Some(lid) = &u.stack_leader {
+            let p = with(base.clone(), &[Seg::Field("stack_leader")]);
+            match units.get(lid.as_str()) {
+                None => c.push(UNITS, p, format!("unknown unit '{lid}'")),
+                Some(&k) => {
+                    let leader = &s.units[k];
+                    let is_leader =
+                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].kind) == Some(RaceKind::Leader);
+                    if k == i {
+                        c.push(UNITS, p, format!("unit '{}' is stacked under itself", u.id));
+                    } else if !is_leader {
+                        let msg = format!(
+                            "unit '{}' is stacked under '{lid}', which is not a leader (race '{}')",
+                            u.id, leader.race
+                        );
+                        c.push(UNITS, p, msg);
+                    } else if leader.location != u.location || leader.structure != u.structure {
+                        let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
+                        c.push(UNITS, p, msg);
+                    } else if leader.faction != u.faction {
+                        let msg = format!("unit '{}' is stacked under '{lid}' of another faction", u.id);
+                        c.push(UNITS, p, msg);
+                    }
+                }
+            }
+        }
+        check_item_holdings(c, &u.items, UNITS, with(base.clone(), &[Seg::Field("items")]));
+        for (j, it) in u.items.iter().enumerate() {
+            let ItemHolding(tag, _, equipped) = it;
+            if *equipped > 0
+                && let Some(&k) = c.items.get(tag.as_str())
+            {
+                let item = &r.items[k];
+                let limit = item.max_per_figure.saturating_mul(u.figures);
+                if item.slot.is_none() {
+                    let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
+                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                } else if *equipped > limit {
+                    let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
+                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                }
+            }
+        }
+        if let Some(t) = &u.target {
+            let known = units.contains_key(t.as_str())
+                || locations.contains_key(t.as_str())
+                || structures.contains_key(t.as_str())
+                || factions.contains_key(t.as_str())
+                || c.constructions.contains_key(t.as_str())
+                || crate::systems::overlord::orders::line::is_new_id(t, 'B');
+            if !known {
+                let msg = format!("unknown target '{t}': not a unit, location, structure, faction or construction");
+                c.push(UNITS, with(base.clone(), &[Seg::Field("target")]), msg);
+            }
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        if let Some((tag, _)) = &u.production {
+            let p = with(base.clone(), &[Seg::Field("production"), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", tag, UNITS, p);
+        }
+        for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, UNITS, p);
+        }
+        for (j, SkillExperience(sk, _)) in u.skills.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", sk, UNITS, p.clone());
+            if let Some(first) = seen.insert(sk.as_str(), j) {
+                c.push(UNITS, p, format!("skill '{sk}' listed twice (first at skills[{first}])"));
+            }
+        }
+        if let Some(t) = &u.tactics {
+            check_tactics(c, t, UNITS, with(base, &[Seg::Field("tactics")]));
+        }
+    }
+    // Stacks must not form cycles (A under B under A).
+    for (i, u) in s.units.iter().enumerate() {
+        let mut cur = u.stack_leader.as_deref();
+        let mut steps = 0;
+        while let Some(l) = cur {
+            if l == u.id {
+                if steps > 0 {
+                    let msg = format!("unit '{}' leads a stack that contains its own leader", u.id);
+                    c.push(UNITS, with(UNITS.at(i), &[Seg::Field("stack_leader")]), msg);
+                }
+                break;
+            }
+            steps += 1;
+            if steps > s.units.len() {
+                break;
+            }
+            cur = units.get(l).and_then(|&k| s.units[k].stack_leader.as_deref());
+        }
+    }
+}
+
+/// Turns issues into diagnostics with file, line and column, reading each file
+/// concerned once. Diagnostics come out sorted by file and position.
+pub fn resolve(issues: &[Issue], rules_dir: &std::path::Path, scenario_dir: &std::path::Path) -> Vec<Diagnostic> {
+    let mut texts: HashMap<std::path::PathBuf, Option<ronpos::Index>> = HashMap::new();
+    let mut out = Vec::with_capacity(issues.len());
+    for is in issues {
+        let dir = match is.origin {
+            Origin::Rules => rules_dir,
+            Origin::Scenario => scenario_dir,
+        };
+        let file = dir.join(is.file);
+        let text =
+            texts.entry(file.clone()).or_insert_with(|| std::fs::read_to_string(&file).ok().map(ronpos::Index::new));
+        let (line, col) = match text {
+            Some(t) => {
+                let p = t.locate(&is.path);
+                (p.line, p.col)
+            }
+            None => (0, 0),
+        };
+        let message = format!("{} (at {})", is.message, ronpos::path_to_string(&is.path));
+        out.push(Diagnostic { severity: is.severity, file, line, col, message });
+    }
+    crate::core::diag::sort(&mut out);
+    out
+}

@@ -1,0 +1,198 @@
+//! Import of games in the original Overlord engine's text format.
+//!
+//! [`import`] reads a legacy game folder (`overlord.config`, `*.rules`, `*.var`,
+//! `*.dat`, `players/<faction>/orders.<turn>`) and produces a rule set and a
+//! scenario. Every keyword is either converted or reported as a warning naming
+//! file and line. Numbers the legacy files do not hold (the calendar, the engine
+//! parameters, weather travel effects) come from `overlord_defaults.ron`, which
+//! records what the rules text says.
+
+pub mod conv;
+pub mod lexer;
+pub mod rules;
+pub mod skills;
+pub mod world;
+
+use crate::core::diag::Diagnostic;
+use crate::systems::overlord::data::{Month, Parameters, RuleSet, Scenario, Tag, TagMap};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Values of the rules text that the legacy files lack (see `overlord_defaults.ron`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    /// Name of the rule set written.
+    pub ruleset_name: String,
+    /// Its description.
+    pub description: String,
+    /// Where its numbers come from.
+    pub source: String,
+    /// Seed of the scenario written.
+    pub seed: u64,
+    /// Days per month when the config does not say.
+    pub days_per_month: u32,
+    /// Calendar month of turn 1.
+    pub start_month: u32,
+    /// Engine parameters.
+    pub parameters: Parameters,
+    /// The calendar.
+    pub months: Vec<Month>,
+    /// Season effects the legacy files lack.
+    pub seasons: BTreeMap<Tag, SeasonExtra>,
+    /// Weather travel effects the legacy files lack.
+    pub weathers: BTreeMap<Tag, WeatherExtra>,
+    /// Hex steps of the territory directions.
+    pub hex_directions: BTreeMap<Tag, (i32, i32)>,
+    /// Movement modes that only guards able to travel them can stop.
+    #[serde(default)]
+    pub guard_evading_modes: Vec<Tag>,
+    /// Modes that travel on water: a terrain only these (and guard-evading modes)
+    /// cross is water.
+    #[serde(default)]
+    pub water_modes: Vec<Tag>,
+}
+
+/// Season effects from the rules text.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonExtra {
+    /// Upkeep in %.
+    pub upkeep_percent: u32,
+    /// Taxes in %.
+    pub tax_percent: u32,
+    /// Entertainment in %.
+    pub entertainment_percent: u32,
+}
+
+impl Default for SeasonExtra {
+    fn default() -> Self {
+        // A season the rules text does not describe changes nothing: 100% of normal.
+        let normal = 100;
+        SeasonExtra { upkeep_percent: normal, tax_percent: normal, entertainment_percent: normal }
+    }
+}
+
+/// Weather travel effects from the rules text.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherExtra {
+    /// Travel time change in % per mode.
+    #[serde(default)]
+    pub travel_percent: TagMap,
+    /// Fixed travel days per mode.
+    #[serde(default)]
+    pub travel_days: TagMap,
+    /// Weathers the neighbours of a territory with this weather have at least.
+    #[serde(default)]
+    pub neighbour_weathers: Vec<Tag>,
+}
+
+/// The text of the built-in defaults.
+pub const DEFAULTS_RON: &str = include_str!("overlord_defaults.ron");
+
+impl Defaults {
+    /// The built-in Overlord defaults.
+    pub fn builtin() -> Result<Defaults, Diagnostic> {
+        ron::Options::default().from_str(DEFAULTS_RON).map_err(|e| {
+            Diagnostic::error(
+                "src/legacy/overlord_defaults.ron",
+                e.span.start.line,
+                e.span.start.col,
+                e.code.to_string(),
+            )
+        })
+    }
+}
+
+/// Options of an import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// Name of the rule set written (default: the built-in defaults' name).
+    pub ruleset_name: Option<String>,
+    /// Seed of the scenario (default: the built-in defaults' seed).
+    pub seed: Option<u64>,
+}
+
+/// The result of an import: the converted data and every warning.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Warnings (and errors, if any) naming legacy file and line.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Files of a legacy game folder that the importer reads, besides the world files
+/// named by `overlord.config` and the players folder.
+fn known_file(name: &str) -> bool {
+    name == "overlord.config" || rules::RULE_FILES.iter().any(|(f, _)| *f == name)
+}
+
+/// Converts the legacy game in `dir`.
+pub fn import(dir: &Path, opts: &ImportOptions) -> Imported {
+    let mut c = conv::Conv::new();
+    let mut d = match Defaults::builtin() {
+        Ok(d) => d,
+        Err(e) => {
+            c.diags.push(e);
+            return Imported { rules: empty_rules(), scenario: empty_scenario(), diagnostics: c.diags };
+        }
+    };
+    if let Some(n) = &opts.ruleset_name {
+        d.ruleset_name = n.clone();
+    }
+    if let Some(s) = opts.seed {
+        d.seed = s;
+    }
+    let (rules, ctx) = rules::convert(&mut c, dir, &d);
+    let scenario = world::convert(&mut c, dir, &rules, &ctx.modes, &d);
+    // Report files that nothing read.
+    let mut read: Vec<String> = ["units.dat", "factions.dat", "locations.dat", "buildings.dat", "effects.dat"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    read.push(format!("{}.dat", scenario.game.name));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for n in names {
+            if !known_file(&n) && !read.contains(&n) {
+                c.diags.push(Diagnostic::warning(dir.join(&n), 0, 0, "file not read by the importer"));
+            }
+        }
+    }
+    Imported { rules, scenario, diagnostics: c.diags }
+}
+
+fn empty_rules() -> RuleSet {
+    crate::systems::overlord::data::load::empty_ruleset()
+}
+
+fn empty_scenario() -> Scenario {
+    Scenario {
+        game: crate::systems::overlord::data::GameSettings {
+            name: String::new(),
+            title: String::new(),
+            ruleset: String::new(),
+            seed: 0,
+            days_per_month: 0,
+            start_month: 0,
+            turn: 0,
+            email: String::new(),
+            deadline: String::new(),
+        },
+        factions: Vec::new(),
+        locations: Vec::new(),
+        structures: Vec::new(),
+        units: Vec::new(),
+        orders: Vec::new(),
+    }
+}

@@ -1,0 +1,178 @@
+//! Control points and allegiance (CP-BASE, CP-MAX, CP-CHECK, CP-IDLE, STK-CREATURE,
+//! UNIT-FACTION-DEATH, MON-ALLEG).
+//!
+//! * **Control points** are checked once, after day 1's orders. A faction may use
+//!   `starting_control_points` plus the `control` of every title its units hold. It
+//!   needs the sum of its units' control points ([`UnitStats`]). When it needs M more
+//!   than it has, each of its units refuses to act for the rest of the month with a
+//!   probability of M% (at most 100%). Such a unit runs no orders, not even the
+//!   invisible WORK. It still goes where its stack goes, when there is movement.
+//!   Units of NPC factions are exempt. Refusing in battle (CP-BATTLE) comes with
+//!   battles.
+//! * **Creatures** (STK-CREATURE) take the faction of the leader they are stacked
+//!   under at the end of the month. A player's creature unit that stands alone goes
+//!   back to the faction the scenario marks `creatures` (RULINGS §15).
+//! * **Factions with no units** left at the end of the month are destroyed; their
+//!   report says so. NPC factions are kept (UNIT-FACTION-DEATH).
+
+use crate::core::engine::schedule::{ControlCheck, MonthEnd, MonthStart, MonthStep};
+use crate::systems::overlord::data::RaceKind;
+use crate::systems::overlord::mechanics::scheduler::{Visiting, label};
+use crate::systems::overlord::mechanics::stats::{UnitStats, refresh};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{
+    Events, Faction, Id, Location, Owner, Race, Refusing, StackLeader, Unit,
+};
+use crate::systems::overlord::world::resources::{Clock, Directory, Kind, Randomness};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+use rand::RngExt;
+
+#[cfg(test)]
+mod tests;
+
+/// Adds the control-point check, the creatures' allegiance and the end of factions.
+pub struct ControlPlugin;
+
+impl Plugin for ControlPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(MonthStart, clear_refusals.in_set(MonthStep::Orders));
+        app.add_systems(ControlCheck, (refresh, check_control_points).chain().in_set(MonthStep::ControlPoints));
+        app.add_systems(
+            MonthEnd,
+            (creatures_follow_their_leaders, end_empty_factions).chain().in_set(MonthStep::Allegiance),
+        );
+    }
+}
+
+fn clear_refusals(mut commands: Commands, refusing: Query<Entity, With<Refusing>>) {
+    for e in &refusing {
+        commands.entity(e).remove::<Refusing>();
+    }
+}
+
+/// CP-CHECK, CP-IDLE.
+pub fn check_control_points(world: &mut World) {
+    let catalog = world.resource::<Catalog>().clone();
+    let p = &catalog.rules.info.parameters;
+    let dir = world.resource::<Directory>();
+    let (factions, units) = (dir.factions.clone(), dir.units.clone());
+    let titles = title_control(world);
+    let day = world.resource::<Clock>().day;
+    let randomness = *world.resource::<Randomness>();
+    // Each faction's units, in report order, in one pass.
+    let mut by_faction: bevy_ecs::entity::EntityHashMap<Vec<Entity>> = Default::default();
+    for &u in &units {
+        if let Some(o) = world.get::<Owner>(u) {
+            by_faction.entry(o.0).or_default().push(u);
+        }
+    }
+    for f in factions {
+        let Some(rec) = world.get::<Faction>(f) else { continue };
+        if rec.0.npc {
+            continue;
+        }
+        let fid = rec.0.id.clone();
+        let mine = by_faction.remove(&f).unwrap_or_default();
+        let needed: u64 = mine.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control()))).sum();
+        let max = u64::from(p.starting_control_points) + titles.get(&f).copied().unwrap_or(0);
+        if needed <= max {
+            continue;
+        }
+        let over = needed - max;
+        let chance = over.min(100) as u32;
+        world.get_mut::<Events>(f).expect("faction").push(
+            day,
+            format!(
+                "Control points: {needed} needed, {max} available. Each unit may refuse to act this month ({chance}%)."
+            ),
+        );
+        for u in mine {
+            let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
+            let mut rng = randomness.stream("control", &format!("{fid}/{id}"));
+            if rng.random_range(0..100u32) < chance {
+                world.entity_mut(u).insert(Refusing);
+                world
+                    .get_mut::<Events>(u)
+                    .expect("unit")
+                    .push(day, "Refuses to act this month: the faction has too many units to control.");
+            }
+        }
+    }
+    world.resource_mut::<Visiting>().invalidate();
+}
+
+/// The control points each faction's titles add (CP-MAX), in one pass over the
+/// locations.
+pub fn title_control(world: &World) -> bevy_ecs::entity::EntityHashMap<u64> {
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
+    let mut out: bevy_ecs::entity::EntityHashMap<u64> = Default::default();
+    for &l in &dir.locations {
+        let Some(loc) = world.get::<Location>(l) else { continue };
+        for t in &loc.0.titles {
+            let Some(holder) = t.holder.as_deref().and_then(|h| dir.get(Kind::Unit, h)) else { continue };
+            let Some(f) = world.get::<Owner>(holder).map(|o| o.0) else { continue };
+            let control = catalog.rules.titles.iter().find(|x| x.tag == t.title).map_or(0, |x| x.control);
+            *out.entry(f).or_default() += u64::from(control);
+        }
+    }
+    out
+}
+
+/// STK-CREATURE: creature units follow their stack leader's faction; alone, a
+/// player's creatures return to the creatures' faction.
+pub fn creatures_follow_their_leaders(world: &mut World) {
+    let catalog = world.resource::<Catalog>().clone();
+    let dir = world.resource::<Directory>();
+    let units = dir.units.clone();
+    let creatures_faction =
+        dir.factions.iter().copied().find(|&f| world.get::<Faction>(f).is_some_and(|x| x.0.creatures));
+    let day = world.resource::<Clock>().day;
+    for u in units {
+        let Some(race) = world.get::<Race>(u) else { continue };
+        if catalog.rules.races[race.0.index()].kind != RaceKind::Creature {
+            continue;
+        }
+        let Some(owner) = world.get::<Owner>(u).map(|o| o.0) else { continue };
+        let leader = world.get::<StackLeader>(u).and_then(|s| s.0);
+        let target = match leader {
+            Some(l) => world.get::<Owner>(l).map(|o| o.0),
+            None if world.get::<Faction>(owner).is_some_and(|f| !f.0.npc) => creatures_faction,
+            None => None,
+        };
+        let Some(target) = target.filter(|&t| t != owner) else { continue };
+        let name = label(world, u);
+        let to = world.get::<Faction>(target).map(|f| format!("{} [{}]", f.0.name, f.0.id)).unwrap_or_default();
+        world.get_mut::<Owner>(u).expect("unit").0 = target;
+        world.get_mut::<Events>(owner).expect("faction").push(day, format!("{name} now follows {to}."));
+        world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
+    }
+}
+
+/// UNIT-FACTION-DEATH: a player faction with no units left is destroyed.
+pub fn end_empty_factions(world: &mut World) {
+    let dir = world.resource::<Directory>();
+    let factions = dir.factions.clone();
+    let units = dir.units.clone();
+    let day = world.resource::<Clock>().day;
+    let mut alive: bevy_ecs::entity::EntityHashSet = Default::default();
+    for &u in &units {
+        if let Some(o) = world.get::<Owner>(u)
+            && world.get::<Unit>(u).is_some()
+        {
+            alive.insert(o.0);
+        }
+    }
+    for f in factions {
+        let Some(rec) = world.get::<Faction>(f) else { continue };
+        if rec.0.npc || rec.0.destroyed || alive.contains(&f) {
+            continue;
+        }
+        world.get_mut::<Faction>(f).expect("faction").0.destroyed = true;
+        world.get_mut::<Events>(f).expect("faction").push(
+            day,
+            "The faction has no units left and is destroyed. Write to the game master to join the game again.",
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! Money: wages for WORK and upkeep at the end of the month (ORD-WORK, PFX-WORK,
+//! CASH-WORK, MON-WAGE, MON-UPKEEP, CASH-RATE, CASH-FULL, CASH-ORDER, CASH-FOOD,
+//! CASH-DISSENT, CLI-WINTER, SET-SUPPORT, SET-CONSUME).
+//!
+//! **Wages.** Each day a unit works (WORK, or the invisible WORK at the end of every
+//! list) counts one day of work where it stands. At the end of the month it is paid
+//! figures × the location's wages × days worked ÷ days in the month, rounded down,
+//! in the game's money. Work done somewhere the unit has since left is lost. Leaders
+//! and followers work; creatures do not.
+//!
+//! **Upkeep.** Each unit owes its statistics' upkeep ([`UnitStats`]) × the season's
+//! `upkeep_percent` (winter doubles it), whatever the days served. Each figure fed
+//! with an equipped ration (`rations`; with SET-CONSUME, any ration it carries) pays
+//! `ration_percent` of its share in food, one ration each; figures still unfed eat
+//! rations of units of the faction in the same place that share (SET-SHARE). The
+//! rest is paid in money:
+//! from the unit's own cash; then from units of the same faction in the same location
+//! that have money left after their own upkeep, in report order (the order units are
+//! listed in the location); then from faction funds. With SET-SUPPORT (the unit's or
+//! the faction's), faction funds come first. Units are settled in report order.
+//!
+//! Units of non-player factions pay nothing unless the rule set's `npc_upkeep` says
+//! so.
+//!
+//! **Dissent.** A unit whose upkeep is not fully paid gets the `dissent_effect` for
+//! `dissent_days`; one that is already disaffected deserts instead: its figures join
+//! the location's population (CASH-DISSENT).
+
+use crate::core::engine::schedule::{MonthEnd, MonthStep};
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
+use crate::systems::overlord::mechanics::stats::{Refreshed, UnitStats};
+use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Entry;
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{
+    At, Effects, Events, Faction, Figures, Funds, Inventory, Location, Owner, Unit,
+};
+use crate::systems::overlord::world::resources::{Clock, Directory};
+use bevy_app::{App, Plugin};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+use std::collections::BTreeMap;
+
+#[cfg(test)]
+mod tests;
+
+/// Days worked this month per unit: where, and how many days.
+#[derive(Resource, Debug, Default)]
+pub struct WorkLog(pub EntityHashMap<(Entity, u32)>);
+
+/// Registers WORK and adds [`pay_wages`] and [`pay_upkeep`].
+pub struct MoneyPlugin;
+
+impl Plugin for MoneyPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<WorkLog>();
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set("WORK", work);
+        h.set_default(work_all);
+        app.add_systems(MonthEnd, pay_wages.in_set(MonthStep::Wages));
+        app.add_systems(MonthEnd, pay_upkeep.in_set(MonthStep::Upkeep).in_set(Refreshed));
+    }
+}
+
+/// ORD-WORK: one day of work where the unit stands. Work done elsewhere is lost.
+/// Who may work is checked by the scheduler (WORK is for leaders and followers).
+fn work(act: &mut Act, _: &mut Entry) -> Outcome {
+    let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+    // GRD-HALF: a unit on guard cannot work.
+    if act.on_guard(act.unit) {
+        return Outcome::NotNow;
+    }
+    let unit = act.unit;
+    let mut log = act.world.resource_mut::<WorkLog>();
+    let e = log.0.entry(unit).or_insert((at.location, 0));
+    if e.0 != at.location {
+        *e = (at.location, 0);
+    }
+    e.1 += 1;
+    Outcome::Ran(Progress::Step)
+}
+
+/// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
+fn work_all(world: &mut World, units: &[Entity], day: u32) {
+    world.resource_scope(|world, mut log: Mut<WorkLog>| {
+        for &u in units {
+            let r = world.entity(u);
+            // GRD-HALF: a unit on guard cannot work.
+            if r.get::<crate::systems::overlord::world::components::OnGuard>().is_some_and(|g| g.0 == day) {
+                continue;
+            }
+            let Some(at) = r.get::<At>() else { continue };
+            let e = log.0.entry(u).or_insert((at.location, 0));
+            if e.0 != at.location {
+                *e = (at.location, 0);
+            }
+            e.1 += 1;
+        }
+    });
+}
+
+/// MON-WAGE: work is paid in money at the end of the month.
+pub fn pay_wages(world: &mut World) {
+    let log = std::mem::take(&mut world.resource_mut::<WorkLog>().0);
+    let Some(money) = world.resource::<Catalog>().money() else { return };
+    let (day, days) = {
+        let c = world.resource::<Clock>();
+        (c.day, c.days_per_month.max(1))
+    };
+    let units = world.resource::<Directory>().units.clone();
+    for u in units {
+        let Some(&(place, worked)) = log.get(&u) else { continue };
+        let Some(at) = world.get::<At>(u).copied() else { continue };
+        let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
+        let wages = world.get::<Location>(place).map_or(0, |l| l.0.wages);
+        let place_name = label(world, place);
+        let catalog = world.resource::<Catalog>();
+        if worked == 0 || (wages == 0 && at.location == place) {
+            continue;
+        }
+        let note = if at.location != place {
+            format!("Lost the wages of {worked} days of work in {place_name}: the unit left.")
+        } else {
+            let pay = u64::from(figures) * u64::from(wages) * u64::from(worked) / u64::from(days);
+            let text = catalog.items_text(money, pay);
+            if pay > 0 {
+                let mut inv = world.get_mut::<Inventory>(u).expect("unit");
+                crate::systems::overlord::mechanics::transfer::add(
+                    &mut inv,
+                    money,
+                    pay.min(u64::from(u32::MAX)) as u32,
+                );
+            }
+            format!("Earned {text} for {worked} days of work in {place_name}.")
+        };
+        if let Some(mut e) = world.get_mut::<Events>(u) {
+            e.push(day, note);
+        }
+    }
+}
+
+/// One unit's bill.
+struct Bill {
+    unit: Entity,
+    faction: Entity,
+    location: Entity,
+    due: u64,
+    support: bool,
+}
+
+/// MON-UPKEEP: every unit pays its upkeep, in food and money.
+pub fn pay_upkeep(world: &mut World) {
+    let catalog = world.resource::<Catalog>().clone();
+    let params = &catalog.rules.info.parameters;
+    let Some(money) = catalog.money() else { return };
+    let clock = *world.resource::<Clock>();
+    let season = catalog.season(clock.month);
+    let percent = season.map_or(100, |s| u64::from(s.upkeep_percent));
+    let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
+    let units = world.resource::<Directory>().units.clone();
+    // Food first: each unit's own rations, then rations shared by units of the
+    // faction in the same place (SET-SHARE); then each unit's bill in money.
+    struct Mouth {
+        unit: Entity,
+        faction: Entity,
+        location: Entity,
+        figures: u64,
+        owed: u64,
+        fed: u64,
+        support: bool,
+        share: bool,
+        eaten: Vec<(crate::systems::overlord::world::ItemId, u64)>,
+    }
+    let mut mouths: Vec<Mouth> = Vec::with_capacity(units.len());
+    for &u in &units {
+        let (Some(stats), Some(figures), Some(owner), Some(at)) =
+            (world.get::<UnitStats>(u), world.get::<Figures>(u), world.get::<Owner>(u), world.get::<At>(u))
+        else {
+            continue;
+        };
+        let (figures, faction, location) = (u64::from(figures.0), owner.0, at.location);
+        if !params.npc_upkeep && world.get::<Faction>(faction).is_some_and(|f| f.0.npc) {
+            continue;
+        }
+        let owed = stats.upkeep() * percent / 100;
+        let us = world.get::<Unit>(u).map(|x| &x.0.settings);
+        let fs = world.get::<Faction>(faction).map(|f| &f.0.settings);
+        let flag = |unit: fn(&crate::systems::overlord::data::UnitSettings) -> bool,
+                    fac: fn(&crate::systems::overlord::data::FactionSettings) -> bool| {
+            us.is_some_and(unit) || fs.is_some_and(fac)
+        };
+        let (support, share, consume) =
+            (flag(|s| s.support, |s| s.support), flag(|s| s.share, |s| s.share), flag(|s| s.consume, |s| s.consume));
+        let mut m = Mouth { unit: u, faction, location, figures, owed, fed: 0, support, share, eaten: Vec::new() };
+        if owed > 0 && figures > 0 {
+            eat(world, u, &rations, consume, &mut m.fed, figures, &mut m.eaten);
+        }
+        mouths.push(m);
+    }
+    if mouths.iter().any(|m| m.share) {
+        // The sharing units of each faction and place, in report order.
+        let mut sharers: BTreeMap<(Entity, Entity), Vec<usize>> = BTreeMap::new();
+        for (j, m) in mouths.iter().enumerate().filter(|(_, m)| m.share) {
+            sharers.entry((m.faction, m.location)).or_default().push(j);
+        }
+        for i in 0..mouths.len() {
+            if mouths[i].owed == 0 || mouths[i].fed >= mouths[i].figures {
+                continue;
+            }
+            let Some(givers) = sharers.get(&(mouths[i].faction, mouths[i].location)) else { continue };
+            for &j in givers {
+                let (a, b) = (&mouths[i], &mouths[j]);
+                if i == j {
+                    continue;
+                }
+                let (giver, need) = (b.unit, a.figures - a.fed);
+                let mut got = 0;
+                let mut from = Vec::new();
+                eat(world, giver, &rations, true, &mut got, need, &mut from);
+                mouths[i].fed += got;
+                mouths[i].eaten.extend(from);
+                if mouths[i].fed >= mouths[i].figures {
+                    break;
+                }
+            }
+        }
+    }
+    let mut bills = Vec::with_capacity(mouths.len());
+    for m in mouths {
+        let covered = m.owed * m.fed * u64::from(params.ration_percent) / (m.figures.max(1) * 100);
+        if !m.eaten.is_empty() {
+            let list: Vec<String> = m.eaten.iter().map(|&(r, n)| catalog.items_text(r, n)).collect();
+            let text = format!("Ate {} as upkeep.", list.join(", "));
+            world.get_mut::<Events>(m.unit).expect("unit").push(clock.day, text);
+        }
+        let bill =
+            Bill { unit: m.unit, faction: m.faction, location: m.location, due: m.owed - covered, support: m.support };
+        bills.push((bill, 0u64));
+    }
+    // Own cash, unless the unit draws on faction funds first.
+    for (b, paid) in bills.iter_mut() {
+        if !b.support {
+            *paid += take_cash(world, b.unit, money, b.due);
+        }
+    }
+    // What is left: helpers of the same faction in the same place, faction funds.
+    let mut helpers: BTreeMap<(Entity, Entity), Vec<Entity>> = BTreeMap::new();
+    for (b, _) in &bills {
+        helpers.entry((b.faction, b.location)).or_default().push(b.unit);
+    }
+    let owing: BTreeMap<Entity, u64> = bills.iter().map(|(b, paid)| (b.unit, b.due - *paid)).collect();
+    let mut outcome = Vec::with_capacity(bills.len());
+    for (b, paid) in &bills {
+        let mut paid = *paid;
+        let mut from = Vec::new();
+        if paid > 0 && paid < b.due {
+            from.push(format!("{paid} from its own cash"));
+        }
+        if b.support {
+            let f = take_funds(world, b.faction, money, b.due - paid);
+            if f > 0 {
+                from.push(format!("{f} from the faction funds"));
+            }
+            paid += f;
+            let own = take_cash(world, b.unit, money, b.due - paid);
+            if own > 0 {
+                from.push(format!("{own} from its own cash"));
+            }
+            paid += own;
+        }
+        if paid < b.due {
+            for &h in &helpers[&(b.faction, b.location)] {
+                if h == b.unit || owing.get(&h).copied().unwrap_or(0) > 0 {
+                    continue;
+                }
+                let got = take_cash(world, h, money, b.due - paid);
+                if got > 0 {
+                    let name = label(world, h);
+                    from.push(format!("{got} from {name}"));
+                    paid += got;
+                }
+                if paid == b.due {
+                    break;
+                }
+            }
+        }
+        if paid < b.due && !b.support {
+            let f = take_funds(world, b.faction, money, b.due - paid);
+            if f > 0 {
+                from.push(format!("{f} from the faction funds"));
+            }
+            paid += f;
+        }
+        outcome.push((b.unit, b.due, paid, from));
+    }
+    let dissent = params.dissent_effect.as_deref().and_then(|t| catalog.effect(t));
+    let mut deserters = Vec::new();
+    for (u, due, paid, from) in outcome {
+        let amount = catalog.items_text(money, due);
+        let mut text = if due == 0 {
+            continue;
+        } else if from.is_empty() {
+            format!("Paid {amount} of upkeep.")
+        } else {
+            format!("Paid {amount} of upkeep ({}).", from.join(", "))
+        };
+        if paid < due {
+            text = format!("Could pay only {paid} of the {amount} of upkeep.");
+            let disaffected = dissent.is_some_and(|d| world.get::<Effects>(u).is_some_and(|e| e.has(d)));
+            if disaffected {
+                deserters.push(u);
+            } else if let Some(d) = dissent {
+                world.get_mut::<Effects>(u).expect("unit").set(d, params.dissent_days);
+                text.push_str(" The unit is disaffected.");
+            }
+        }
+        world.get_mut::<Events>(u).expect("unit").push(clock.day, text);
+    }
+    for u in deserters {
+        let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
+        let name = label(world, u);
+        if let Some(f) = world.get::<Owner>(u).map(|o| o.0) {
+            let text =
+                format!("{name} was not paid again and deserted; its {figures} figures joined the local population.");
+            world.get_mut::<Events>(f).expect("faction").push(clock.day, text);
+        }
+        crate::systems::overlord::mechanics::stacks::remove_unit(world, u, true);
+    }
+}
+
+/// Unit `u` gives up to `want` rations (equipped ones, or any with `all`): adds
+/// them to `fed` and lists them in `eaten`.
+fn eat(
+    world: &mut World,
+    u: Entity,
+    rations: &[crate::systems::overlord::world::ItemId],
+    all: bool,
+    fed: &mut u64,
+    want: u64,
+    eaten: &mut Vec<(crate::systems::overlord::world::ItemId, u64)>,
+) {
+    if rations.is_empty() {
+        return;
+    }
+    let Some(mut inv) = world.get_mut::<Inventory>(u) else { return };
+    let start = *fed;
+    for &r in rations {
+        let Some(h) = inv.0.iter_mut().find(|h| h.item == r) else { continue };
+        let usable = if all { h.count } else { h.equipped.min(h.count) };
+        let take = u64::from(usable).min(want - (*fed - start)) as u32;
+        if take > 0 {
+            h.count -= take;
+            h.equipped = h.equipped.saturating_sub(take).min(h.count);
+            *fed += u64::from(take);
+            match eaten.iter_mut().find(|x| x.0 == r) {
+                Some(x) => x.1 += u64::from(take),
+                None => eaten.push((r, u64::from(take))),
+            }
+        }
+    }
+    inv.0.retain(|h| h.count > 0);
+}
+
+/// Takes up to `want` money from unit `u`'s cash; returns how much.
+fn take_cash(world: &mut World, u: Entity, money: crate::systems::overlord::world::ItemId, want: u64) -> u64 {
+    if want == 0 {
+        return 0;
+    }
+    let Some(mut inv) = world.get_mut::<Inventory>(u) else { return 0 };
+    let Some(i) = inv.0.iter().position(|h| h.item == money) else { return 0 };
+    let h = &mut inv.0[i];
+    let take = u64::from(h.count).min(want) as u32;
+    h.count -= take;
+    h.equipped = h.equipped.min(h.count);
+    if h.count == 0 {
+        inv.0.remove(i);
+    }
+    u64::from(take)
+}
+
+/// Takes up to `want` money from faction `f`'s funds; returns how much.
+fn take_funds(world: &mut World, f: Entity, money: crate::systems::overlord::world::ItemId, want: u64) -> u64 {
+    if want == 0 {
+        return 0;
+    }
+    let Some(mut funds) = world.get_mut::<Funds>(f) else { return 0 };
+    let Some(x) = funds.0.iter_mut().find(|x| x.0 == money) else { return 0 };
+    let take = x.1.min(want);
+    x.1 -= take;
+    take
+}

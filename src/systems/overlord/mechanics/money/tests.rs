@@ -1,0 +1,208 @@
+//! Wages and upkeep over whole months on a tiny world.
+
+use crate::core::engine::schedule::{Day, Phase};
+use crate::core::engine::{Engine, Threads};
+use crate::systems::overlord::testkit::{engine, overlord_rules, scenario};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{At, Effects, Events, Funds, Inventory, Population};
+use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+/// `month` 5 is June (summer: upkeep 100%), 0 is January (winter: 200%). L1 pays
+/// `wages` a month.
+fn world(month: u32, wages: u32, units: &str, funds: u32) -> String {
+    format!(
+        r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: {month}),
+  factions: [
+    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", funds: {{"coin": {funds}}}),
+    (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
+  ],
+  locations: [
+    (id: "L1", name: "Ford", terrain: "city", population: 1000, wages: {wages}),
+    (id: "L2", name: "Heath", terrain: "plai", population: 200, wages: {wages}),
+  ],
+  structures: [],
+  units: [{units}],
+)"#
+    )
+}
+
+fn unit(e: &Engine, id: &str) -> Entity {
+    e.world().resource::<Directory>().get(Kind::Unit, id).unwrap()
+}
+
+fn count(e: &Engine, id: &str, item: &str) -> u32 {
+    let c = e.world().resource::<Catalog>().item(item).unwrap();
+    e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
+}
+
+fn funds(e: &Engine) -> u64 {
+    let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
+    e.world().get::<Funds>(f).unwrap().0.first().map_or(0, |x| x.1)
+}
+
+fn events(e: &Engine, id: &str) -> Vec<String> {
+    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| v.text.clone()).collect()
+}
+
+fn faction_events(e: &Engine) -> Vec<String> {
+    let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
+    e.world().get::<Events>(f).unwrap().0.iter().map(|v| v.text.clone()).collect()
+}
+
+#[test]
+fn work_is_paid_per_figure_and_day_then_upkeep_is_due_cash_work() {
+    // ORD-WORK, PFX-WORK, CASH-WORK, CASH-RATE: the invisible WORK runs every day; 10
+    // men earn 10 × 12 for the month, a leader 12; a leader's upkeep is 20, a man's 10.
+    let units = r#"
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 100, 0)]),
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"),
+    (id: "U3", name: "Bones", faction: "fa", race: "skel", figures: 5, location: "L1"),"#;
+    let mut e = engine(scenario(&world(5, 12, units, 0)));
+    e.run_turn(|_, _| {});
+    // Ann also pays the skeletons' upkeep (CASH-ORDER): they have no cash.
+    assert_eq!(events(&e, "U3"), ["Paid 50 coins [coin] of upkeep (50 from Ann [U1])."]);
+    assert_eq!(count(&e, "U1", "coin"), 100 + 12 - 20 - 50);
+    assert_eq!(count(&e, "U2", "coin"), 120 - 100);
+    assert_eq!(
+        events(&e, "U2"),
+        ["Earned 120 coins [coin] for 30 days of work in Ford [L1].", "Paid 100 coins [coin] of upkeep."]
+    );
+    // Creatures do not work.
+    assert!(!events(&e, "U3").iter().any(|t| t.starts_with("Earned")), "{:?}", events(&e, "U3"));
+}
+
+#[test]
+fn wages_are_lost_when_the_unit_leaves_cash_work() {
+    // A test system moves U2 to L2 at the end of day 10: the 10 days worked in L1 are
+    // lost; the 20 days in L2 are paid.
+    fn leave(world: &mut World) {
+        if world.resource::<Clock>().day == 10 {
+            let dir = world.resource::<Directory>();
+            let (u2, l2) = (dir.get(Kind::Unit, "U2").unwrap(), dir.get(Kind::Location, "L2").unwrap());
+            world.get_mut::<At>(u2).unwrap().location = l2;
+            world.resource_mut::<crate::systems::overlord::mechanics::scheduler::Visiting>().invalidate();
+        }
+    }
+    let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"),"#;
+    let mut e = Engine::with_plugins(
+        overlord_rules(),
+        scenario(&world(5, 30, units, 1000)),
+        Threads::One,
+        (crate::systems::overlord::mechanics::OverlordRules, |app: &mut App| {
+            app.add_systems(Day, leave.in_set(Phase::Movement));
+        }),
+    )
+    .unwrap();
+    e.run_turn(|_, _| {});
+    assert_eq!(events(&e, "U2")[0], "Earned 200 coins [coin] for 20 days of work in Heath [L2].");
+}
+
+#[test]
+fn upkeep_is_paid_from_cash_then_other_units_then_funds_cash_order() {
+    // CASH-ORDER: U1 has no cash; U2, in the same place, has 500 left after its own
+    // upkeep and pays for it. U3 stands alone in L2: faction funds pay. No wages.
+    let units = r#"
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1"),
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1", items: [("coin", 600, 0)]),
+    (id: "U3", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2"),
+    (id: "U4", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1", items: [("coin", 20, 0)]),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 1000)));
+    e.run_turn(|_, _| {});
+    assert_eq!(events(&e, "U1"), ["Paid 20 coins [coin] of upkeep (20 from Men [U2])."]);
+    assert_eq!(events(&e, "U2"), ["Paid 100 coins [coin] of upkeep."]);
+    assert_eq!(events(&e, "U3"), ["Paid 20 coins [coin] of upkeep (20 from the faction funds)."]);
+    assert_eq!((count(&e, "U2", "coin"), funds(&e)), (480, 980));
+    // Another faction's unit never pays for fa's.
+    assert_eq!(count(&e, "U4", "coin"), 0);
+}
+
+#[test]
+fn support_draws_on_faction_funds_first_set_support() {
+    let units = r#"
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1", items: [("coin", 600, 0)],
+     settings: (support: true)),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 1000)));
+    e.run_turn(|_, _| {});
+    assert_eq!((count(&e, "U2", "coin"), funds(&e)), (600, 900));
+}
+
+#[test]
+fn equipped_rations_pay_most_of_the_upkeep_cash_food() {
+    // CASH-FOOD: 20 of 30 men eat a ration each: 20 × (2 coins) + 10 × 10 = 140
+    // coins. A leader with a ration pays 4. Unequipped food is kept, unless CONSUME.
+    let units = r#"
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("food", 3, 1), ("coin", 10, 0)]),
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 30, location: "L1",
+     items: [("food", 25, 20), ("coin", 140, 0)]),
+    (id: "U3", name: "Eaters", faction: "fa", race: "man", figures: 10, location: "L2",
+     items: [("food", 10, 0)], settings: (consume: true)),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 0)));
+    e.run_turn(|_, _| {});
+    assert_eq!((count(&e, "U2", "coin"), count(&e, "U2", "food")), (0, 5));
+    assert_eq!(events(&e, "U2"), ["Ate 20 food [food] as upkeep.", "Paid 140 coins [coin] of upkeep."]);
+    assert_eq!((count(&e, "U1", "coin"), count(&e, "U1", "food")), (6, 2));
+    // CONSUME eats carried food; 10 men owe 100, food pays 80: 20 unpaid.
+    assert_eq!(count(&e, "U3", "food"), 0);
+    assert!(events(&e, "U3")[1].starts_with("Could pay only 0 of the 20 coins [coin] of upkeep."));
+}
+
+#[test]
+fn winter_doubles_upkeep_cli_winter() {
+    let units = r#"(id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 100, 0)]),"#;
+    let mut e = engine(scenario(&world(0, 0, units, 0)));
+    e.run_turn(|_, _| {});
+    assert_eq!(count(&e, "U1", "coin"), 60);
+}
+
+#[test]
+fn unpaid_units_grow_disaffected_then_desert_cash_dissent() {
+    // CASH-DISSENT: the first unpaid upkeep gives disaffection (−1 initiative), the
+    // second makes the unit desert into the population.
+    let units = r#"
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 1000, 0)]),
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L2", stack_leader: None),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 0)));
+    e.run_turn(|_, _| {});
+    let u2 = unit(&e, "U2");
+    assert_eq!(events(&e, "U2"), ["Could pay only 0 of the 100 coins [coin] of upkeep. The unit is disaffected."]);
+    let dissent = e.world().resource::<Catalog>().effect("effdisc").unwrap();
+    assert!(e.world().get::<Effects>(u2).unwrap().has(dissent));
+    e.run_turn(|_, _| {});
+    assert!(e.world().resource::<Directory>().get(Kind::Unit, "U2").is_none(), "U2 deserted");
+    let l2 = e.world().resource::<Directory>().get(Kind::Location, "L2").unwrap();
+    assert_eq!(e.world().get::<Population>(l2).unwrap().0, 210);
+    assert!(faction_events(&e).contains(
+        &"Men [U2] was not paid again and deserted; its 10 figures joined the local population.".to_string()
+    ));
+}
+
+#[test]
+fn units_of_npc_factions_pay_no_upkeep() {
+    // `npc_upkeep: false` in the Overlord rule set: fb is an NPC faction; its penniless
+    // unit is neither billed nor disaffected.
+    let units = r#"(id: "U4", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1"),"#;
+    let mut s = scenario(&world(5, 0, units, 0));
+    s.factions[1].npc = true;
+    let mut e = engine(s);
+    e.run_turn(|_, _| {});
+    assert!(events(&e, "U4").is_empty(), "{:?}", events(&e, "U4"));
+    assert!(e.world().get::<Effects>(unit(&e, "U4")).unwrap().0.is_empty());
+}
+
+#[test]
+fn units_that_share_feed_others_of_the_faction_in_the_same_place_set_share() {
+    // SET-SHARE: the Cooks carry 40 food and share; the 30 Men eat 30 of it and owe
+    // 30 × 2 coins. A unit elsewhere gets nothing.
+    let units = r#"
+    (id: "U2", name: "Men", faction: "fa", race: "man", figures: 30, location: "L1", items: [("coin", 100, 0)]),
+    (id: "U3", name: "Cooks", faction: "fa", race: "man", figures: 1, location: "L1", items: [("food", 40, 0), ("coin", 10, 0)],
+     settings: (share: true)),
+    (id: "U4", name: "Far", faction: "fa", race: "man", figures: 1, location: "L2", items: [("coin", 10, 0)]),"#;
+    let mut e = engine(scenario(&world(5, 0, units, 0)));
+    e.run_turn(|_, _| {});
+    assert_eq!(events(&e, "U2"), ["Ate 30 food [food] as upkeep.", "Paid 60 coins [coin] of upkeep."]);
+    assert_eq!((count(&e, "U3", "food"), count(&e, "U4", "coin")), (10, 0));
+}

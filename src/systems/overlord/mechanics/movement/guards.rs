@@ -1,0 +1,326 @@
+//! Guards, on the movement side (§27; GRD-REQ, GRD-SELF, MOV-AUTORETREAT,
+//! MOV-GUARD, MOV-FLYPAST, MOV-GUARDDIR): GUARD and PATROL, and what a stack
+//! arriving at a guarded place meets.
+//!
+//! A unit is on guard on each day its GUARD (or PATROL) runs: `@GUARD` all month,
+//! `5 GUARD` for five days. It needs the rule set's `guard_skill` and its faction
+//! needs a land title whose range, in walking days, covers the place (or the
+//! Overlord title); units of non-player factions need neither (rulings 12). A stack
+//! leader's GUARD puts only the leader on guard (GRD-SELF).
+//!
+//! A stack arriving where units are on guard meets each guard in turn (in report
+//! order). A guard stops only stacks travelling a way it covers: ways marked
+//! `evades_guards` (flying, sailing) only by guards that could travel that way
+//! themselves. The guard's faction's stance toward the factions of the stack's
+//! units decides: toward an Enemy the guard attacks (a battle request, MOV-GUARD;
+//! the earliest-added unit of the stack is the target); toward a Hostile unit a
+//! MOVE turns back (MOV-AUTORETREAT) and a MARCH attacks the guard. The stack
+//! enters in both battle cases. A journey already turned back is never turned back
+//! again. Until battles are part of the engine a battle request is recorded in the
+//! [`BattleRequests`] of the day and told to both sides.
+//!
+//! GRD-CLASH: in each day's Battle phase, where guards of two factions stand and one
+//! faction holds the other Hostile or Enemy, its first guard attacks the other's
+//! first guard (places in report order; once a month per place and pair, until
+//! battles settle it).
+
+use super::Travel;
+use super::journey::{load_of, meets};
+use super::routes::Routes;
+use crate::systems::overlord::data::{JourneyKind, TitleKind};
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label, stance_rank};
+use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Entry;
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{At, Events, Faction, Journey, OnGuard, Owner, Seq};
+use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+
+/// The land titles each faction holds this month, `(location, title index)`, and
+/// the places found covered or not so far this month, by faction and place.
+#[derive(Resource, Debug, Default)]
+pub struct TitleIndex {
+    titles: EntityHashMap<Vec<(Entity, usize)>>,
+    known: std::collections::HashMap<(Entity, Entity), bool>,
+}
+
+/// The units on guard on `day`, by place, in report order; built at the first
+/// arrival of the day.
+#[derive(Resource, Debug, Default)]
+struct GuardPosts {
+    /// Turn and day.
+    day: (u32, u32),
+    by_place: EntityHashMap<Vec<Entity>>,
+}
+
+/// A battle that movement asks for (MOV-GUARD): fought in the Battle phase once
+/// battles are part of the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleRequest {
+    /// Day of the month.
+    pub day: u32,
+    /// Where.
+    pub location: Entity,
+    /// The unit that attacks.
+    pub attacker: Entity,
+    /// The unit attacked.
+    pub defender: Entity,
+}
+
+/// The battle requests of the month, in the order they were raised.
+#[derive(Resource, Debug, Default)]
+pub struct BattleRequests(pub Vec<BattleRequest>);
+
+/// Registers GUARD and PATROL.
+pub fn register(h: &mut OrderHandlers) {
+    h.set("GUARD", guard);
+    h.set("PATROL", guard);
+}
+
+/// Month start: which faction holds which land title.
+pub fn index_titles(world: &mut World) {
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
+    let mut index: EntityHashMap<Vec<(Entity, usize)>> = EntityHashMap::default();
+    for &l in &dir.locations {
+        let Some(loc) = world.get::<crate::systems::overlord::world::components::Location>(l) else { continue };
+        for t in &loc.0.titles {
+            let (Some(holder), Some(ti)) =
+                (t.holder.as_deref(), catalog.rules.titles.iter().position(|x| x.tag == t.title))
+            else {
+                continue;
+            };
+            if let Some(f) = dir.get(Kind::Unit, holder).and_then(|u| world.get::<Owner>(u)) {
+                index.entry(f.0).or_default().push((l, ti));
+            }
+        }
+    }
+    world.insert_resource(TitleIndex { titles: index, known: Default::default() });
+    world.resource_mut::<BattleRequests>().0.clear();
+}
+
+/// Whether faction `f` holds a title covering `place` (GRD-REQ, rulings 5); the
+/// answer is kept for the month.
+fn covered(world: &mut World, f: Entity, place: Entity) -> bool {
+    if let Some(&k) = world.resource::<TitleIndex>().known.get(&(f, place)) {
+        return k;
+    }
+    let k = find_cover(world, f, place);
+    world.resource_mut::<TitleIndex>().known.insert((f, place), k);
+    k
+}
+
+fn find_cover(world: &World, f: Entity, place: Entity) -> bool {
+    let catalog = world.resource::<Catalog>();
+    let Some(titles) = world.resource::<TitleIndex>().titles.get(&f) else { return false };
+    let routes = world.resource::<Routes>();
+    let tables = &world.resource::<Travel>().0;
+    titles.iter().any(|&(at, ti)| {
+        let t = &catalog.rules.titles[ti];
+        match t.kind {
+            TitleKind::Overlord => true,
+            TitleKind::Guild => false,
+            TitleKind::Land => routes.walking_days(catalog, tables, at, place).is_some_and(|d| d <= t.range),
+        }
+    })
+}
+
+/// ORD-GUARD, ORD-PATROL (GRD-REQ, GRD-SELF).
+fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
+    let me = act.unit;
+    let Some(at) = act.at(me) else { return Outcome::NotNow };
+    let Some(f) = act.faction_of(me) else { return Outcome::NotNow };
+    let npc = act.world.get::<Faction>(f).is_some_and(|x| x.0.npc);
+    if !npc {
+        let req = act.catalog().rules.info.parameters.guard_skill.clone();
+        if let Some(req) = req
+            && !meets(act.world, me, &req)
+        {
+            return Outcome::Invalid(format!("guarding needs level {} in {}", req.level, req.skill));
+        }
+        if !covered(act.world, f, at.location) {
+            let here = act.name(at.location);
+            return Outcome::Invalid(format!("guarding {here} needs a title of the faction whose range covers it"));
+        }
+    }
+    let day = act.day;
+    let before = act.world.get::<OnGuard>(me).map(|g| g.0);
+    act.world.entity_mut(me).insert(OnGuard(day));
+    // Said once per stretch on guard, not every day.
+    if before != Some(day.saturating_sub(1)) {
+        let here = act.name(at.location);
+        act.routine(format!("On guard at {here}."));
+    }
+    Outcome::Ran(Progress::Step)
+}
+
+/// What a stack arriving at its destination meets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arrival {
+    /// It enters.
+    Enter,
+    /// It turns back, for this reason.
+    TurnBack(String),
+}
+
+/// Builds the day's guard posts, once a day.
+fn ensure_posts(world: &mut World, day: u32) {
+    let when = (world.resource::<Clock>().turn, day);
+    if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when) {
+        let mut q = world.query_filtered::<(Entity, &OnGuard, &At, &Seq), Without<Journey>>();
+        let mut v: Vec<(u32, Entity, Entity)> =
+            q.iter(world).filter(|(_, g, _, _)| g.0 == day).map(|(e, _, at, s)| (s.0, e, at.location)).collect();
+        v.sort_unstable();
+        let mut by_place: EntityHashMap<Vec<Entity>> = EntityHashMap::default();
+        for (_, e, l) in v {
+            by_place.entry(l).or_default().push(e);
+        }
+        world.insert_resource(GuardPosts { day: when, by_place });
+    }
+}
+
+/// The units on guard today at `place`, in report order.
+fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
+    ensure_posts(world, day);
+    world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
+}
+
+/// The first unit on guard today at `place` whose faction holds faction `f` below
+/// stance `level` (GRD-EFFECT: `"friend"` for the land's resources). For full-day
+/// and later phases: guards take their post in the immediate passes.
+pub fn guard_against(world: &mut World, place: Entity, f: Entity, level: &str) -> Option<Entity> {
+    let day = world.resource::<Clock>().day;
+    ensure_posts(world, day);
+    let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
+    // Most guards are the unit's own faction's: stances are looked up only for others.
+    let mut need = None;
+    posts.iter().copied().find(|&g| {
+        world.get::<Owner>(g).is_some_and(|o| {
+            o.0 != f
+                && stance_rank(world, o.0, f)
+                    < *need
+                        .get_or_insert_with(|| crate::systems::overlord::mechanics::scheduler::named_rank(world, level))
+        })
+    })
+}
+
+/// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
+fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
+    let catalog = world.resource::<Catalog>();
+    if !catalog.rules.movement.modes[mode].evades_guards {
+        return true;
+    }
+    let (weight, capacity) = load_of(world, &[g]);
+    let c = capacity.get(mode).copied().unwrap_or(0).saturating_mul(1000);
+    c > 0 && c >= weight
+}
+
+/// What the stack `group` (its top unit first) meets on arriving by journey `j`.
+pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
+    let day = world.resource::<Clock>().day;
+    let guards = guards_at(world, j.to, day);
+    if guards.is_empty() {
+        return Arrival::Enter;
+    }
+    let stances = &world.resource::<Catalog>().rules.stances;
+    let named = |tag: &str| stances.iter().find(|s| s.tag == tag).map(|s| s.rank);
+    let (enemy, hostile) = (named("enemy"), named("hostile"));
+    for g in guards {
+        let Some(gf) = world.get::<Owner>(g).map(|o| o.0) else { continue };
+        if group.iter().any(|&u| world.get::<Owner>(u).map(|o| o.0) == Some(gf)) {
+            continue;
+        }
+        if !covers_way(world, g, j.mode) {
+            continue;
+        }
+        let ranks: Vec<(Entity, Option<u32>)> =
+            group.iter().map(|&u| (u, world.get::<Owner>(u).map(|o| stance_rank(world, gf, o.0)))).collect();
+        // The Enemy case first; the earliest-added unit of the stack is the target.
+        if let Some(&(_, _)) = ranks.iter().find(|(_, r)| r.is_some() && *r == enemy) {
+            request(world, day, j.to, g, group[0], "on guard, attacks an enemy stack arriving");
+            return Arrival::Enter;
+        }
+        if ranks.iter().any(|(_, r)| r.is_some() && *r == hostile) {
+            match j.kind {
+                JourneyKind::March => {
+                    request(world, day, j.to, group[0], g, "marches in and attacks the guard");
+                    return Arrival::Enter;
+                }
+                JourneyKind::Move => {
+                    let name = label(world, g);
+                    return Arrival::TurnBack(format!("{name}, on guard, holds this stack hostile"));
+                }
+                JourneyKind::Retreat => {}
+            }
+        }
+    }
+    Arrival::Enter
+}
+
+/// Battle phase (GRD-CLASH): guards of factions that hold each other Hostile fight.
+pub fn guard_clashes(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    // The day's posts (built once a day, also used by arrivals).
+    ensure_posts(world, day);
+    let mut places: Vec<(u32, Entity)> = world
+        .resource::<GuardPosts>()
+        .by_place
+        .iter()
+        .filter(|(_, g)| g.len() > 1)
+        .map(|(&l, _)| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l))
+        .collect();
+    if places.is_empty() {
+        return;
+    }
+    places.sort_unstable();
+    let stances = &world.resource::<Catalog>().rules.stances;
+    let rank = |tag: &str| stances.iter().find(|s| s.tag == tag).map_or(0, |s| s.rank);
+    let (enemy, hostile) = (rank("enemy"), rank("hostile"));
+    for (_, place) in places {
+        let guards = world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default();
+        // Each faction's first guard here, in report order.
+        let mut firsts: Vec<(Entity, Entity)> = Vec::new();
+        for g in guards {
+            if let Some(f) = world.get::<Owner>(g).map(|o| o.0)
+                && !firsts.iter().any(|x| x.0 == f)
+            {
+                firsts.push((f, g));
+            }
+        }
+        for i in 0..firsts.len() {
+            for k in i + 1..firsts.len() {
+                let ((fa, ga), (fb, gb)) = (firsts[i], firsts[k]);
+                let holds = |a: Entity, b: Entity| (enemy..=hostile).contains(&stance_rank(world, a, b));
+                let (attacker, defender) = if holds(fa, fb) {
+                    (ga, gb)
+                } else if holds(fb, fa) {
+                    (gb, ga)
+                } else {
+                    continue;
+                };
+                let seen = world.resource::<BattleRequests>().0.iter().any(|r| {
+                    r.location == place
+                        && [(r.attacker, r.defender), (r.defender, r.attacker)].contains(&(attacker, defender))
+                });
+                if !seen {
+                    request(world, day, place, attacker, defender, "on guard, attacks a hostile guard");
+                }
+            }
+        }
+    }
+}
+
+/// Records a battle request and tells both sides.
+fn request(world: &mut World, day: u32, location: Entity, attacker: Entity, defender: Entity, why: &str) {
+    world.resource_mut::<BattleRequests>().0.push(BattleRequest { day, location, attacker, defender });
+    let (a, d, at) = (label(world, attacker), label(world, defender), label(world, location));
+    let text = format!(
+        "Battle at {at}: {a} {why}, against {d}. (Battles are not fought by this engine yet; the request is recorded.)"
+    );
+    for u in [attacker, defender] {
+        if let Some(mut e) = world.get_mut::<Events>(u) {
+            e.push(day, text.clone());
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! The daily scheduler: every unit's order list, worked through day after day
+//! (checklist §3, SCH-*), with the conditions of the order reference.
+//!
+//! Each day, in [`Phase::Immediate`]:
+//!
+//! * units are visited in a fixed order: locations in report order (the order of the
+//!   scenario's `locations.ron`), and in each location the units outside structures
+//!   in report order, then the units in each structure, structures in report order
+//!   (SCH-LOC, SCH-UNIT); units on a journey are skipped (SCH-MOVING);
+//! * in a pass each unit tries to run one immediate order ([`queue::run_one`]); while
+//!   a pass runs anything, another pass starts from the first unit (SCH-IMM,
+//!   SCH-IMM-LOOP). A pass covers the whole world, so that a SYNCHRO between two
+//!   units of one faction in different locations fires in the same pass for both.
+//!
+//! In [`Phase::FullDay`], one more pass runs one full-day order per unit, or the
+//! invisible WORK when none runs (SCH-FULL, PFX-WORK). In [`Phase::DayEnd`], WAIT
+//! orders count down.
+//!
+//! What an order *does* is a [`Handler`], registered by the plugin of its mechanic in
+//! [`OrderHandlers`]. An order with no handler yet is skipped and kept, and the unit's
+//! report says so once a month.
+
+mod conditions;
+mod handlers;
+
+pub use handlers::{Act, Handler, OrderHandlers, label, named_rank, stance_rank};
+
+use crate::core::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
+use crate::systems::overlord::data::RaceKind;
+use crate::systems::overlord::mechanics::intake::NewIds;
+use crate::systems::overlord::orders::queue::{self, Outcome, Pass};
+use crate::systems::overlord::orders::syntax::{Entry, Order, Who};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Race, Refusing, Seq};
+use crate::systems::overlord::world::resources::{Clock, Directory};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// The scheduler, the conditions, and the purge of new ids never created.
+pub struct OrdersPlugin;
+
+impl Plugin for OrdersPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<OrderHandlers>();
+        app.init_resource::<Visiting>();
+        conditions::register(&mut app.world_mut().resource_mut::<OrderHandlers>());
+        app.add_systems(MonthStart, (start_month, note_unhandled).chain().after(MonthStep::FactionOrders));
+        app.add_systems(Day, immediate_passes.in_set(Phase::Immediate));
+        app.add_systems(Day, full_day_pass.in_set(Phase::FullDay));
+        app.add_systems(Day, end_day.in_set(Phase::DayEnd));
+        app.add_systems(MonthEnd, purge_new_ids.in_set(MonthStep::NewIds));
+    }
+}
+
+/// The order in which units are visited, kept until something changes where units
+/// are or their report order (ENTER, LEAVE, PROMOTE, new and vanished units…).
+///
+/// Travelling units keep their place in it (the passes skip them), so a departure
+/// changes nothing; an arrival moves only the units that arrived ([`Visiting::moved`]),
+/// which costs a merge, not a new sort.
+#[derive(Resource, Debug, Default)]
+pub struct Visiting {
+    /// Sort keys (location seq, structure seq + 1 or 0, report position), with the unit.
+    keys: Vec<(u32, u32, u32, Entity)>,
+    order: Vec<Entity>,
+    stale: bool,
+    /// Units whose place changed since the order was built, when only that changed.
+    moved: Vec<Entity>,
+    /// Units with immediate orders today, in visiting order.
+    immediate: Vec<Entity>,
+    /// Bit per order kind already reported as "not run by this engine yet", per unit
+    /// (cleared each month).
+    unsupported: bevy_ecs::entity::EntityHashMap<u64>,
+    /// Units whose whole list is to be dropped once their current order is done.
+    wipe: Vec<Entity>,
+}
+
+impl Visiting {
+    /// Marks the visiting order as out of date.
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+    /// Unit `u` is now somewhere else (its report position is unchanged): it takes
+    /// its new place at the next pass.
+    pub fn moved(&mut self, u: Entity) {
+        self.moved.push(u);
+    }
+    /// Drops unit `u`'s whole order list once the order it is running is done (a
+    /// unit that became a stockpile).
+    pub fn wipe_orders(&mut self, u: Entity) {
+        self.wipe.push(u);
+    }
+}
+
+/// Unit `u`'s place in the visiting order (SCH-LOC, SCH-UNIT) but its report position,
+/// or `None` for a unit that is not visited.
+fn place_key(world: &World, u: Entity) -> Option<(u32, u32)> {
+    let r = world.get_entity(u).ok()?;
+    if r.contains::<Refusing>() {
+        return None;
+    }
+    let at = r.get::<At>()?;
+    let loc = world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0);
+    let inside = at.structure.and_then(|s| world.get::<Seq>(s)).map_or(0, |s| s.0 + 1);
+    Some((loc, inside))
+}
+
+/// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
+fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
+    let dir = world.resource::<Directory>();
+    let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
+    for (pos, &u) in dir.units.iter().enumerate() {
+        if let Some((loc, inside)) = place_key(world, u) {
+            keyed.push((loc, inside, pos as u32, u));
+        }
+    }
+    keyed.sort_unstable();
+    keyed
+}
+
+/// The units of [`Visiting::moved`] leave their old place in the order and take
+/// their new one; the rest keeps its order.
+fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity]) {
+    let set: bevy_ecs::entity::EntityHashSet = moved.iter().copied().collect();
+    let mut taken = Vec::with_capacity(set.len());
+    keys.retain(|k| {
+        if set.contains(&k.3) {
+            taken.push(*k);
+            false
+        } else {
+            true
+        }
+    });
+    let mut placed: Vec<(u32, u32, u32, Entity)> = taken
+        .into_iter()
+        .filter_map(|(_, _, pos, u)| place_key(world, u).map(|(loc, inside)| (loc, inside, pos, u)))
+        .collect();
+    placed.sort_unstable();
+    let old = std::mem::take(keys);
+    keys.reserve(old.len() + placed.len());
+    let (mut a, mut b) = (old.into_iter().peekable(), placed.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => {
+                if x <= y {
+                    a.next()
+                } else {
+                    b.next()
+                }
+            }
+            (Some(_), None) => a.next(),
+            (None, Some(_)) => b.next(),
+            (None, None) => break,
+        };
+        keys.extend(next);
+    }
+}
+
+fn refresh(world: &mut World) {
+    let v = world.resource::<Visiting>();
+    if v.stale {
+        let keys = visiting_keys(world);
+        let mut v = world.resource_mut::<Visiting>();
+        v.order = keys.iter().map(|k| k.3).collect();
+        v.keys = keys;
+        v.stale = false;
+        v.moved.clear();
+    } else if !v.moved.is_empty() {
+        world.resource_scope(|world, mut v: Mut<Visiting>| {
+            let moved = std::mem::take(&mut v.moved);
+            relocate(world, &mut v.keys, &moved);
+            v.order = v.keys.iter().map(|k| k.3).collect();
+        });
+    }
+}
+
+/// Says once a month, in unit `u`'s report, that `entry` did nothing because `what`
+/// is not part of the engine yet; the order stays in the list.
+pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
+    let index = entry.order.index();
+    let mut v = world.resource_mut::<Visiting>();
+    let seen = v.unsupported.entry(u).or_default();
+    if *seen & (1 << index) != 0 {
+        return;
+    }
+    *seen |= 1 << index;
+    let text = entry.written(world.resource::<Catalog>()).to_string();
+    if let Some(mut e) = world.get_mut::<Events>(u) {
+        e.push(
+            day,
+            format!("{text}: does nothing: {what} is not part of this engine yet. The order stays in the list."),
+        );
+    }
+}
+
+/// Month start: the visiting order is built afresh; notes are per month.
+fn start_month(mut visiting: ResMut<Visiting>) {
+    visiting.stale = true;
+    visiting.unsupported.clear();
+}
+
+/// Month start, after the orders arrived: each order whose mechanic is not part of
+/// the engine says so once, before day 1. The scheduler then steps a unit only for
+/// orders that can do something (see [`worth_stepping`]).
+fn note_unhandled(world: &mut World) {
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let catalog = world.resource::<Catalog>().clone();
+    let units = world.resource::<Directory>().units.clone();
+    for u in units {
+        let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].kind) else { continue };
+        let pending: Vec<Entry> = world
+            .get::<Orders>(u)
+            .map(|o| {
+                o.0.iter()
+                    .filter(|q| {
+                        let o = &q.entry.order;
+                        !matches!(o, Order::Unreadable { .. })
+                            && handlers.get(o.index()).is_none()
+                            && o.who().allows(kind)
+                    })
+                    .map(|q| q.entry.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for entry in pending {
+            let what = handlers::pending_mechanic(&entry.order);
+            not_yet(world, u, 0, &entry, what);
+        }
+    }
+}
+
+/// Whether a unit's list holds an order `pass` looks at that can do something: one
+/// with a handler, an unreadable line (to be removed), or an order its kind may not
+/// give (to be removed). Orders of mechanics not built yet only wait.
+fn worth_stepping(list: &[queue::Queued], pass: Pass, handlers: &OrderHandlers, kind: RaceKind) -> bool {
+    list.iter().any(|q| {
+        let o = &q.entry.order;
+        pass.admits(o)
+            && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
+    })
+}
+
+/// SCH-IMM, SCH-IMM-LOOP.
+pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
+    let day = world.resource::<Clock>().day;
+    refresh(world);
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let mut active = active_units(world, &handlers, peek);
+    loop {
+        let mut ran = false;
+        for &u in &active {
+            ran |= step(world, &handlers, u, day, Pass::Immediate);
+        }
+        if !ran {
+            break;
+        }
+        let v = world.resource::<Visiting>();
+        if v.stale || !v.moved.is_empty() {
+            refresh(world);
+            active = active_units(world, &handlers, peek);
+        }
+    }
+    world.resource_mut::<Visiting>().immediate = active;
+}
+
+/// The units, in visiting order, whose lists hold an immediate order worth a step.
+fn active_units(world: &World, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
+    let v = world.resource::<Visiting>();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
+    v.order
+        .iter()
+        .copied()
+        .filter(|&u| {
+            peek.get(world, u).is_ok_and(|(orders, moving, race)| {
+                !moving && worth_stepping(&orders.0, Pass::Immediate, handlers, kinds[race.0.index()])
+            })
+        })
+        .collect()
+}
+
+/// What the full-day pass needs to know of a unit before stepping it.
+type Peek = (&'static Orders, Has<Journey>, &'static Race);
+
+/// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
+/// the invisible WORK is done for every unit left idle, at once when its mechanic
+/// has a bulk handler.
+pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
+    let day = world.resource::<Clock>().day;
+    refresh(world);
+    let handlers = world.resource::<OrderHandlers>().clone();
+    let order = world.resource::<Visiting>().order.clone();
+    let work = handlers.get(Order::Work.index());
+    let bulk = handlers.default_handler();
+    // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
+    let who = Order::Work.who();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
+    let may_work: Vec<bool> = kinds.iter().map(|&k| who.allows(k)).collect();
+    let mut idle = Vec::new();
+    for u in order {
+        let Ok((orders, moving, race)) = peek.get(world, u) else { continue };
+        if moving {
+            continue;
+        }
+        let kind = kinds[race.0.index()];
+        let (busy, may) = (worth_stepping(&orders.0, Pass::FullDay, &handlers, kind), may_work[race.0.index()]);
+        if busy && step(world, &handlers, u, day, Pass::FullDay) {
+            continue;
+        }
+        if !may || world.get_entity(u).is_err() {
+            continue;
+        }
+        match (bulk, work) {
+            (Some(_), _) => idle.push(u),
+            (None, Some(work)) => {
+                let mut entry = Entry { prefix: Default::default(), order: Order::Work };
+                work(&mut Act { world, unit: u, day }, &mut entry);
+            }
+            (None, None) => {}
+        }
+    }
+    if let Some(bulk) = bulk {
+        bulk(world, &idle, day);
+    }
+}
+
+/// Day end: WAIT orders count down.
+pub fn end_day(world: &mut World) {
+    let day = world.resource::<Clock>().day;
+    let units = std::mem::take(&mut world.resource_mut::<Visiting>().immediate);
+    for u in units {
+        if let Some(mut o) = world.get_mut::<Orders>(u) {
+            queue::end_day(&mut o.0, day);
+        }
+    }
+}
+
+/// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
+fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: Pass) -> bool {
+    // Only units have `Orders`.
+    let Ok(mut r) = world.get_entity_mut(u) else { return false };
+    let Some(orders) = r.get::<Orders>() else { return false };
+    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || r.contains::<Journey>() {
+        return false;
+    }
+    let mut orders = r.get_mut::<Orders>().expect("checked above");
+    let mut list = std::mem::take(&mut orders.0);
+    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, handlers, u, day, entry));
+    let wiped = {
+        let mut v = world.resource_mut::<Visiting>();
+        let found = v.wipe.iter().position(|&w| w == u);
+        found.map(|i| v.wipe.swap_remove(i)).is_some()
+    };
+    if wiped {
+        list.clear();
+    }
+    let Ok(mut r) = world.get_entity_mut(u) else { return report.ran };
+    if let Some(mut o) = r.get_mut::<Orders>() {
+        // Orders a handler added meanwhile (none today) would go after the list.
+        let added = std::mem::replace(&mut o.0, list);
+        o.0.extend(added);
+    }
+    if !report.invalid.is_empty() {
+        let catalog = world.resource::<Catalog>();
+        let notes: Vec<String> = report
+            .invalid
+            .iter()
+            .map(|(entry, reason)| format!("{}: removed from the orders: {reason}.", entry.written(catalog)))
+            .collect();
+        if let Some(mut events) = world.get_mut::<Events>(u) {
+            for n in notes {
+                events.push(day, n);
+            }
+        }
+    }
+    report.ran
+}
+
+fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
+    if let Order::Unreadable { reason, .. } = &entry.order {
+        return Outcome::Invalid(reason.clone());
+    }
+    let who = entry.order.who();
+    if who != Who::Any {
+        let catalog = world.resource::<Catalog>();
+        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
+        if !who.allows(kind) {
+            return Outcome::Invalid(format!("only {} may give {}", who.text(), entry.order.keyword()));
+        }
+    }
+    let index = entry.order.index();
+    match handlers.get(index) {
+        Some(h) => h(&mut Act { world, unit: u, day }, entry),
+        None => {
+            let what = handlers::pending_mechanic(&entry.order);
+            not_yet(world, u, day, entry, what);
+            Outcome::NotNow
+        }
+    }
+}
+
+/// Month end (FILE-NEWID-LIFE): new ids that no order created vanish, with every
+/// order that names them.
+pub fn purge_new_ids(world: &mut World) {
+    let new = std::mem::take(&mut *world.resource_mut::<NewIds>());
+    let day = world.resource::<Clock>().day;
+    for (id, units) in &new.named_by {
+        for &u in units {
+            // A skill target naming the id goes too (ORD-TARGET).
+            if let Some(mut c) = world.get_mut::<crate::systems::overlord::world::components::Unit>(u)
+                && c.0.target.as_deref() == Some(id.as_str())
+            {
+                c.0.target = None;
+            }
+            let removed = world.get_mut::<Orders>(u).map_or(0, |mut o| queue::purge(&mut o.0, id));
+            if removed > 0
+                && let Some(mut e) = world.get_mut::<Events>(u)
+            {
+                e.push(
+                    day,
+                    format!(
+                        "{removed} order{} naming {id} removed: no unit or structure {id} was created this month.",
+                        if removed == 1 { "" } else { "s" }
+                    ),
+                );
+            }
+        }
+    }
+    for (id, (faction, list)) in &new.blocks {
+        if !list.is_empty()
+            && let Some(mut e) = world.get_mut::<Events>(*faction)
+        {
+            e.push(day, format!("Orders for {id} dropped: no unit {id} was created this month."));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,405 @@
+//! Whole months on a tiny world: orders as text, state and events checked.
+
+use super::*;
+use crate::core::engine::{Engine, Threads};
+use crate::systems::overlord::testkit::{engine_without_money, overlord_rules, scenario};
+use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, Location as Loc, StackLeader};
+use bevy_app::App;
+
+/// Two factions; fb holds fa Friendly. U5 of fa waits in L2; the structure B1 stands in L1.
+const WORLD: &str = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
+  factions: [
+    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", funds: {"coin": 500}),
+    (id: "fb", name: "Betans", password: "pb", default_stance: "neutral", stances: {"fa": "friend"}),
+  ],
+  locations: [
+    (id: "L1", name: "Ford", terrain: "city", population: 1000),
+    (id: "L2", name: "Heath", terrain: "plai", population: 200),
+  ],
+  structures: [(id: "B1", kind: "gtow", location: "L1")],
+  units: [
+    (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1",
+     items: [("coin", 100, 0)], skills: [("cmbt", 3000)]),
+    (id: "U2", name: "Ann's men", faction: "fa", race: "man", figures: 10, location: "L1", stack_leader: Some("U1"),
+     items: [("swrd", 12, 0)], skills: [("blde", 3000)]),
+    (id: "U3", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1"),
+    (id: "U4", name: "Cid", faction: "fb", race: "ldr", figures: 1, location: "L2"),
+    (id: "U5", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2"),
+  ],
+)"#;
+
+/// The mechanics, without month-end wages and upkeep, which would change the coin
+/// counts and event lists these tests check.
+fn no_money() -> bevy_app::PluginGroupBuilder {
+    use bevy_app::PluginGroup;
+    crate::systems::overlord::mechanics::OverlordRules
+        .build()
+        .disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>()
+}
+
+fn game() -> Engine {
+    engine_without_money(scenario(WORLD))
+}
+
+fn unit(e: &Engine, id: &str) -> Entity {
+    e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, id).unwrap()
+}
+
+fn events(e: &Engine, id: &str) -> Vec<String> {
+    let x = unit(e, id);
+    e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
+}
+
+fn faction_events(e: &Engine, id: &str) -> Vec<String> {
+    let x =
+        e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Faction, id).unwrap();
+    e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
+}
+
+fn orders(e: &Engine, id: &str) -> Vec<String> {
+    let c = e.world().resource::<Catalog>();
+    e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
+}
+
+fn coins(e: &Engine, id: &str) -> u32 {
+    let c = e.world().resource::<Catalog>().item("coin").unwrap();
+    e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
+}
+
+fn run(e: &mut Engine, files: &[&str]) {
+    let parsed = files.iter().map(|t| e.parse(t).unwrap()).collect();
+    e.submit(parsed);
+    e.run_turn(|_, _| {});
+}
+
+fn has(events: &[String], text: &str) -> bool {
+    events.iter().any(|e| e.contains(text))
+}
+
+#[test]
+fn give_waits_for_its_target_to_arrive_pfx_seq() {
+    // PFX-SEQ, ORD-GIVE: GIVE U4 waits until U4 is present; a test system brings U4
+    // to L1 in the movement phase of day 5, so the gift happens on day 6.
+    fn arrive(world: &mut World) {
+        if world.resource::<Clock>().day == 5 {
+            let dir = world.resource::<Directory>();
+            let (u4, l1) = (dir.get(Kind::Unit, "U4").unwrap(), dir.get(Kind::Location, "L1").unwrap());
+            world.get_mut::<At>(u4).unwrap().location = l1;
+            world.resource_mut::<Visiting>().invalidate();
+        }
+    }
+    use crate::systems::overlord::world::resources::Kind;
+    let mut e = Engine::with_plugins(
+        overlord_rules(),
+        scenario(WORLD),
+        Threads::One,
+        (no_money(), |app: &mut App| {
+            app.add_systems(Day, arrive.in_set(Phase::Movement));
+        }),
+    )
+    .unwrap();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
+    assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
+    assert!(has(&events(&e, "U4"), "6: Received 10 coins [coin] from Ann [U1]."));
+    assert_eq!(coins(&e, "U1"), 90);
+    assert!(orders(&e, "U1").is_empty(), "the GIVE ran and left the list");
+}
+
+#[test]
+fn a_gift_the_receiver_refuses_is_removed_dip_friendly() {
+    // fa holds fb Neutral: fa's units do not accept fb's gifts.
+    let mut e = game();
+    let text = "GAME fb pb\nUNIT U3\nGIVE U1 coin 1\n";
+    let (u3, coin) = (unit(&e, "U3"), e.world().resource::<Catalog>().item("coin").unwrap());
+    e.world_mut().get_mut::<Inventory>(u3).unwrap().0.push(crate::systems::overlord::world::components::Holding {
+        item: coin,
+        count: 5,
+        equipped: 0,
+    });
+    run(&mut e, &[text]);
+    assert!(has(&events(&e, "U3"), "GIVE U1 coin 1: removed from the orders: Ann [U1] does not accept gifts"));
+    assert_eq!(coins(&e, "U3"), 5);
+}
+
+#[test]
+fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
+    // The rules' example: on day 10 both units describe themselves at the same moment;
+    // U1 is in L1 and U5 in L2 (same faction: anywhere).
+    let mut e = game();
+    run(
+        &mut e,
+        &["GAME fa pa\nUNIT U1\nDAY 10\n-SYNCHRO U5\n--NAME \"One\"\nUNIT U5\nDAY 10\n-SYNCHRO U1\n--NAME \"Five\"\n"],
+    );
+    assert!(has(&events(&e, "U1"), "10: Synchronised with Dee [U5]."), "{:?}", events(&e, "U1"));
+    assert!(has(&events(&e, "U1"), "10: Is now called One."));
+    assert!(has(&events(&e, "U5"), "10: Is now called Five."));
+    assert!(orders(&e, "U1").is_empty() && orders(&e, "U5").is_empty());
+    // A SYNCHRO whose partner never answers waits, with what follows it.
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"x\"\n"]);
+    assert_eq!(orders(&e, "U1"), ["SYNCHRO U5", "-NAME \"x\""]);
+}
+
+#[test]
+fn one_synchro_per_unit_per_day_ord_synchro() {
+    // ORD-SYNCHRO: "One SYNCHRO per day." The second pair waits for day 2.
+    let mut e = game();
+    run(
+        &mut e,
+        &[
+            "GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"One\"\nSYNCHRO U5\n-NAME \"Two\"\nUNIT U5\nSYNCHRO U1\nSYNCHRO U1\n",
+        ],
+    );
+    let ev = events(&e, "U1");
+    assert!(has(&ev, "1: Is now called One."), "{ev:?}");
+    assert!(has(&ev, "2: Is now called Two."), "{ev:?}");
+    assert!(!has(&ev, "1: Is now called Two."), "{ev:?}");
+}
+
+/// A WORK handler that records the order in which the full-day pass visits units.
+#[derive(Resource, Default)]
+struct Visits(Vec<(u32, String)>);
+
+fn record_work(act: &mut Act, _: &mut Entry) -> Outcome {
+    let id = act.world.get::<crate::systems::overlord::world::components::Id>(act.unit).unwrap().0.clone();
+    let day = act.day;
+    act.world.resource_mut::<Visits>().0.push((day, id));
+    Outcome::Ran(crate::systems::overlord::orders::queue::Progress::Step)
+}
+
+fn recording_engine() -> Engine {
+    Engine::with_plugins(
+        overlord_rules(),
+        scenario(WORLD),
+        Threads::One,
+        (no_money(), |app: &mut App| {
+            app.init_resource::<Visits>();
+            app.world_mut().resource_mut::<OrderHandlers>().set("WORK", record_work);
+        }),
+    )
+    .unwrap()
+}
+
+fn visits_on(e: &Engine, day: u32) -> Vec<String> {
+    e.world().resource::<Visits>().0.iter().filter(|v| v.0 == day).map(|v| v.1.clone()).collect()
+}
+
+#[test]
+fn units_are_visited_by_location_then_report_order_and_promote_changes_it_sch_unit() {
+    // SCH-LOC, SCH-UNIT: L1 before L2; in L1 the units outside, then those in B1.
+    let mut e = recording_engine();
+    run(&mut e, &["GAME fa pa\nUNIT U2\nENTER B1\n"]);
+    assert_eq!(visits_on(&e, 1), ["U1", "U3", "U2", "U4", "U5"], "U2 entered B1 on day 1");
+    // ORD-PROMOTE, SCH-ORDERDEP: Ann promotes Bob, who then acts before her.
+    let mut e = recording_engine();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nD2 PROMOTE U3\n"]);
+    assert_eq!(visits_on(&e, 1), ["U1", "U2", "U3", "U4", "U5"]);
+    assert_eq!(visits_on(&e, 2), ["U3", "U1", "U2", "U4", "U5"], "U3 acts before U1 from day 2");
+    let s = e.scenario();
+    let ids: Vec<&str> = s.units.iter().map(|u| u.id.as_str()).collect();
+    assert_eq!(ids, ["U3", "U1", "U2", "U4", "U5"], "the report order is saved");
+}
+
+#[test]
+fn a_51st_order_is_ignored_file_limit() {
+    let mut text = String::from("GAME fa pa\nUNIT U1\n");
+    for i in 1..=51 {
+        text.push_str(&format!("D{} DAY 31\n", i % 30 + 1));
+    }
+    let mut e = game();
+    run(&mut e, &[&text]);
+    assert_eq!(orders(&e, "U1").len(), 50);
+    assert!(has(&faction_events(&e, "fa"), "0: Orders, line 53: unit U1 already has 50 orders; this one is ignored."));
+}
+
+#[test]
+fn a_never_created_new_id_is_purged_from_every_list_file_newid_life() {
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nPILLAGE\nUNIT fanU01\nNAME \"Recruits\"\n"]);
+    assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
+    assert!(has(&events(&e, "U1"), "2 orders naming fanU01 removed: no unit or structure fanU01 was created"));
+    assert!(has(&faction_events(&e, "fa"), "Orders for fanU01 dropped: no unit fanU01 was created this month."));
+    // Another faction's new id cannot be given orders.
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT fbnU01\nNAME \"x\"\n"]);
+    assert!(has(&faction_events(&e, "fa"), "orders for fbnU01 ignored"));
+}
+
+#[test]
+fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nPILLAGE\n"]);
+    let ev = events(&e, "U1");
+    let notes: Vec<&String> = ev.iter().filter(|x| x.contains("does nothing")).collect();
+    assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
+    assert_eq!(
+        notes[0],
+        "0: PILLAGE: does nothing: combat is not part of this engine yet. The order stays in the list."
+    );
+    assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
+}
+
+#[test]
+fn orders_restricted_to_a_kind_of_unit_are_removed_for_others_pfx_kind() {
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U2\nBUY 1 swrd\n-NAME \"after\"\n"]);
+    assert!(has(&events(&e, "U2"), "1: BUY 1 swrd: removed from the orders: only leaders may give BUY."));
+    assert!(has(&events(&e, "U2"), "1: Is now called after."), "the next order loses its dash");
+}
+
+#[test]
+fn stacks_stack_unstack_eject_and_accept() {
+    // ORD-STACK under a unit of another faction needs its ACCEPT (ORD-ACCEPT).
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
+    let leader = |e: &Engine, id: &str| e.world().get::<StackLeader>(unit(e, id)).unwrap().0;
+    assert_eq!(leader(&e, "U1"), None, "refused on day 1: no ACCEPT yet");
+    assert!(has(&events(&e, "U1"), "does not accept this unit in its stack"));
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nWAIT 3\n-STACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
+    assert_eq!(leader(&e, "U1"), Some(unit(&e, "U3")));
+    assert!(orders(&e, "U3").is_empty(), "the ACCEPT was used");
+    // U2 came along under U1 (STK-LEAD); EJECT by U1 puts U2 under U3 directly.
+    run(&mut e, &["GAME fa pa\nUNIT U1\nEJECT U2\n"]);
+    assert_eq!(leader(&e, "U2"), Some(unit(&e, "U3")));
+    run(&mut e, &["GAME fa pa\nUNIT U1\nUNSTACK\n"]);
+    assert_eq!(leader(&e, "U1"), None);
+    // Only leaders lead stacks.
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U2\n"]);
+    assert!(has(&events(&e, "U1"), "a unit cannot stack under itself or a unit of its own stack"));
+}
+
+#[test]
+fn enter_and_leave_move_the_substack_ord_enter_ord_leave() {
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\nWAIT 4\n-LEAVE\n"]);
+    let at = |e: &Engine, id: &str| e.world().get::<At>(unit(e, id)).unwrap().structure;
+    assert!(has(&events(&e, "U1"), "1: Entered B1."));
+    assert!(has(&events(&e, "U1"), "5: Left B1."));
+    assert_eq!(at(&e, "U1"), None);
+    run(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\n"]);
+    let b1 = e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Structure, "B1");
+    assert_eq!(at(&e, "U1"), b1);
+    assert_eq!(at(&e, "U2"), b1, "the stacked men came along");
+    // Bob of fb may not enter: fa, Ann's faction, holds fb Neutral.
+    run(&mut e, &["GAME fb pb\nUNIT U3\nENTER B1\n"]);
+    assert!(has(&events(&e, "U3"), "the owner of B1 does not let this unit in"));
+}
+
+#[test]
+fn identity_orders_and_settings() {
+    let mut e = game();
+    run(
+        &mut e,
+        &[
+            "GAME fa pa\nUNIT U1\nNAME “Ann the Bold”\nDESCRIBE \"tall\"\nSETTING silent on\nSTANCE fb ally\nSTANCE fa hostile\nTACTIC fight center left stand\nCOMBAT cmbt\n",
+        ],
+    );
+    let u1 = unit(&e, "U1");
+    assert_eq!(e.world().get::<DisplayName>(u1).unwrap().0, "Ann the Bold");
+    let rec = &e.world().get::<crate::systems::overlord::world::components::Unit>(u1).unwrap().0;
+    assert_eq!(rec.description, "tall");
+    assert!(rec.settings.silent);
+    assert_eq!(rec.tactics.as_ref().unwrap().rank, "middle", "CENTER is the middle rank (ORD-TACTIC)");
+    assert_eq!(rec.combat_orders, ["cmbt"]);
+    let s = e.scenario();
+    let fa = s.factions.iter().find(|f| f.id == "fa").unwrap();
+    assert_eq!(fa.stances.get("fb").map(String::as_str), Some("ally"));
+    assert_eq!(fa.default_stance, "hostile");
+}
+
+#[test]
+fn equip_drop_get_and_withdraw() {
+    let mut e = game();
+    // ORD-EQUIP: 12 swords, 10 men: at most 10 equipped.
+    run(&mut e, &["GAME fa pa\nUNIT U2\nEQUIP swrd\nDROP swrd 0 10\nUNIT U1\nWITHDRAW 50\n"]);
+    let inv = e.world().get::<Inventory>(unit(&e, "U2")).unwrap().0.clone();
+    assert_eq!((inv[0].count, inv[0].equipped), (10, 10), "2 unequipped swords were dropped first");
+    let l1 = e.world().get::<At>(unit(&e, "U1")).unwrap().location;
+    assert_eq!(
+        e.world().get::<Loc>(l1).unwrap().0.inventory,
+        [crate::systems::overlord::data::ItemCount("swrd".into(), 2)]
+    );
+    assert_eq!(coins(&e, "U1"), 150);
+    let fa = e.world().resource::<Directory>().factions[0];
+    assert_eq!(e.world().get::<Funds>(fa).unwrap().0[0].1, 450);
+    // GET L1 [number] item [left]: `GET L1 swrd 1` takes all but one.
+    run(&mut e, &["GAME fa pa\nUNIT U1\nGET L1 swrd 1\n"]);
+    assert!(has(&events(&e, "U1"), "1: Picked up 1 sword [swrd]."), "{:?}", events(&e, "U1"));
+    // WITHDRAW only in a city.
+    run(&mut e, &["GAME fa pa\nUNIT U5\nWITHDRAW 5\n"]);
+    assert!(has(&events(&e, "U5"), "WITHDRAW works only in a city"));
+}
+
+#[test]
+fn disband_returns_figures_to_the_population_ord_disband() {
+    let mut e = game();
+    run(&mut e, &["GAME fa pa\nUNIT U2\nDISBAND CONFIRM\n"]);
+    assert!(
+        e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, "U2").is_none()
+    );
+    let l1 = e.world().get::<At>(unit(&e, "U1")).unwrap().location;
+    assert_eq!(e.world().get::<crate::systems::overlord::world::components::Population>(l1).unwrap().0, 1010);
+    assert!(has(&faction_events(&e, "fa"), "Ann's men [U2] disbanded; its 10 figures joined the local population."));
+    assert_eq!(e.scenario().units.len(), 4);
+}
+
+#[test]
+fn conditions_at_have_size_skill_leader_leading() {
+    let mut e = game();
+    run(
+        &mut e,
+        &[
+            "GAME fa pa\nUNIT U2\nAT L1\n-LEADER U1\n--SIZE 10\n---HAVE swrd 12\n----NAME \"ok\"\nUNIT U1\nSKILL cmbt 1\n-SKILL cmbt 30 DAYS\n--LEADING U2\n---NAME \"lead\"\nAT L2\n+NAME \"here\"\n",
+        ],
+    );
+    assert!(has(&events(&e, "U2"), "1: Is now called ok."), "{:?}", events(&e, "U2"));
+    assert!(has(&events(&e, "U1"), "1: Is now called lead."), "{:?}", events(&e, "U1"));
+    assert!(has(&events(&e, "U1"), "1: Is now called here."));
+    assert_eq!(orders(&e, "U1"), ["AT L2"]);
+}
+
+#[test]
+fn the_same_orders_give_the_same_month_on_one_thread_or_many() {
+    let text = "GAME fa pa\nUNIT U1\nDAY 3\n-GIVE U2 coin 7\nUNIT U2\nHAVE coin 7\n-DROP coin 2\n";
+    // Every mechanic, wages and upkeep included.
+    let mut one = Engine::new(overlord_rules(), scenario(WORLD), Threads::One).unwrap();
+    run(&mut one, &[text]);
+    let mut many = Engine::new(overlord_rules(), scenario(WORLD), Threads::Count(3)).unwrap();
+    run(&mut many, &[text]);
+    assert_eq!(one.scenario(), many.scenario());
+    assert_eq!(one.reports(), many.reports());
+}
+
+/// SCH-LOC, SCH-UNIT: after units move (between locations, into a structure, out of
+/// the world), the order kept up to date by merging is the one built from scratch.
+#[test]
+fn moved_units_take_the_place_a_fresh_order_gives_them() {
+    let mut e = game();
+    let w = e.world_mut();
+    w.resource_mut::<Visiting>().invalidate();
+    refresh(w);
+    let dir = w.resource::<Directory>().clone();
+    let get = |id: &str| dir.get(crate::systems::overlord::world::resources::Kind::Unit, id).unwrap();
+    let (l1, l2) = (
+        dir.get(crate::systems::overlord::world::resources::Kind::Location, "L1").unwrap(),
+        dir.get(crate::systems::overlord::world::resources::Kind::Location, "L2").unwrap(),
+    );
+    let b1 = dir.get(crate::systems::overlord::world::resources::Kind::Structure, "B1").unwrap();
+    let before = w.resource::<Visiting>().order.clone();
+    assert_eq!(before, ["U1", "U2", "U3", "U4", "U5"].map(get).to_vec());
+    // U1 walks to L2, U5 to L1 and into B1, U3 vanishes.
+    w.get_mut::<At>(get("U1")).unwrap().location = l2;
+    *w.get_mut::<At>(get("U5")).unwrap() = At { location: l1, structure: Some(b1) };
+    w.despawn(get("U3"));
+    for id in ["U1", "U5", "U3"] {
+        w.resource_mut::<Visiting>().moved(get(id));
+    }
+    refresh(w);
+    let merged = w.resource::<Visiting>().order.clone();
+    assert_eq!(merged, ["U2", "U5", "U1", "U4"].map(get).to_vec(), "L1 outside, L1 in B1, then L2 by report order");
+    let fresh: Vec<Entity> = visiting_keys(w).into_iter().map(|k| k.3).collect();
+    assert_eq!(merged, fresh);
+}

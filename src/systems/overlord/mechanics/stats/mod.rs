@@ -1,0 +1,282 @@
+//! Unit statistics: what a unit weighs and carries, how it fights and sees, what it
+//! costs (UNIT-STATS, UNIT-WEIGHT, UNIT-CAP, MOV-CAPSRC, ITM-PROP, CP-UNIT, CP-HERO,
+//! CP-MAGE, CASH-RATE).
+//!
+//! [`UnitStats`] is derived from the unit's race, figures, skills and equipment, and
+//! kept on the unit. [`refresh`] recomputes it only for units whose inputs changed
+//! since it last ran (Bevy change detection on [`Race`], [`Figures`], [`Inventory`],
+//! [`Skills`], [`Effects`]); it runs before upkeep and before the reports, and wherever a mechanic
+//! reads the statistics of many units at once. Code that needs a unit's statistics in the middle of a pass,
+//! after changing its inputs, calls [`compute`].
+//!
+//! The rules, with every number from the rule set:
+//!
+//! * **Weight** = figures × the race's weight + each item's weight × count; an item
+//!   of weight 0 weighs 1/1000 (3000 coins weigh 3). Kept in thousandths, shown
+//!   rounded down.
+//! * **Capacity** per movement mode = figures × the race's capacity + figures × the
+//!   capacity of each skill level + per item: `equipped_capacity` for the equipped
+//!   ones (if the item has any), `capacity` for the rest (TV-UNIT600: an unequipped
+//!   horse still carries 95 riding).
+//! * **Per-figure statistics** (initiative, melee, defense, missile, damage, ranged
+//!   damage, hits, life, stealth, observation, mana) = the race's (or
+//!   `default_stats` where the race says 0), plus the stats of each skill's current
+//!   level, plus for each equipped item its stats × equipped ÷ figures, rounded
+//!   toward zero (ITM-PROP: a +3 horse on 10 of 30 figures gives +1, a ±1 item
+//!   counts only when every figure has one).
+//! * **Upkeep** per month = figures × (race + skill levels) + each equipped item's
+//!   upkeep × equipped (a hunting hound eats 2).
+//! * **Control points** = the race's control × ⌈figures ÷ `figures_per_control_point`⌉
+//!   (+ the race's extra for heroes is in its control value) + ⌈maximum mana ÷
+//!   `mana_per_control_point`⌉ (CP-UNIT, CP-HERO, CP-MAGE; TV-CP).
+//!
+//! Effects (enchantments, [`Effects`]) add their statistics per figure and their
+//! capacity per figure, like a skill level.
+
+use crate::core::engine::schedule::{MonthEnd, MonthStep, Report};
+use crate::systems::overlord::data::{Stats, TagMap};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{Effects, Figures, Inventory, Race, Skills};
+use crate::systems::overlord::world::ids::RaceId;
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+#[cfg(test)]
+mod tests;
+
+/// A unit's derived statistics.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Default)]
+pub struct UnitStats {
+    /// Weight in thousandths.
+    pub weight_milli: u64,
+    /// Capacity per movement mode, in the order of the rule set's modes.
+    pub capacity: Vec<u64>,
+    /// Per-figure statistics; `upkeep` and `control` are the unit's totals.
+    pub stats: Stats,
+    /// False until first computed (units are spawned with empty statistics).
+    pub computed: bool,
+}
+
+impl UnitStats {
+    /// Weight, rounded down.
+    pub fn weight(&self) -> u64 {
+        self.weight_milli / 1000
+    }
+    /// Upkeep per month.
+    pub fn upkeep(&self) -> u64 {
+        self.stats.upkeep.max(0) as u64
+    }
+    /// Control points used.
+    pub fn control(&self) -> u32 {
+        self.stats.control.max(0) as u32
+    }
+}
+
+/// The capacities of the rule set by movement-mode index, resolved once.
+#[derive(Resource, Debug)]
+pub struct CapacityTables {
+    modes: usize,
+    race: Vec<Vec<i64>>,
+    item: Vec<Vec<i64>>,
+    /// `None`: the item carries the same when equipped.
+    item_equipped: Vec<Option<Vec<i64>>>,
+    /// Per skill, per level.
+    skill_level: Vec<Vec<Vec<i64>>>,
+    /// Per enchantment.
+    effect: Vec<Vec<i64>>,
+}
+
+impl CapacityTables {
+    /// Resolves every capacity map of the rule set to mode indices.
+    pub fn new(catalog: &Catalog) -> Self {
+        let modes: Vec<&str> = catalog.rules.movement.modes.iter().map(|m| m.tag.as_str()).collect();
+        let resolve =
+            |map: &TagMap| -> Vec<i64> { modes.iter().map(|m| map.get(*m).copied().map_or(0, i64::from)).collect() };
+        let r = &catalog.rules;
+        CapacityTables {
+            modes: modes.len(),
+            race: r.races.iter().map(|x| resolve(&x.capacity)).collect(),
+            item: r.items.iter().map(|x| resolve(&x.capacity)).collect(),
+            item_equipped: r
+                .items
+                .iter()
+                .map(|x| (!x.equipped_capacity.is_empty()).then(|| resolve(&x.equipped_capacity)))
+                .collect(),
+            skill_level: r.skills.iter().map(|s| s.levels.iter().map(|l| resolve(&l.capacity)).collect()).collect(),
+            effect: r.enchantments.enchantments.iter().map(|x| resolve(&x.capacity)).collect(),
+        }
+    }
+}
+
+/// Adds [`UnitStats`] to every unit and keeps it current.
+pub struct StatsPlugin;
+
+impl Plugin for StatsPlugin {
+    fn build(&self, app: &mut App) {
+        let tables = CapacityTables::new(app.world().resource::<Catalog>());
+        app.insert_resource(tables);
+        // Every unit is spawned with (empty) statistics, so computing them never
+        // moves a unit to another archetype.
+        app.world_mut().register_required_components::<crate::systems::overlord::world::components::Unit, UnitStats>();
+        app.add_systems(MonthEnd, refresh.in_set(MonthStep::Upkeep).before(Refreshed));
+        app.configure_sets(MonthEnd, Refreshed.in_set(MonthStep::Upkeep));
+        app.add_systems(Report, refresh.in_set(MonthStep::Knowledge));
+    }
+}
+
+/// Systems that read [`UnitStats`] at upkeep go in this set, which runs after the
+/// statistics are refreshed. (The movement phase will refresh them the same way when
+/// movement reads capacities; until then nothing reads them during the days.)
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Refreshed;
+
+/// What statistics are computed from, as one unit's view.
+#[derive(bevy_ecs::query::QueryData)]
+pub struct StatInputs {
+    race: Ref<'static, Race>,
+    figures: Ref<'static, Figures>,
+    inventory: Ref<'static, Inventory>,
+    skills: Ref<'static, Skills>,
+    effects: Ref<'static, Effects>,
+}
+
+/// Recomputes the statistics of units whose race, figures, items or skills changed
+/// after their statistics were last computed, and adds statistics to units that have
+/// none. Whichever schedule runs it, a unit is computed again only when an input
+/// changed.
+pub fn refresh(
+    catalog: Res<Catalog>,
+    tables: Res<CapacityTables>,
+    ticks: bevy_ecs::system::SystemChangeTick,
+    mut units: Query<(StatInputs, Mut<UnitStats>)>,
+) {
+    let now = ticks.this_run();
+    for (x, mut s) in &mut units {
+        let since = s.last_changed();
+        let inputs = [
+            x.race.last_changed(),
+            x.figures.last_changed(),
+            x.inventory.last_changed(),
+            x.skills.last_changed(),
+            x.effects.last_changed(),
+        ];
+        if !s.computed || inputs.iter().any(|t| t.is_newer_than(since, now)) {
+            *s = compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects);
+        }
+    }
+}
+
+/// The statistics of a unit of `figures` figures of `race` with these items and
+/// skills.
+pub fn compute(
+    catalog: &Catalog,
+    tables: &CapacityTables,
+    race: RaceId,
+    figures: u32,
+    inventory: &Inventory,
+    skills: &Skills,
+    effects: &Effects,
+) -> UnitStats {
+    let rules = &catalog.rules;
+    let params = &rules.info.parameters;
+    let r = &rules.races[race.index()];
+    let n = i64::from(figures);
+    let mut s = with_defaults(&r.stats, &params.default_stats);
+    let mut capacity: Vec<i64> = tables.race[race.index()].iter().map(|c| c * n).collect();
+    capacity.resize(tables.modes, 0);
+    let mut upkeep = i64::from(r.stats.upkeep) * n;
+    for &(skill, experience) in &skills.0 {
+        let level = catalog.skill_level(skill, experience) as usize;
+        if level == 0 {
+            continue;
+        }
+        let l = &rules.skills[skill.index()].levels[level - 1];
+        add(&mut s, &l.stats, 1, 1);
+        upkeep += i64::from(l.stats.upkeep) * n;
+        for (c, add) in capacity.iter_mut().zip(&tables.skill_level[skill.index()][level - 1]) {
+            *c += add * n;
+        }
+    }
+    for &(effect, _) in &effects.0 {
+        let x = &rules.enchantments.enchantments[effect.index()];
+        add(&mut s, &x.stats, 1, 1);
+        upkeep += i64::from(x.stats.upkeep) * n;
+        for (c, add) in capacity.iter_mut().zip(&tables.effect[effect.index()]) {
+            *c += add * n;
+        }
+    }
+    let mut weight_milli: i64 = i64::from(r.weight) * 1000 * n;
+    for h in &inventory.0 {
+        let item = &rules.items[h.item.index()];
+        let (count, equipped) = (i64::from(h.count), i64::from(h.equipped.min(h.count)));
+        weight_milli += if item.weight > 0 { i64::from(item.weight) * 1000 * count } else { count };
+        let loose = &tables.item[h.item.index()];
+        match &tables.item_equipped[h.item.index()] {
+            Some(on) => {
+                for ((c, a), b) in capacity.iter_mut().zip(on).zip(loose) {
+                    *c += a * equipped + b * (count - equipped);
+                }
+            }
+            None => {
+                for (c, b) in capacity.iter_mut().zip(loose) {
+                    *c += b * count;
+                }
+            }
+        }
+        if equipped > 0 && figures > 0 {
+            add(&mut s, &item.stats, equipped, n);
+            upkeep += i64::from(item.stats.upkeep) * equipped;
+        }
+    }
+    s.upkeep = clamp(upkeep);
+    let fpcp = i64::from(params.figures_per_control_point.max(1));
+    let mpcp = i64::from(params.mana_per_control_point.max(1));
+    let mana = i64::from(s.mana.max(0));
+    s.control = clamp(i64::from(r.stats.control) * ((n + fpcp - 1) / fpcp) + (mana + mpcp - 1) / mpcp);
+    UnitStats {
+        weight_milli: weight_milli.max(0) as u64,
+        capacity: capacity.into_iter().map(|c| c.max(0) as u64).collect(),
+        stats: s,
+        computed: true,
+    }
+}
+
+fn clamp(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+/// The race's statistics, with `defaults` where the race says 0.
+fn with_defaults(race: &Stats, defaults: &Stats) -> Stats {
+    let pick = |a: i32, b: i32| if a == 0 { b } else { a };
+    Stats {
+        melee: pick(race.melee, defaults.melee),
+        missile: pick(race.missile, defaults.missile),
+        defense: pick(race.defense, defaults.defense),
+        initiative: pick(race.initiative, defaults.initiative),
+        damage: pick(race.damage, defaults.damage),
+        ranged_damage: pick(race.ranged_damage, defaults.ranged_damage),
+        hits: pick(race.hits, defaults.hits),
+        life: pick(race.life, defaults.life),
+        mana: pick(race.mana, defaults.mana),
+        upkeep: 0,
+        control: 0,
+        stealth: pick(race.stealth, defaults.stealth),
+        observation: pick(race.observation, defaults.observation),
+    }
+}
+
+/// Adds `from × num ÷ den` (rounded toward zero) to the per-figure statistics.
+fn add(to: &mut Stats, from: &Stats, num: i64, den: i64) {
+    let part = |v: i32| clamp(i64::from(v) * num / den.max(1));
+    to.melee += part(from.melee);
+    to.missile += part(from.missile);
+    to.defense += part(from.defense);
+    to.initiative += part(from.initiative);
+    to.damage += part(from.damage);
+    to.ranged_damage += part(from.ranged_damage);
+    to.hits += part(from.hits);
+    to.life += part(from.life);
+    to.mana += part(from.mana);
+    to.stealth += part(from.stealth);
+    to.observation += part(from.observation);
+}

@@ -1,0 +1,291 @@
+//! Items changing hands: GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW (ORD-GIVE, ORD-GET,
+//! ORD-DROP, ORD-SWAP, ORD-EQUIP, ORD-WITHDRAW).
+//!
+//! Counts follow the order reference: no number means all; `0 k` means all but `k`,
+//! as long as one item moves; `n k` needs `n + k`. An order whose counts cannot be
+//! met waits (it is skipped and kept). Items leave unequipped ones first.
+
+use crate::systems::overlord::data::ItemCount;
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
+use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
+use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
+use crate::systems::overlord::world::ItemId;
+use crate::systems::overlord::world::components::{
+    At, Funds, Holding, Id, Inventory, Location, Orders, Skills, Terrain,
+};
+use crate::systems::overlord::world::resources::{Directory, Kind};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// Registers the item orders.
+pub struct TransferPlugin;
+
+impl Plugin for TransferPlugin {
+    fn build(&self, app: &mut App) {
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set("GIVE", give);
+        h.set("GET", get);
+        h.set("DROP", drop_items);
+        h.set("SWAP", swap);
+        h.set("EQUIP", equip);
+        h.set("WITHDRAW", withdraw);
+    }
+}
+
+/// How many items move when `have` are held and the order says `count` and `kept`.
+pub fn amount(have: u32, count: Option<u32>, kept: Option<u32>) -> Option<u32> {
+    let n = match (count, kept) {
+        (None | Some(0), None) => have,
+        (Some(0) | None, Some(k)) => have.saturating_sub(k),
+        (Some(n), k) => {
+            if have >= n.saturating_add(k.unwrap_or(0)) {
+                n
+            } else {
+                0
+            }
+        }
+    };
+    (n > 0).then_some(n)
+}
+
+/// Takes `n` of `item` from an inventory (unequipped first). The caller checked the count.
+pub fn take(inv: &mut Inventory, item: ItemId, n: u32) {
+    if let Some(pos) = inv.0.iter().position(|h| h.item == item) {
+        let h = &mut inv.0[pos];
+        h.count -= n.min(h.count);
+        h.equipped = h.equipped.min(h.count);
+        if h.count == 0 {
+            inv.0.remove(pos);
+        }
+    }
+}
+
+/// Adds `n` of `item` to an inventory, unequipped.
+pub fn add(inv: &mut Inventory, item: ItemId, n: u32) {
+    match inv.0.iter_mut().find(|h| h.item == item) {
+        Some(h) => h.count = h.count.saturating_add(n),
+        None => inv.0.push(Holding { item, count: n, equipped: 0 }),
+    }
+}
+
+fn held(act: &Act, u: Entity, item: ItemId) -> u32 {
+    act.world.get::<Inventory>(u).map_or(0, |i| i.count(item))
+}
+
+fn moved(act: &mut Act, from: Entity, to: Entity, item: ItemId, n: u32) {
+    take(&mut act.world.get_mut::<Inventory>(from).expect("unit"), item, n);
+    add(&mut act.world.get_mut::<Inventory>(to).expect("unit"), item, n);
+}
+
+fn items(act: &Act, item: ItemId, n: u32) -> String {
+    act.catalog().items_text(item, u64::from(n))
+}
+
+/// ORD-GIVE: waits until the receiver is present and seen and the items are there;
+/// the receiver's faction must hold the giver's at least Friendly (DIP-FRIENDLY).
+fn give(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Give { to, item, count, kept } = &entry.order else { return Outcome::NotNow };
+    let Some(target) = act.unit_named(to) else { return Outcome::NotNow };
+    if target == act.unit {
+        return Outcome::Invalid("a unit cannot give to itself".into());
+    }
+    if !act.sees(target) {
+        return Outcome::NotNow;
+    }
+    let Some(n) = amount(held(act, act.unit, *item), *count, *kept) else { return Outcome::NotNow };
+    if !act.holds_at_least(target, act.unit, "friendly") {
+        return Outcome::Invalid(format!("{} does not accept gifts from your faction", act.name(target)));
+    }
+    let what = items(act, *item, n);
+    moved(act, act.unit, target, *item, n);
+    let (them, me) = (act.name(target), act.name(act.unit));
+    act.routine(format!("Gave {what} to {them}."));
+    act.event(target, format!("Received {what} from {me}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-GET: from a unit of one's own faction, or from the ground of one's location if
+/// it is unowned or its owner holds one's faction as an ally.
+fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Get { from, count, item, left } = &entry.order else { return Outcome::NotNow };
+    match from {
+        Target::Unit(id) => {
+            let Some(source) = act.unit_named(id) else { return Outcome::NotNow };
+            if act.faction_of(source) != act.faction_of(act.unit) {
+                return Outcome::Invalid(format!("{id} is not a unit of your faction"));
+            }
+            if !act.present(source) {
+                return Outcome::NotNow;
+            }
+            let Some(n) = amount(held(act, source, *item), *count, *left) else { return Outcome::NotNow };
+            let what = items(act, *item, n);
+            moved(act, source, act.unit, *item, n);
+            let (them, me) = (act.name(source), act.name(act.unit));
+            act.routine(format!("Took {what} from {them}."));
+            act.event(source, format!("{me} took {what}."));
+            Outcome::Ran(Progress::Step)
+        }
+        Target::Location(id) => {
+            let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+            if act.world.resource::<Directory>().get(Kind::Location, id) != Some(at.location) {
+                return Outcome::NotNow;
+            }
+            if let Some(owner) = act.world.get::<Location>(at.location).and_then(|l| l.0.owner.clone())
+                && let (Some(of), Some(mine)) = (act.faction_named(&owner.faction), act.faction_of(act.unit))
+                && act.stance_rank(of, mine) < act.named_rank("ally")
+            {
+                return Outcome::Invalid(format!("the owner of {id} does not let you take from the ground"));
+            }
+            let tag = act.catalog().item_tag(*item).to_string();
+            let on_ground = ground(act, at.location, &tag);
+            let Some(n) = amount(on_ground, *count, *left) else { return Outcome::NotNow };
+            set_ground(act, at.location, &tag, on_ground - n);
+            let what = items(act, *item, n);
+            add(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), *item, n);
+            act.routine(format!("Picked up {what}."));
+            Outcome::Ran(Progress::Step)
+        }
+        _ => Outcome::Invalid("GET takes from a unit or a location".into()),
+    }
+}
+
+fn ground(act: &Act, loc: Entity, tag: &str) -> u32 {
+    act.world.get::<Location>(loc).and_then(|l| l.0.inventory.iter().find(|c| c.0 == tag).map(|c| c.1)).unwrap_or(0)
+}
+
+fn set_ground(act: &mut Act, loc: Entity, tag: &str, n: u32) {
+    let mut l = act.world.get_mut::<Location>(loc).expect("location");
+    let inv = &mut l.0.inventory;
+    match inv.iter().position(|c| c.0 == tag) {
+        Some(i) if n == 0 => {
+            inv.remove(i);
+        }
+        Some(i) => inv[i].1 = n,
+        None if n > 0 => inv.push(ItemCount(tag.to_string(), n)),
+        None => {}
+    }
+}
+
+/// ORD-DROP: items go to the location's ground.
+fn drop_items(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Drop { item, count, kept } = &entry.order else { return Outcome::NotNow };
+    let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
+    let Some(n) = amount(held(act, act.unit, *item), *count, *kept) else { return Outcome::NotNow };
+    let tag = act.catalog().item_tag(*item).to_string();
+    let now = ground(act, at.location, &tag);
+    set_ground(act, at.location, &tag, now.saturating_add(n));
+    take(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), *item, n);
+    let what = items(act, *item, n);
+    act.routine(format!("Dropped {what}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-SWAP: runs when the other unit, present, gives the mirror SWAP today and both
+/// have their part. No stance is needed.
+fn swap(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Swap { with, give, take: want } = &entry.order else { return Outcome::NotNow };
+    let Some(other) = act.unit_named(with) else { return Outcome::NotNow };
+    if !act.present(other) {
+        return Outcome::NotNow;
+    }
+    let my_id = act.world.get::<Id>(act.unit).map(|i| i.0.clone()).unwrap_or_default();
+    let (give, want) = (*give, *want);
+    if held(act, act.unit, give.1) < give.0 || held(act, other, want.1) < want.0 {
+        return Outcome::NotNow;
+    }
+    let day = act.day;
+    let mirror =
+        |o: &Order| matches!(o, Order::Swap { with, give: g, take: t } if *with == my_id && *g == want && *t == give);
+    let Some(i) = act.world.get::<Orders>(other).and_then(|o| queue::find_considered(&o.0, day, mirror)) else {
+        return Outcome::NotNow;
+    };
+    moved(act, act.unit, other, give.1, give.0);
+    moved(act, other, act.unit, want.1, want.0);
+    queue::settle(&mut act.world.get_mut::<Orders>(other).expect("unit").0, i, day, Progress::Step);
+    let (a, b) = (items(act, give.1, give.0), items(act, want.1, want.0));
+    let (them, me) = (act.name(other), act.name(act.unit));
+    act.routine(format!("Swapped {a} for {b} with {them}."));
+    act.event(other, format!("Swapped {b} for {a} with {me}."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-EQUIP: sets the number equipped, within the per-figure limit of the item's
+/// slot shared with other items of that slot (ITM-SLOT), if the unit has the skill.
+fn equip(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Equip { item, count } = &entry.order else { return Outcome::NotNow };
+    let c = act.catalog().clone();
+    let data = &c.rules.items[item.index()];
+    let Some(slot) = &data.slot else {
+        return Outcome::Invalid(format!("{} cannot be equipped", data.name));
+    };
+    if let Some(req) = &data.equip_skill {
+        let level = c.skill(&req.skill).map_or(0, |s| {
+            let exp = act.world.get::<Skills>(act.unit).and_then(|k| k.0.iter().find(|x| x.0 == s).map(|x| x.1));
+            c.skill_level(s, exp.unwrap_or(0))
+        });
+        if level < req.level {
+            return Outcome::Invalid(format!("equipping {} needs level {} in {}", data.name, req.level, req.skill));
+        }
+    }
+    let figures = act.figures(act.unit);
+    let inv = act.world.get::<Inventory>(act.unit).cloned().unwrap_or_default();
+    let others: u32 = inv
+        .0
+        .iter()
+        .filter(|h| h.item != *item && c.rules.items[h.item.index()].slot.as_ref() == Some(slot))
+        .map(|h| h.equipped)
+        .sum();
+    let limit = (figures.saturating_mul(data.max_per_figure)).saturating_sub(others);
+    let have = inv.count(*item);
+    let n = count.unwrap_or(u32::MAX).min(limit).min(have);
+    let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
+    if let Some(h) = inv.0.iter_mut().find(|h| h.item == *item) {
+        h.equipped = n;
+    }
+    let what = items(act, *item, n);
+    act.routine(format!("Has {what} equipped."));
+    Outcome::Ran(Progress::Step)
+}
+
+/// ORD-WITHDRAW: only in a city; up to `amount` coins (or items) from faction funds.
+fn withdraw(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Withdraw { amount: wanted, item } = &entry.order else { return Outcome::NotNow };
+    let c = act.catalog().clone();
+    let Some(At { location, .. }) = act.at(act.unit) else { return Outcome::NotNow };
+    let in_city = act.world.get::<Terrain>(location).is_some_and(|t| c.terrain_tag(t.0) == "city");
+    if !in_city {
+        return Outcome::Invalid("WITHDRAW works only in a city".into());
+    }
+    let Some(item) = item.or_else(|| c.money()) else { return Outcome::Invalid("this game has no money".into()) };
+    let Some(f) = act.faction_of(act.unit) else { return Outcome::NotNow };
+    let mut funds = act.world.get_mut::<Funds>(f).expect("faction");
+    let available = funds.0.iter().find(|x| x.0 == item).map_or(0, |x| x.1);
+    let n = u64::from(*wanted).min(available) as u32;
+    if let Some(x) = funds.0.iter_mut().find(|x| x.0 == item) {
+        x.1 -= u64::from(n);
+    }
+    if n > 0 {
+        add(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), item, n);
+    }
+    let what = items(act, item, n);
+    act.routine(format!("Withdrew {what} from the faction funds."));
+    Outcome::Ran(Progress::Step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amount;
+
+    #[test]
+    fn counts_of_give_get_and_drop() {
+        // ORD-GIVE: no number = all; `0 k` = all but k; `n k` needs n + k.
+        assert_eq!(amount(10, None, None), Some(10));
+        assert_eq!(amount(0, None, None), None);
+        assert_eq!(amount(10, Some(0), Some(4)), Some(6));
+        assert_eq!(amount(4, Some(0), Some(4)), None, "at least one item must move");
+        assert_eq!(amount(10, Some(3), None), Some(3));
+        assert_eq!(amount(2, Some(3), None), None, "waits for the items");
+        assert_eq!(amount(10, Some(3), Some(7)), Some(3));
+        assert_eq!(amount(10, Some(3), Some(8)), None);
+    }
+}

@@ -1,0 +1,327 @@
+//! Building the report models from the world.
+
+use super::Reports;
+use super::model::*;
+use crate::core::engine::ThreadCount;
+use crate::systems::overlord::mechanics::stats::UnitStats;
+use crate::systems::overlord::world::components::*;
+use crate::systems::overlord::world::ids::Catalog;
+use crate::systems::overlord::world::resources::{Clock, Directory, Game, Kind};
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+
+/// Builds every faction's report into [`Reports`]. Factions are built in parallel
+/// on [`ThreadCount`] threads; the result is in faction order whatever the count.
+///
+/// With [`super::DeferReports`] in the world nothing is built: the caller builds the
+/// reports a batch at a time with a [`Builder`] when it writes them.
+pub fn build_reports(world: &mut World) {
+    if world.contains_resource::<super::DeferReports>() {
+        world.resource_mut::<Reports>().0.clear();
+        return;
+    }
+    let reports = build_all(world);
+    world.resource_mut::<Reports>().0 = reports;
+}
+
+/// Builds faction reports from the world as it stands, any range of factions at a
+/// time; what is common to all (who is where) is indexed once.
+pub struct Builder<'w> {
+    world: &'w World,
+    idx: Index,
+}
+
+impl<'w> Builder<'w> {
+    /// Indexes the world.
+    pub fn new(world: &'w World) -> Self {
+        Builder { world, idx: index(world, world.resource::<Directory>()) }
+    }
+
+    /// Number of factions, hence of reports.
+    pub fn factions(&self) -> usize {
+        self.world.resource::<Directory>().factions.len()
+    }
+
+    /// The reports of factions `range` (in report order), built on the world's
+    /// threads; the result is in faction order whatever their count.
+    pub fn build(&self, range: std::ops::Range<usize>) -> Vec<FactionReport> {
+        let threads = self.world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+        let factions: Vec<usize> = range.collect();
+        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| faction_report(self.world, &self.idx, i))
+    }
+}
+
+/// Who is where: units grouped by owner and by location, in report order.
+struct Index {
+    by_faction: Vec<Vec<Entity>>,
+    /// Control points added by titles, by faction.
+    titles: EntityHashMap<u64>,
+    by_location: Vec<Vec<Entity>>,
+    location_index: EntityHashMap<usize>,
+    /// Structures by location and by owning faction, in report order.
+    structures_at: Vec<Vec<Entity>>,
+    structures_of: Vec<Vec<Entity>>,
+}
+
+fn index(world: &World, dir: &Directory) -> Index {
+    let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let location_index: EntityHashMap<usize> = dir.locations.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let mut by_faction = vec![Vec::new(); dir.factions.len()];
+    let mut by_location = vec![Vec::new(); dir.locations.len()];
+    for &u in &dir.units {
+        let r = world.entity(u);
+        if let Some(&f) = r.get::<Owner>().and_then(|o| faction_index.get(&o.0)) {
+            by_faction[f].push(u);
+        }
+        if let Some(&l) = r.get::<At>().and_then(|a| location_index.get(&a.location)) {
+            by_location[l].push(u);
+        }
+    }
+    let titles = crate::systems::overlord::mechanics::control::title_control(world);
+    let mut structures_at = vec![Vec::new(); dir.locations.len()];
+    let mut structures_of = vec![Vec::new(); dir.factions.len()];
+    for &s in &dir.structures {
+        if let Some(&l) = world.get::<StructureAt>(s).and_then(|a| location_index.get(&a.0)) {
+            structures_at[l].push(s);
+        }
+        let owner = world.get::<Structure>(s).and_then(|x| x.0.owner.as_deref());
+        if let Some(&f) = owner.and_then(|o| dir.get(Kind::Faction, o)).and_then(|f| faction_index.get(&f)) {
+            structures_of[f].push(s);
+        }
+    }
+    Index { by_faction, by_location, location_index, titles, structures_at, structures_of }
+}
+
+fn build_all(world: &World) -> Vec<FactionReport> {
+    let b = Builder::new(world);
+    b.build(0..b.factions())
+}
+
+fn id_of(world: &World, e: Entity) -> String {
+    world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default()
+}
+
+fn events(e: Option<&Events>) -> Vec<EventRecord> {
+    e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect()).unwrap_or_default()
+}
+
+fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
+    let dir = world.resource::<Directory>();
+    let catalog = world.resource::<Catalog>();
+    let clock = world.resource::<Clock>();
+    let game = &world.resource::<Game>().0;
+    let fe = dir.factions[i];
+    let f = world.entity(fe);
+    let record = &f.get::<Faction>().expect("faction").0;
+    let faction = FactionInfo {
+        id: record.id.clone(),
+        name: f.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        email: record.email.clone(),
+        funds: f
+            .get::<Funds>()
+            .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it).to_string(), n)).collect())
+            .unwrap_or_default(),
+        control: ControlRecord {
+            used: idx.by_faction[i]
+                .iter()
+                .map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control())))
+                .sum(),
+            max: u64::from(catalog.rules.info.parameters.starting_control_points)
+                + idx.titles.get(&fe).copied().unwrap_or(0),
+        },
+        password: record.password.clone(),
+    };
+    let played = world.get_resource::<crate::systems::overlord::mechanics::climate::PlayedWeather>();
+    let mut locations: Vec<usize> = Vec::new();
+    let units = idx.by_faction[i]
+        .iter()
+        .map(|&u| {
+            let r = world.entity(u);
+            let at = r.get::<At>().copied();
+            if let Some(&l) = at.and_then(|a| idx.location_index.get(&a.location)) {
+                locations.push(l);
+            }
+            UnitRecord {
+                id: id_of(world, u),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                faction: record.id.clone(),
+                location: at.map(|a| id_of(world, a.location)).unwrap_or_default(),
+                structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
+                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+                figures: r.get::<Figures>().map_or(0, |x| x.0),
+                stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
+                items: r
+                    .get::<Inventory>()
+                    .map(|inv| {
+                        inv.0
+                            .iter()
+                            .map(|h| {
+                                (
+                                    catalog.item_tag(h.item).to_string(),
+                                    ItemRecord { count: h.count, equipped: h.equipped },
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                skills: r
+                    .get::<Skills>()
+                    .map(|s| {
+                        s.0.iter()
+                            .map(|&(id, exp)| {
+                                let rec = SkillRecord {
+                                    days: catalog.experience_days(exp),
+                                    level: catalog.skill_level(id, exp),
+                                };
+                                (catalog.skill_tag(id).to_string(), rec)
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                weight: r.get::<UnitStats>().map_or(0, |s| s.weight()),
+                capacity: r
+                    .get::<UnitStats>()
+                    .map(|s| {
+                        catalog.rules.movement.modes.iter().zip(&s.capacity).map(|(m, &c)| (m.tag.clone(), c)).collect()
+                    })
+                    .unwrap_or_default(),
+                stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
+                journey: r.get::<Journey>().map(|j| JourneyRecord {
+                    from: id_of(world, j.from),
+                    to: id_of(world, j.to),
+                    mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                    days: j.days,
+                    elapsed: j.elapsed,
+                    kind: match j.kind {
+                        crate::systems::overlord::data::JourneyKind::Move => "move",
+                        crate::systems::overlord::data::JourneyKind::March => "march",
+                        crate::systems::overlord::data::JourneyKind::Retreat => "retreat",
+                    }
+                    .to_string(),
+                }),
+                orders: r
+                    .get::<Orders>()
+                    .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+                    .unwrap_or_default(),
+                events: events(r.get::<Events>()),
+            }
+        })
+        .collect();
+    locations.sort_unstable();
+    locations.dedup();
+    let locations = locations
+        .into_iter()
+        .map(|l| {
+            let le = dir.locations[l];
+            let r = world.entity(le);
+            let record = &r.get::<Location>().expect("location").0;
+            LocationRecord {
+                id: record.id.clone(),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
+                population: r.get::<Population>().map_or(0, |p| p.0),
+                container: record.container.clone(),
+                weather: played.and_then(|p| p.0.get(&le)).map(|&w| catalog.rules.climate.weathers[w].tag.clone()),
+                forecast: record.weather.clone(),
+                exits: crate::systems::overlord::mechanics::movement::routes::exits_now(world, le)
+                    .into_iter()
+                    .map(|(dir, to, days)| ExitRecord {
+                        dir,
+                        to: id_of(world, to),
+                        to_name: world.get::<DisplayName>(to).map(|n| n.0.clone()).unwrap_or_default(),
+                        days: catalog
+                            .rules
+                            .movement
+                            .modes
+                            .iter()
+                            .zip(days)
+                            .filter_map(|(m, d)| Some((m.tag.clone(), d?)))
+                            .collect(),
+                    })
+                    .collect(),
+                units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
+                structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+            }
+        })
+        .collect();
+    let months = &catalog.rules.climate.months;
+    let month = months.get(clock.month as usize).map(|m| m.name.clone()).unwrap_or_default();
+    let next = (clock.month + 1) % (months.len().max(1) as u32);
+    let season_of = |m: u32| catalog.season(m).map(|s| s.name.clone()).unwrap_or_default();
+    FactionReport {
+        game: game.name.clone(),
+        turn: clock.turn,
+        month,
+        season: season_of(clock.month),
+        next_month: months.get(next as usize).map(|m| m.name.clone()).unwrap_or_default(),
+        next_season: season_of(next),
+        deadline: game.deadline.clone(),
+        faction,
+        events: events(f.get::<Events>()),
+        units,
+        locations,
+        structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+    }
+}
+
+fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRecord {
+    let r = world.entity(s);
+    let record = &r.get::<Structure>().expect("structure").0;
+    let name = r.get::<DisplayName>().map(|n| n.0.clone()).filter(|n| !n.is_empty());
+    let kind = r.get::<StructureKind>().map(|k| &catalog.rules.constructions.constructions[k.0]);
+    StructureRecord {
+        id: record.id.clone(),
+        name: name.or_else(|| kind.map(|k| k.name.clone())).unwrap_or_default(),
+        kind: record.kind.clone(),
+        location: r.get::<StructureAt>().map(|a| id_of(world, a.0)).unwrap_or_default(),
+        owner: record.owner.clone(),
+        vessel: kind.is_some_and(|k| !k.capacity.is_empty()),
+        missing: record.missing.iter().map(|m| (m.0.clone(), m.1)).collect(),
+    }
+}
+
+fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> SeenUnit {
+    let r = world.entity(u);
+    let owner = r.get::<Owner>().map(|o| o.0);
+    let own = owner == Some(observer);
+    let advertises = r.get::<Unit>().is_some_and(|x| x.0.settings.advertise);
+    let at = r.get::<At>().copied();
+    // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
+    // faction's stance toward the observer.
+    let last_day = world.resource::<Clock>().day;
+    let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
+    let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
+        let rank = crate::systems::overlord::mechanics::scheduler::stance_rank(world, f, observer);
+        catalog.rules.stances.iter().find(|s| s.rank == rank).map_or(String::new(), |s| s.tag.clone())
+    });
+    SeenUnit {
+        id: id_of(world, u),
+        name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        faction: owner.filter(|_| own || advertises || guarding).map(|f| id_of(world, f)),
+        race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+        figures: r.get::<Figures>().map_or(0, |x| x.0),
+        structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
+        stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
+        own,
+        moving: r.contains::<Journey>(),
+        guard_stance,
+    }
+}
+
+fn stats_record(s: &crate::systems::overlord::data::Stats) -> StatsRecord {
+    StatsRecord {
+        initiative: s.initiative,
+        melee: s.melee,
+        defense: s.defense,
+        missile: s.missile,
+        damage: s.damage,
+        ranged_damage: s.ranged_damage,
+        life: s.life,
+        hits: s.hits,
+        stealth: s.stealth,
+        observation: s.observation,
+        mana: s.mana,
+        control: s.control,
+        upkeep: s.upkeep,
+    }
+}

@@ -1,0 +1,393 @@
+//! The text report, in the layout of the rules' sample report, and the order template.
+
+use super::model::*;
+use crate::systems::overlord::world::ids::Catalog;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+fn item_name<'a>(c: &'a Catalog, tag: &'a str, count: u64) -> &'a str {
+    match c.item(tag).map(|i| &c.rules.items[i.index()]) {
+        Some(it) if count != 1 && !it.plural.is_empty() => &it.plural,
+        Some(it) => &it.name,
+        None => tag,
+    }
+}
+
+fn race_name<'a>(c: &'a Catalog, tag: &'a str, count: u32) -> &'a str {
+    match c.race(tag).map(|r| &c.rules.races[r.index()]) {
+        Some(r) if count != 1 && !r.plural.is_empty() => &r.plural,
+        Some(r) => &r.name,
+        None => tag,
+    }
+}
+
+fn skill_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
+    c.skill(tag).map_or(tag, |s| c.rules.skills[s.index()].name.as_str())
+}
+
+fn terrain_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
+    c.terrain(tag).map_or(tag, |t| c.rules.terrains[t.index()].name.as_str())
+}
+
+/// "3 swords [swrd] (2 equipped), 10 coins [coin]", or "nothing".
+fn goods(o: &mut String, c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) {
+    if items.is_empty() {
+        o.push_str("nothing");
+    }
+    for (i, (tag, r)) in items.iter().enumerate() {
+        if i > 0 {
+            o.push_str(", ");
+        }
+        let _ = write!(o, "{} {} [{tag}]", r.count, item_name(c, tag, u64::from(r.count)));
+        if r.equipped > 0 {
+            let _ = write!(o, " ({} equipped)", r.equipped);
+        }
+    }
+}
+
+/// Renders a report as text. Names come from the rule set; the model gives the rest.
+pub fn render(r: &FactionReport, c: &Catalog) -> String {
+    render_with_template(r, c, &template(r))
+}
+
+/// [`render`], with the order template already made (it is also written on its own).
+pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
+    let mut o = String::with_capacity(2048 + 700 * r.units.len() + 100 * r.locations.len() + orders_template.len());
+    let loc_names: HashMap<&str, &str> = r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
+    let place = |o: &mut String, id: &str| {
+        let _ = match loc_names.get(id) {
+            Some(n) if !n.is_empty() => write!(o, "{n} [{id}]"),
+            _ => write!(o, "[{id}]"),
+        };
+    };
+    let f = &r.faction;
+    let _ = write!(o, "{} Report for Turn {} for {} [{}]", r.game, r.turn, f.name, f.id);
+    if !f.email.is_empty() {
+        let _ = write!(o, ", {}", f.email);
+    }
+    o.push('\n');
+    if !r.month.is_empty() {
+        let _ = write!(o, "Month: {}", r.month);
+        if !r.season.is_empty() {
+            let _ = write!(o, " ({})", r.season);
+        }
+        if !r.next_month.is_empty() {
+            let _ = write!(o, "; next: {}", r.next_month);
+            if !r.next_season.is_empty() {
+                let _ = write!(o, " ({})", r.next_season);
+            }
+        }
+        o.push('\n');
+    }
+    if !r.deadline.is_empty() {
+        let _ = writeln!(o, "Next turn: {}", r.deadline);
+    }
+    let _ = writeln!(o, "Control points: {} of {}.", f.control.used, f.control.max);
+    o.push_str("\nFaction funds:\n");
+    if f.funds.is_empty() {
+        o.push_str("  none.\n");
+    }
+    for (tag, n) in &f.funds {
+        let _ = writeln!(o, "  {n} {} [{tag}].", item_name(c, tag, *n));
+    }
+    if !r.events.is_empty() {
+        o.push_str("\nEvents:\n");
+        for e in &r.events {
+            day_line(&mut o, e.day, &e.text);
+        }
+    }
+    o.push_str("\nUnits:\n");
+    if r.units.is_empty() {
+        o.push_str("  none.\n");
+    }
+    for u in &r.units {
+        let _ = write!(o, "{} [{}] at ", u.name, u.id);
+        place(&mut o, &u.location);
+        if let Some(s) = &u.structure {
+            let _ = write!(o, ", in [{s}]");
+        }
+        if let Some(l) = &u.stack_leader {
+            let _ = write!(o, ", stacked under [{l}]");
+        }
+        o.push_str(",\n");
+        let _ = write!(o, "  {} {} [{}] has: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+        goods(&mut o, c, &u.items);
+        o.push_str(".\n  ");
+        weight_line(&mut o, c, u);
+        o.push('\n');
+        if !u.skills.is_empty() {
+            o.push_str("  Skills: ");
+            for (i, (tag, s)) in u.skills.iter().enumerate() {
+                if i > 0 {
+                    o.push_str(", ");
+                }
+                let name = skill_name(c, tag);
+                let _ = if s.level > 0 {
+                    write!(o, "{} {name} [{tag}] ({})", ordinal(s.level), s.days)
+                } else {
+                    write!(o, "{name} [{tag}] ({})", s.days)
+                };
+            }
+            o.push_str(".\n");
+        }
+        o.push_str("  ");
+        stats_line(&mut o, c, &u.stats);
+        o.push('\n');
+        if let Some(j) = &u.journey {
+            let _ = write!(o, "  On the way from ");
+            place(&mut o, &j.from);
+            o.push_str(" to ");
+            place(&mut o, &j.to);
+            let mode = c.rules.movement.modes.iter().find(|m| m.tag == j.mode).map_or(j.mode.as_str(), |m| &m.name);
+            let what = match j.kind.as_str() {
+                "march" => "marching, ",
+                "retreat" => "retreating, ",
+                _ => "",
+            };
+            let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
+        }
+        if !u.events.is_empty() {
+            let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+            for e in &u.events {
+                day_line(&mut o, e.day, &e.text);
+            }
+        }
+    }
+    o.push_str("\nLocations:\n");
+    for l in &r.locations {
+        let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
+        if let Some(cont) = &l.container {
+            o.push_str(", located in ");
+            place(&mut o, cont);
+        }
+        o.push_str(".\n");
+        let _ = writeln!(o, "  Population: {}.", l.population);
+        let wx =
+            |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
+        match (&l.weather, &l.forecast) {
+            (Some(w), Some(f)) => {
+                let _ = writeln!(o, "  Weather: {} last month; forecast: {}.", wx(w), wx(f));
+            }
+            (None, Some(f)) => {
+                let _ = writeln!(o, "  Weather: {}.", wx(f));
+            }
+            (Some(w), None) => {
+                let _ = writeln!(o, "  Weather: {} last month.", wx(w));
+            }
+            (None, None) => {}
+        }
+        if !l.exits.is_empty() {
+            o.push_str(
+                "  Exits:
+",
+            );
+            for x in &l.exits {
+                let _ = write!(o, "    {} to {} [{}]: ", x.dir, x.to_name, x.to);
+                if x.days.is_empty() {
+                    o.push_str("impassable.\n");
+                    continue;
+                }
+                // Modes in the rule set's order.
+                let mut first = true;
+                for m in &c.rules.movement.modes {
+                    if let Some(d) = x.days.get(&m.tag) {
+                        let _ = write!(o, "{}{} {d}", if first { "" } else { ", " }, m.name);
+                        first = false;
+                    }
+                }
+                o.push_str(" days.\n");
+            }
+        }
+        let depth = stack_depths(&l.units);
+        for (s, d) in l.units.iter().zip(depth) {
+            let mark = if s.own {
+                '*'
+            } else if s.faction.is_some() {
+                '+'
+            } else {
+                '-'
+            };
+            o.push_str("  ");
+            for _ in 0..d {
+                o.push_str("  ");
+            }
+            let _ = write!(
+                o,
+                "{mark} {} [{}], {} {} [{}]",
+                s.name,
+                s.id,
+                s.figures,
+                race_name(c, &s.race, s.figures),
+                s.race
+            );
+            if let Some(fid) = &s.faction {
+                let _ = write!(o, ", of [{fid}]");
+            }
+            if let Some(st) = &s.structure {
+                let _ = write!(o, ", in [{st}]");
+            }
+            if s.moving {
+                o.push_str(", travelling");
+            }
+            if let Some(st) = &s.guard_stance {
+                let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);
+                let _ = write!(o, ", on guard, {name} to you");
+            }
+            o.push_str(".\n");
+        }
+        for s in &l.structures {
+            o.push_str("  ");
+            structure_line(&mut o, c, s, false);
+        }
+    }
+    if !r.structures.is_empty() {
+        o.push_str("\nStructures and vessels:\n");
+        for s in &r.structures {
+            structure_line(&mut o, c, s, true);
+        }
+    }
+    o.push_str("\nOrders template:\n\n");
+    o.push_str(orders_template);
+    o
+}
+
+/// `»» Fishing Eagle [B2], fishing boat [fshi], vessel, of [f01], at [L4]; missing:
+/// 50 wood structure works.`
+fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: bool) {
+    let kind =
+        c.rules.constructions.constructions.iter().find(|k| k.tag == s.kind).map_or(s.kind.as_str(), |k| &k.name);
+    let _ = write!(o, "»» {} [{}], {kind} [{}]", s.name, s.id, s.kind);
+    if s.vessel {
+        o.push_str(", vessel");
+    }
+    if let Some(f) = &s.owner {
+        let _ = write!(o, ", of [{f}]");
+    }
+    if with_place {
+        let _ = write!(o, ", at [{}]", s.location);
+    }
+    if !s.missing.is_empty() {
+        o.push_str("; missing: ");
+        for (i, (w, n)) in s.missing.iter().enumerate() {
+            let work = c.rules.constructions.works.iter().find(|x| x.tag == *w);
+            let name = work.map_or(w.as_str(), |x| if *n == 1 || x.plural.is_empty() { &x.name } else { &x.plural });
+            let _ = write!(o, "{}{n} {name}", if i == 0 { "" } else { ", " });
+        }
+    }
+    o.push_str(".\n");
+}
+
+/// How deep each unit is in its stack, among the units listed (a leader is 0, the
+/// units it leads 1, …).
+fn stack_depths(units: &[SeenUnit]) -> Vec<usize> {
+    let leader: HashMap<&str, &str> =
+        units.iter().filter_map(|u| u.stack_leader.as_deref().map(|l| (u.id.as_str(), l))).collect();
+    units
+        .iter()
+        .map(|u| {
+            let mut d = 0;
+            let mut cur = u.id.as_str();
+            while let Some(&l) = leader.get(cur) {
+                d += 1;
+                cur = l;
+                if d > units.len() {
+                    break;
+                }
+            }
+            d
+        })
+        .collect()
+}
+
+/// The order template: the faction's units with their pending orders, in the order
+/// file syntax, ready to edit and send back (RPT-TEMPLATE).
+pub fn template(r: &FactionReport) -> String {
+    let mut o = String::new();
+    let f = &r.faction;
+    let _ = writeln!(o, "GAME {} {} {}", f.id, f.password, r.game);
+    for u in &r.units {
+        let _ = writeln!(o, "\nUNIT {}  # {}", u.id, u.name.replace('#', ""));
+        for order in &u.orders {
+            let _ = writeln!(o, "{order}");
+        }
+    }
+    o.push_str("\nEND\n");
+    o
+}
+
+/// "  Day 12 - text", or "  Before day 1 - text" for events of the month's start.
+fn day_line(o: &mut String, day: u32, text: &str) {
+    let _ = if day == 0 { writeln!(o, "  Before day 1 - {text}") } else { writeln!(o, "  Day {day} - {text}") };
+}
+
+/// "Weight 480. Capacity 591, riding 515." as in the rules' sample report: the first
+/// movement mode is the plain capacity, the others are named when not zero.
+fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
+    let _ = write!(s, "Weight {}.", u.weight);
+    let modes = &c.rules.movement.modes;
+    if let Some(first) = modes.first() {
+        let _ = write!(s, " Capacity {}", u.capacity.get(&first.tag).copied().unwrap_or(0));
+        for m in &modes[1..] {
+            if let Some(&n) = u.capacity.get(&m.tag).filter(|&&n| n > 0) {
+                let _ = write!(s, ", {} {n}", m.name);
+            }
+        }
+        s.push('.');
+    }
+}
+
+/// "Stats: init: 2, att: 1, def: 1, dmg: 1, life: 4, CP: 2, obs: 4.  Upkeep: 22
+/// coins." (UNIT-STATS): values that differ from the default, control points always.
+fn stats_line(o: &mut String, c: &Catalog, s: &StatsRecord) {
+    let d = &c.rules.info.parameters.default_stats;
+    // Control points are always shown (i32::MIN never equals a value).
+    let all = [
+        ("init", s.initiative, d.initiative),
+        ("att", s.melee, d.melee),
+        ("mis", s.missile, d.missile),
+        ("def", s.defense, d.defense),
+        ("dmg", s.damage, d.damage),
+        ("rng", s.ranged_damage, d.ranged_damage),
+        ("life", s.life, d.life),
+        ("hit", s.hits, d.hits),
+        ("CP", s.control, i32::MIN),
+        ("ste", s.stealth, d.stealth),
+        ("obs", s.observation, d.observation),
+        ("mana", s.mana, d.mana),
+    ];
+    o.push_str("Stats: ");
+    for (i, (l, v, _)) in all.iter().filter(|(_, v, d)| v != d).enumerate() {
+        let _ = write!(o, "{}{l}: {v}", if i > 0 { ", " } else { "" });
+    }
+    let money = match c.money() {
+        Some(m) => {
+            let it = &c.rules.items[m.index()];
+            if s.upkeep == 1 || it.plural.is_empty() { it.name.as_str() } else { it.plural.as_str() }
+        }
+        None => "",
+    };
+    let _ = write!(o, ".  Upkeep: {} {money}.", s.upkeep);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].into_iter().map(ordinal).collect();
+        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]);
+    }
+}

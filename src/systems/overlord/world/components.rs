@@ -1,0 +1,263 @@
+//! The components of game entities.
+//!
+//! Every faction, location, structure and unit of a scenario is an entity. What the
+//! day-phase systems read and write often is held in small typed components with
+//! interned ids (the *hot* data); what they rarely touch stays in the scenario record
+//! the entity was loaded from (the *cold* data: descriptions, market offers, tactics, …).
+//!
+//! Invariant: a value lives in one place only. When a field has a typed component, the
+//! copy in the cold record is ignored while the game runs and overwritten when the
+//! world is saved (see [`super::world::extract`]).
+
+use super::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
+use crate::systems::overlord::data::{self, Tag};
+use bevy_ecs::lifecycle::HookContext;
+use bevy_ecs::prelude::*;
+use bevy_ecs::world::DeferredWorld;
+
+/// A stable position in the report order of entities of one kind: the order of the
+/// scenario files. Systems that must visit entities in a fixed order sort by it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seq(pub u32);
+
+/// The scenario id of an entity (`"U12"`, `"L3"`, `"f01"`, `"B2"`).
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct Id(pub Tag);
+
+/// A display name.
+#[derive(Component, Debug, Clone, PartialEq, Eq)]
+pub struct DisplayName(pub String);
+
+// ------------------------------------------------------------------ factions
+
+/// Marks a faction entity; holds its cold record (funds live in [`Funds`]).
+#[derive(Component, Debug, Clone)]
+pub struct Faction(pub data::Faction);
+
+/// A faction's funds: coins and items, by item id, sorted by id.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Funds(pub Vec<(ItemId, u64)>);
+
+// ------------------------------------------------------------------ locations
+
+/// Marks a location entity; holds its cold record (terrain and population live in
+/// [`Terrain`] and [`Population`]).
+#[derive(Component, Debug, Clone)]
+pub struct Location(pub data::Location);
+
+/// A location's terrain.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Terrain(pub TerrainId);
+
+/// A location's population.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Population(pub u32);
+
+// ------------------------------------------------------------------ structures
+
+/// Marks a structure (building or vessel); holds its cold record.
+#[derive(Component, Debug, Clone)]
+pub struct Structure(pub data::Structure);
+
+/// Where a structure stands.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StructureAt(pub Entity);
+
+/// A structure's construction: its index in `constructions.ron`.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StructureKind(pub usize);
+
+// ------------------------------------------------------------------ units
+
+/// Marks a unit; holds the cold part of its record (description, tactics, settings).
+#[derive(Component, Debug, Clone, Default)]
+pub struct Unit(pub data::Unit);
+
+/// The faction a unit belongs to.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owner(pub Entity);
+
+/// A unit's race.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Race(pub RaceId);
+
+/// Number of figures in a unit.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Figures(pub u32);
+
+/// Where a unit is: its location, and the structure it is inside, if any.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    /// The location entity.
+    pub location: Entity,
+    /// The structure entity, if the unit is inside one.
+    pub structure: Option<Entity>,
+}
+
+/// The unit this unit is stacked under, if any.
+///
+/// Immutable: change it by inserting a new value, so that the leader's
+/// [`StackMembers`] follow (the hooks below keep them in step).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[component(immutable, on_insert = StackLeader::joined, on_discard = StackLeader::left)]
+#[require(StackMembers)]
+pub struct StackLeader(pub Option<Entity>);
+
+impl StackLeader {
+    fn joined(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(l) = world.get::<StackLeader>(ctx.entity).and_then(|s| s.0) else { return };
+        if let Some(mut m) = world.get_mut::<StackMembers>(l) {
+            m.0.push(ctx.entity);
+        }
+    }
+    fn left(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(l) = world.get::<StackLeader>(ctx.entity).and_then(|s| s.0) else { return };
+        if let Some(mut m) = world.get_mut::<StackMembers>(l) {
+            m.0.retain(|&x| x != ctx.entity);
+        }
+    }
+}
+
+/// The units stacked directly under this one, in the order they joined (the
+/// earliest first). Kept by [`StackLeader`]'s hooks; read-only elsewhere.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct StackMembers(Vec<Entity>);
+
+impl StackMembers {
+    /// The members, earliest first.
+    pub fn get(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// Unit `u` and every unit stacked under it at any depth: `u` first, then each
+/// member followed by its own substack, members in the order they joined.
+pub fn substack(world: &World, u: Entity) -> Vec<Entity> {
+    let mut out = Vec::new();
+    let mut todo = vec![u];
+    while let Some(x) = todo.pop() {
+        out.push(x);
+        if let Some(m) = world.get::<StackMembers>(x) {
+            todo.extend(m.0.iter().rev());
+        }
+    }
+    out
+}
+
+/// One kind of item a unit holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holding {
+    /// The item.
+    pub item: ItemId,
+    /// How many are held.
+    pub count: u32,
+    /// How many of those are equipped.
+    pub equipped: u32,
+}
+
+/// What a unit holds, in the order the items were acquired.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inventory(pub Vec<Holding>);
+
+impl Inventory {
+    /// How many of `item` the unit holds.
+    pub fn count(&self, item: ItemId) -> u32 {
+        self.0.iter().find(|h| h.item == item).map_or(0, |h| h.count)
+    }
+}
+
+/// A unit's experience per skill, in experience points, in the order learnt.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Skills(pub Vec<(SkillId, u32)>);
+
+impl Skills {
+    /// The unit's level in `skill` (0: not known).
+    pub fn level(&self, catalog: &super::ids::Catalog, skill: SkillId) -> u32 {
+        self.0.iter().find(|x| x.0 == skill).map_or(0, |x| catalog.skill_level(skill, x.1))
+    }
+}
+
+/// A unit's work in progress: the skill used and the work done towards the next
+/// batch, in hundredths of a figure-day.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Production(pub Option<(SkillId, u32)>);
+
+/// Effects on a unit and the days each has left, in the order received (ITM-ENCH).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effects(pub Vec<(EffectId, u32)>);
+
+impl Effects {
+    /// Whether the unit is under effect `e`.
+    pub fn has(&self, e: EffectId) -> bool {
+        self.0.iter().any(|x| x.0 == e)
+    }
+    /// Puts effect `e` on for `days`, or extends it to `days` if it is shorter.
+    pub fn set(&mut self, e: EffectId, days: u32) {
+        match self.0.iter_mut().find(|x| x.0 == e) {
+            Some(x) => x.1 = x.1.max(days),
+            None => self.0.push((e, days)),
+        }
+    }
+}
+
+/// A unit's pending orders, typed, in list order (see [`crate::systems::overlord::orders::queue`]).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Orders(pub Vec<crate::systems::overlord::orders::queue::Queued>);
+
+/// A unit that refuses to act for the rest of the month (CP-IDLE): it runs no
+/// orders. Added by the control-point check, removed when the month starts.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusing;
+
+/// A unit on a journey (MOV-BUSY, SCH-MOVING): it runs no orders and cannot be
+/// dealt with until it arrives. Every unit of a moving stack has its own copy; its
+/// [`At`] is where it is seen: `from` for the first half of the journey (rounded
+/// down), then `to` (MOV-HALF). Added and removed by the movement mechanic.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Journey {
+    /// Where the journey started.
+    pub from: Entity,
+    /// Where it ends.
+    pub to: Entity,
+    /// The movement mode: index in the rule set's modes.
+    pub mode: usize,
+    /// Days the journey takes.
+    pub days: u32,
+    /// Days already travelled.
+    pub elapsed: u32,
+    /// A plain move, a march or a retreat.
+    pub kind: data::JourneyKind,
+}
+
+impl Journey {
+    /// The day of the journey from which the unit is seen at its destination
+    /// (MOV-HALF: after half the journey, rounded down).
+    pub fn halfway(&self) -> u32 {
+        self.days / 2
+    }
+}
+
+/// A unit on guard (GUARD, PATROL): the last day its guard order ran. On that day
+/// its full-day order works at half efficiency (GRD-HALF).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnGuard(pub u32);
+
+/// Something that happened to an entity, dated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// Day of the month (0: before day 1).
+    pub day: u32,
+    /// What happened, as the report prints it.
+    pub text: String,
+}
+
+/// The dated events of a unit or faction this month, in the order they happened.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Events(pub Vec<Event>);
+
+impl Events {
+    /// Records an event.
+    pub fn push(&mut self, day: u32, text: impl Into<String>) {
+        self.0.push(Event { day, text: text.into() });
+    }
+}

@@ -1,0 +1,268 @@
+//! Interned ids: the engine refers to items, skills, races and terrains by small
+//! integers, never by comparing tag strings.
+//!
+//! An id is the index of its record in the rule set's list, so `catalog.rules.items[id.index()]`
+//! is the item. Tags are turned into ids once, when a game is loaded or an order is parsed.
+
+use crate::systems::overlord::data::{RuleSet, Tag};
+use bevy_ecs::prelude::Resource;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u16);
+        impl $name {
+            /// The index of the record in its rule-set list.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An item of the rule set (`items.ron`).
+    ItemId
+);
+id_type!(
+    /// A skill of the rule set (`skills.ron`).
+    SkillId
+);
+id_type!(
+    /// A race of the rule set (`races.ron`).
+    RaceId
+);
+id_type!(
+    /// A terrain of the rule set (`terrains.ron`).
+    TerrainId
+);
+id_type!(
+    /// An enchantment (an effect) of the rule set (`enchantments.ron`).
+    EffectId
+);
+
+/// A two-way table between the tags of one kind of record and their indices.
+#[derive(Debug, Default, Clone)]
+pub struct Interner {
+    by_tag: HashMap<Tag, u16>,
+    by_folded: HashMap<Tag, u16>,
+    tags: Vec<Tag>,
+}
+
+impl Interner {
+    /// Builds the table from the tags in list order; the first of duplicate tags wins.
+    pub fn new<'a>(tags: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut t = Interner::default();
+        for tag in tags {
+            let index = u16::try_from(t.tags.len()).expect("more than 65535 records of one kind");
+            t.by_tag.entry(tag.to_string()).or_insert(index);
+            t.by_folded.entry(tag.to_ascii_lowercase()).or_insert(index);
+            t.tags.push(tag.to_string());
+        }
+        t
+    }
+    /// The index of `tag`, if it exists.
+    pub fn get(&self, tag: &str) -> Option<u16> {
+        self.by_tag.get(tag).copied()
+    }
+    /// The index of `word` compared without case, as players may write tags (FILE-CASE).
+    pub fn get_folded(&self, word: &str) -> Option<u16> {
+        self.by_tag.get(word).or_else(|| self.by_folded.get(&word.to_ascii_lowercase())).copied()
+    }
+    /// The tag at `index`.
+    pub fn tag(&self, index: u16) -> &str {
+        &self.tags[index as usize]
+    }
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.tags.len()
+    }
+    /// Whether there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+}
+
+/// The rule set as the engine reads it: the data, and the tables that turn tags
+/// into ids. A resource of every game world. Cloning it is one reference count.
+#[derive(Resource, Clone)]
+pub struct Catalog(Arc<CatalogTables>);
+
+/// What a [`Catalog`] holds; reached through it.
+pub struct CatalogTables {
+    /// The rule set.
+    pub rules: Arc<RuleSet>,
+    items: Interner,
+    skills: Interner,
+    races: Interner,
+    terrains: Interner,
+    effects: Interner,
+    /// Per skill: the cumulative experience of each level, ascending.
+    skill_levels: Vec<Vec<u32>>,
+    /// Per month of the calendar: the index of its season.
+    month_seasons: Vec<Option<usize>>,
+}
+
+impl std::ops::Deref for Catalog {
+    type Target = CatalogTables;
+    fn deref(&self) -> &CatalogTables {
+        &self.0
+    }
+}
+
+impl Catalog {
+    /// Interns every tag of `rules`.
+    pub fn new(rules: Arc<RuleSet>) -> Self {
+        let items = Interner::new(rules.items.iter().map(|i| i.tag.as_str()));
+        let skills = Interner::new(rules.skills.iter().map(|s| s.tag.as_str()));
+        let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
+        let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
+        let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
+        let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
+        let month_seasons =
+            rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
+        Catalog(Arc::new(CatalogTables { rules, items, skills, races, terrains, effects, skill_levels, month_seasons }))
+    }
+
+    /// The id of item `tag`.
+    pub fn item(&self, tag: &str) -> Option<ItemId> {
+        self.items.get(tag).map(ItemId)
+    }
+    /// The id of skill `tag`.
+    pub fn skill(&self, tag: &str) -> Option<SkillId> {
+        self.skills.get(tag).map(SkillId)
+    }
+    /// The id of race `tag`.
+    pub fn race(&self, tag: &str) -> Option<RaceId> {
+        self.races.get(tag).map(RaceId)
+    }
+    /// The id of enchantment `tag`.
+    pub fn effect(&self, tag: &str) -> Option<EffectId> {
+        self.effects.get(tag).map(EffectId)
+    }
+    /// The tag of an enchantment.
+    pub fn effect_tag(&self, id: EffectId) -> &str {
+        self.effects.tag(id.0)
+    }
+    /// The id of terrain `tag`.
+    pub fn terrain(&self, tag: &str) -> Option<TerrainId> {
+        self.terrains.get(tag).map(TerrainId)
+    }
+    /// The money item: the one faction funds are kept in, the first item with
+    /// neither weight nor price nor flags (coins count themselves).
+    pub fn money(&self) -> Option<ItemId> {
+        self.rules
+            .items
+            .iter()
+            .position(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty())
+            .map(|i| ItemId(i as u16))
+    }
+    /// The season of month `month` (an index into the calendar).
+    pub fn season(&self, month: u32) -> Option<&crate::systems::overlord::data::Season> {
+        self.rules.climate.seasons.get(self.season_index(month)?)
+    }
+    /// The index of the season of month `month` (0-based) in the rule set.
+    pub fn season_index(&self, month: u32) -> Option<usize> {
+        *self.month_seasons.get(month as usize)?
+    }
+    /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
+    pub fn items_text(&self, item: ItemId, n: u64) -> String {
+        let it = &self.rules.items[item.index()];
+        let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
+        format!("{n} {name} [{}]", it.tag)
+    }
+    /// The tag of an item.
+    pub fn item_tag(&self, id: ItemId) -> &str {
+        self.items.tag(id.0)
+    }
+    /// The tag of a skill.
+    pub fn skill_tag(&self, id: SkillId) -> &str {
+        self.skills.tag(id.0)
+    }
+    /// The tag of a race.
+    pub fn race_tag(&self, id: RaceId) -> &str {
+        self.races.tag(id.0)
+    }
+    /// The tag of a terrain.
+    pub fn terrain_tag(&self, id: TerrainId) -> &str {
+        self.terrains.tag(id.0)
+    }
+    /// The level reached with `experience` points in a skill: the number of its
+    /// levels whose threshold is at most `experience`.
+    pub fn skill_level(&self, id: SkillId, experience: u32) -> u32 {
+        self.skill_levels[id.index()].partition_point(|&need| need <= experience) as u32
+    }
+    /// Whole days of study that `experience` points stand for.
+    pub fn experience_days(&self, experience: u32) -> u32 {
+        experience / self.rules.info.parameters.experience_per_day.max(1)
+    }
+}
+
+impl crate::systems::overlord::orders::Vocabulary for Catalog {
+    fn item(&self, word: &str) -> Option<ItemId> {
+        self.items.get_folded(word).map(ItemId)
+    }
+    fn skill(&self, word: &str) -> Option<SkillId> {
+        self.skills.get_folded(word).map(SkillId)
+    }
+    fn race(&self, word: &str) -> Option<RaceId> {
+        self.races.get_folded(word).map(RaceId)
+    }
+    fn item_tag(&self, id: ItemId) -> &str {
+        Catalog::item_tag(self, id)
+    }
+    fn skill_tag(&self, id: SkillId) -> &str {
+        Catalog::skill_tag(self, id)
+    }
+    fn race_tag(&self, id: RaceId) -> &str {
+        Catalog::race_tag(self, id)
+    }
+    fn max_orders(&self) -> usize {
+        self.rules.info.parameters.max_orders_per_unit as usize
+    }
+    fn word(&self, list: crate::systems::overlord::orders::WordList, word: &str) -> Option<&str> {
+        use crate::systems::overlord::orders::WordList as W;
+        fn pick<'a>(mut tags: impl Iterator<Item = &'a str>, word: &str) -> Option<&'a str> {
+            tags.find(|t| t.eq_ignore_ascii_case(word))
+        }
+        let r = &*self.rules;
+        let c = &r.combat;
+        // The combat chapter calls the middle rank CENTER and the center file MIDDLE
+        // (ORD-TACTIC): both spellings are accepted.
+        let alias = |word: &str, from: &str, to: &str| {
+            if word.eq_ignore_ascii_case(from) { to.to_string() } else { word.to_string() }
+        };
+        match list {
+            W::Direction => pick(r.movement.directions.iter().map(|d| d.tag.as_str()), word),
+            // Players write the stance's name (FRIENDLY) or its tag (friend).
+            W::Stance => pick(r.stances.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| r.stances.iter().find(|s| s.name.eq_ignore_ascii_case(word)).map(|s| s.tag.as_str())),
+            W::CombatStance => pick(c.stances.iter().map(|s| s.tag.as_str()), word),
+            W::Rank => pick(c.ranks.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| pick(c.ranks.iter().map(|s| s.tag.as_str()), &alias(word, "center", "middle"))),
+            W::File => pick(c.files.iter().map(|s| s.tag.as_str()), word)
+                .or_else(|| pick(c.files.iter().map(|s| s.tag.as_str()), &alias(word, "middle", "center"))),
+            W::CombatMove => pick(c.moves.iter().map(|s| s.tag.as_str()), word),
+            W::Construction => pick(r.constructions.constructions.iter().map(|c| c.tag.as_str()), word),
+            W::Title => pick(r.titles.iter().map(|t| t.tag.as_str()), word),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interner_round_trips_and_keeps_the_first_duplicate() {
+        let t = Interner::new(["a", "b", "a"]);
+        assert_eq!(t.get("a"), Some(0));
+        assert_eq!(t.get("b"), Some(1));
+        assert_eq!(t.get("c"), None);
+        assert_eq!(t.tag(1), "b");
+        assert_eq!(t.len(), 3);
+    }
+}
