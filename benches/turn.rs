@@ -6,6 +6,8 @@
 //! Run with `cargo bench --bench turn`. Figures are quoted in the project's notes
 //! and in README.md ("Performance").
 
+use overlord::systems::overlord::Overlord;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use overlord::core::engine::{Engine, Threads};
 use overlord::systems::overlord::data::{self, RuleSet, Scenario};
@@ -23,7 +25,7 @@ fn root() -> PathBuf {
 }
 
 fn one_turn(rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) -> usize {
-    let mut e = Engine::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
+    let mut e = Engine::<Overlord>::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
     e.submit(orders.to_vec());
     e.run_turn(|_, _| {});
     let (files, _) = overlord::core::game::turn_files(&e, &[]).unwrap();

@@ -6,3 +6,4 @@ pub mod diag;
 pub mod engine;
 pub mod game;
 pub mod progress;
+pub mod system;

@@ -1,28 +1,22 @@
-//! The turn engine: a Bevy ECS world holding the game, and the schedule that runs a
-//! month on it.
+//! The turn engine: a Bevy ECS world holding a game, and the turn plan that runs
+//! its steps.
 //!
-//! * [`ids`] — interned ids of items, skills, races, terrains; the [`Catalog`];
-//! * [`components`] — what entities are made of;
-//! * [`resources`] — clock, settings, directory of entities, randomness, inputs;
-//! * [`schedule`] — the month, top to bottom;
-//! * [`world`] — scenario ⇄ world;
-//! * [`rng`] — random streams per purpose and entity.
+//! * [`plan`] — the turn plan: steps, ticks, the clock, running a turn;
+//! * [`rng`] — random streams per purpose and entity;
+//! * [`parallel`] — an ordered parallel map.
 //!
-//! [`Engine`] ties them together: load a scenario, submit order files, run a turn,
-//! take the reports and the new state.
+//! [`Engine`] ties them to a rule system ([`RuleSystem`]): load a state, submit
+//! order files, run a turn, take the new state.
 
 pub mod parallel;
+pub mod plan;
 pub mod rng;
-pub mod schedule;
 
-use crate::systems::overlord::world::{self, Catalog, resources};
-
-use crate::systems::overlord::data::{RuleSet, Scenario};
-use crate::systems::overlord::orders::OrderFile;
-use crate::systems::overlord::report::{FactionReport, Reports};
-use bevy_app::{App, Plugins};
+use crate::core::system::RuleSystem;
+use bevy_app::App;
 use bevy_ecs::prelude::*;
-use resources::{Clock, Randomness, Submissions};
+use plan::{Clock, Runner, StepBook};
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// How many threads the engine may use.
@@ -60,23 +54,37 @@ impl Threads {
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct ThreadCount(pub usize);
 
-/// A game loaded into an ECS world, ready to run turns.
-pub struct Engine {
-    app: App,
+/// The order files submitted for the turn to be played, in the order they are to
+/// be applied (a rule system's own type of order file).
+#[derive(Resource, Debug, Clone)]
+pub struct Submissions<F: Send + Sync + 'static>(pub Vec<F>);
+
+impl<F: Send + Sync + 'static> Default for Submissions<F> {
+    fn default() -> Self {
+        Submissions(Vec::new())
+    }
 }
 
-impl Engine {
-    /// Loads `scenario` with the rule set `rules` and the standard Overlord mechanics.
-    pub fn new(rules: Arc<RuleSet>, scenario: Scenario, threads: Threads) -> Result<Self, Vec<String>> {
-        Self::with_plugins(rules, scenario, threads, crate::systems::overlord::mechanics::OverlordRules)
+/// A game of rule system `S` loaded into an ECS world, ready to run turns.
+pub struct Engine<S: RuleSystem> {
+    app: App,
+    system: PhantomData<S>,
+}
+
+impl<S: RuleSystem> Engine<S> {
+    /// Loads `state` with the rule set `rules` and every mechanic of the system.
+    pub fn new(rules: Arc<S::Rules>, state: S::State, threads: Threads) -> Result<Self, Vec<String>> {
+        Self::with(rules, state, threads, S::plugins)
     }
 
-    /// Loads `scenario` with the rule set `rules` and the given mechanics.
-    pub fn with_plugins<M>(
-        rules: Arc<RuleSet>,
-        scenario: Scenario,
+    /// Loads `state` with the rule set `rules` and the mechanics `plugins` adds (a
+    /// test may leave some out). Fails when the state does not fit the rules, or
+    /// when the turn plan and the mechanics' steps do not match.
+    pub fn with(
+        rules: Arc<S::Rules>,
+        state: S::State,
         threads: Threads,
-        plugins: impl Plugins<M>,
+        plugins: impl FnOnce(&mut App, &Arc<S::Rules>),
     ) -> Result<Self, Vec<String>> {
         let single = threads == Threads::One;
         if !single {
@@ -91,17 +99,31 @@ impl Engine {
             opts.create_default_pools();
         }
         let mut app = App::empty();
-        schedule::configure(&mut app, single);
-        app.insert_resource(Catalog::new(rules));
+        app.insert_resource(StepBook::new(single));
         app.insert_resource(ThreadCount(threads.count()));
-        app.init_resource::<Reports>();
-        // Plugins first: they register the components each unit requires, which are
-        // then spawned with it rather than added one entity at a time.
-        app.add_plugins(plugins);
-        world::build(app.world_mut(), scenario)?;
+        let plan = S::plan(&rules);
+        app.insert_resource(Clock { turn: 0, tick: 0, ticks: plan.ticks });
+        app.init_resource::<Submissions<S::Orders>>();
+        // Mechanics first: they register the components each entity requires, which
+        // are then spawned with it rather than added one entity at a time.
+        plugins(&mut app, &rules);
+        let book = app.world().resource::<StepBook>();
+        let runner = Runner::new(plan, book).map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>())?;
+        // Every system of a step goes through the book, which fixes its order.
+        let schedules = app.world().resource::<Schedules>();
+        let unbooked: Vec<String> = book
+            .all()
+            .filter(|(name, systems)| schedules.get(plan::Step(name)).is_some_and(|s| s.systems_len() != systems.len()))
+            .map(|(name, _)| format!("step \"{name}\" has systems added without PlanApp::add_step_system"))
+            .collect();
+        if !unbooked.is_empty() {
+            return Err(unbooked);
+        }
+        app.insert_resource(runner);
+        S::build(app.world_mut(), &rules, state)?;
         app.finish();
         app.cleanup();
-        Ok(Engine { app })
+        Ok(Engine { app, system: PhantomData })
     }
 
     /// The game world.
@@ -114,73 +136,39 @@ impl Engine {
         self.app.world_mut()
     }
 
-    /// Reads an order file with this game's vocabulary.
-    pub fn parse(&self, text: &str) -> Result<OrderFile, crate::systems::overlord::orders::OrderError> {
-        crate::systems::overlord::orders::parse(text, self.world().resource::<Catalog>())
-    }
-
     /// Sets the order files for the next turn (in the order they are to be applied).
-    pub fn submit(&mut self, files: Vec<OrderFile>) {
+    pub fn submit(&mut self, files: Vec<S::Orders>) {
         self.world_mut().insert_resource(Submissions(files));
     }
 
-    /// Sets the articles and notices for the next turn.
-    pub fn deliver(&mut self, inbox: resources::Inbox) {
-        self.world_mut().insert_resource(inbox);
-    }
-
-    /// Runs the next turn: one month. `on_day(day, days)` is called after each day.
-    pub fn run_turn(&mut self, on_day: impl FnMut(u32, u32)) {
+    /// Runs the next turn. `on_tick(tick, ticks)` is called after each tick.
+    pub fn run_turn(&mut self, on_tick: impl FnMut(u32, u32)) {
         let world = self.world_mut();
-        let turn = world.resource::<Clock>().turn + 1;
-        let months = world.resource::<Catalog>().rules.climate.months.len();
-        let month = world::month_of_turn(&world.resource::<resources::Game>().0, months, turn);
         {
             let mut clock = world.resource_mut::<Clock>();
-            clock.turn = turn;
-            clock.month = month;
-            clock.day = 0;
+            clock.turn += 1;
+            clock.tick = 0;
         }
-        world.resource_mut::<Randomness>().turn = turn;
-        clear_events(world);
-        schedule::run_month(world, on_day);
-        world.insert_resource(Submissions::default());
-        world.insert_resource(resources::Inbox::default());
+        S::begin_turn(world);
+        plan::run_turn(world, on_tick);
+        world.insert_resource(Submissions::<S::Orders>::default());
+        S::end_turn(world);
     }
 
-    /// Builds the reports of the current state without running a turn (turn 0).
+    /// Runs the plan's report steps on the current state without running a turn (a
+    /// game's starting reports).
     pub fn report_only(&mut self) {
-        let world = self.world_mut();
-        clear_events(world);
-        world.run_schedule(schedule::Report);
+        plan::run_report(self.world_mut());
     }
 
-    /// From now on no reports are built at the end of a month; the caller builds
-    /// them from the world with [`crate::systems::overlord::report::build::Builder`] (as the game
-    /// folder's writer does, a batch of factions at a time), and
-    /// [`reports`](Self::reports) is empty.
-    pub fn defer_reports(&mut self) {
-        self.world_mut().init_resource::<crate::systems::overlord::report::DeferReports>();
+    /// The state of the world, as the rule system saves it.
+    pub fn state(&self) -> S::State {
+        S::extract(self.world())
     }
 
-    /// The reports built by the last [`run_turn`](Self::run_turn) or
-    /// [`report_only`](Self::report_only), in faction order.
-    pub fn reports(&self) -> &[FactionReport] {
-        &self.world().resource::<Reports>().0
-    }
-
-    /// The state as a scenario.
-    pub fn scenario(&self) -> Scenario {
-        world::extract(self.world())
-    }
-}
-
-/// Events are per month: a new month starts with none.
-fn clear_events(world: &mut World) {
-    let mut q = world.query::<&mut crate::systems::overlord::world::components::Events>();
-    for mut e in q.iter_mut(world) {
-        if !e.0.is_empty() {
-            e.0.clear();
-        }
+    /// The systems of each step of the plan, in the order they run (for tests and
+    /// for `--help`-style listings).
+    pub fn steps(&self) -> &StepBook {
+        self.world().resource::<StepBook>()
     }
 }

@@ -157,7 +157,7 @@ impl GameDir {
         let rules = Arc::new(game.rules);
         let turn = game.scenario.game.turn;
         tracing::info!(scenario = %scenario_dir.display(), units = game.scenario.units.len(), "creating game");
-        let mut engine = Engine::new(rules.clone(), game.scenario, Threads::All)
+        let mut engine = Engine::<crate::systems::overlord::Overlord>::new(rules.clone(), game.scenario, Threads::All)
             .map_err(|e| GameError::new(scenario_dir, e.join("; ")))?;
         let t = Instant::now();
         engine.defer_reports();
@@ -244,7 +244,7 @@ impl GameDir {
         let mail = self.pending_mail(next)?;
         let newspaper = mail::newspaper(&state.game, &state.factions, next, &mail.articles);
         tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
-        let mut engine = Engine::new(rules.clone(), state, threads)
+        let mut engine = Engine::<crate::systems::overlord::Overlord>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
         engine.defer_reports();
@@ -281,7 +281,7 @@ impl GameDir {
     /// relative to the turn's folder) and the files `more` makes from the new state.
     fn write_turn(
         &self,
-        engine: &Engine,
+        engine: &Engine<crate::systems::overlord::Overlord>,
         turn: u32,
         inputs: &[TurnFile],
         more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
@@ -361,7 +361,10 @@ fn diag_error(path: &Path, diags: &[crate::core::diag::Diagnostic]) -> GameError
 /// files and mail the turn ran with, its newspaper), and each faction's text report,
 /// JSON report and order template. Also returns the state. Reports are rendered on as many threads as the
 /// engine uses, and come out in faction order.
-pub fn turn_files(engine: &Engine, inputs: &[TurnFile]) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
+pub fn turn_files(
+    engine: &Engine<crate::systems::overlord::Overlord>,
+    inputs: &[TurnFile],
+) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
     let t = Instant::now();
     let reports = engine.reports();
     let threads = engine.world().get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);

@@ -1,4 +1,18 @@
-//! Overlord, the first rule system.
+//! Overlord, the first rule system: the rules of Overlord v1.2 as played in the
+//! original engine's alpha game.
+//!
+//! * [`data`] — the rule set and scenario formats (RON), loading and validation;
+//! * [`orders`] — the order language: order files, order lines, list semantics;
+//! * [`world`] — the ECS world: components, the catalogue of interned ids, the
+//!   scenario spawned into the world and extracted back;
+//! * [`mechanics`] — one plugin per mechanic, each attaching its systems to the
+//!   steps of the turn plan (`assets/rules/overlord/plan.ron`);
+//! * [`report`] — the factions' reports: model, text, JSON;
+//! * [`check`] — the order checker;
+//! * [`legacy`] — the original engine's file format, imported;
+//! * [`generate`] — worlds of any size, for tests and benchmarks.
+//!
+//! [`Overlord`] is the system as the core runs it.
 
 pub mod check;
 pub mod data;
@@ -10,3 +24,256 @@ pub mod report;
 #[doc(hidden)]
 pub mod testkit;
 pub mod world;
+
+use crate::core::engine::Engine;
+use crate::core::engine::plan::{Clock, TurnPlan};
+use crate::core::system::RuleSystem;
+use bevy_app::{App, PluginGroup, PluginGroupBuilder};
+use bevy_ecs::prelude::*;
+use std::sync::Arc;
+
+/// The Overlord rule system.
+pub struct Overlord;
+
+impl RuleSystem for Overlord {
+    const NAME: &'static str = "overlord";
+    type Rules = data::RuleSet;
+    type State = data::Scenario;
+    type Orders = orders::OrderFile;
+
+    fn plan(rules: &data::RuleSet) -> &TurnPlan {
+        &rules.plan
+    }
+
+    fn plugins(app: &mut App, rules: &Arc<data::RuleSet>) {
+        Self::resources(app, rules);
+        app.add_plugins(OverlordRules);
+    }
+
+    fn build(world: &mut World, _rules: &Arc<data::RuleSet>, state: data::Scenario) -> Result<(), Vec<String>> {
+        world::build(world, state)
+    }
+
+    fn begin_turn(world: &mut World) {
+        let turn = world.resource::<Clock>().turn;
+        let months = world.resource::<world::Catalog>().rules.climate.months.len();
+        let month = world::month_of_turn(&world.resource::<world::resources::Game>().0, months, turn);
+        world.resource_mut::<world::resources::Month>().0 = month;
+        world.resource_mut::<world::resources::Randomness>().turn = turn;
+        // Events are per month: a new month starts with none.
+        let mut q = world.query::<&mut world::components::Events>();
+        for mut e in q.iter_mut(world) {
+            if !e.0.is_empty() {
+                e.0.clear();
+            }
+        }
+    }
+
+    fn end_turn(world: &mut World) {
+        world.insert_resource(world::resources::Inbox::default());
+    }
+
+    fn extract(world: &World) -> data::Scenario {
+        world::extract(world)
+    }
+}
+
+impl Overlord {
+    /// What every Overlord app holds before its mechanics are added: the catalogue
+    /// of the rule set and the report store.
+    pub fn resources(app: &mut App, rules: &Arc<data::RuleSet>) {
+        app.insert_resource(world::Catalog::new(rules.clone()));
+        app.init_resource::<report::Reports>();
+    }
+}
+
+/// Every mechanic of the Overlord rules, and the reports, in the order they are
+/// added: within a step of the plan, systems run in this order.
+pub struct OverlordRules;
+
+impl PluginGroup for OverlordRules {
+    fn build(self) -> PluginGroupBuilder {
+        use mechanics::*;
+        PluginGroupBuilder::start::<Self>()
+            .add(intake::IntakePlugin)
+            .add(stats::StatsPlugin)
+            .add(scheduler::OrdersPlugin)
+            .add(press::PressPlugin)
+            .add(identity::IdentityPlugin)
+            .add(transfer::TransferPlugin)
+            .add(stacks::StacksPlugin)
+            .add(effects::EffectsPlugin)
+            .add(money::MoneyPlugin)
+            .add(study::StudyPlugin)
+            .add(recruit::RecruitPlugin)
+            .add(merge::MergePlugin)
+            .add(production::ProductionPlugin)
+            .add(structures::StructuresPlugin)
+            .add(movement::MovementPlugin)
+            .add(climate::ClimatePlugin)
+            .add(control::ControlPlugin)
+            .add(report::ReportPlugin)
+    }
+}
+
+/// Which system runs in which step of the turn plan (`plan.ron`), in the order they
+/// run: paths below `systems::overlord`. Mechanics attach their systems in their
+/// plugins; `steps_follow_the_table` checks the built app against this table.
+pub const STEPS: &[(&str, &[&str])] = &[
+    // Before day 1.
+    ("orders", &["mechanics::intake::apply_submissions"]),
+    ("press", &["mechanics::press::pay_rewards", "mechanics::press::deliver_notices"]),
+    ("faction_orders", &["mechanics::intake::apply_faction_orders"]),
+    (
+        "month_start",
+        &[
+            "mechanics::scheduler::start_month",
+            "mechanics::scheduler::note_unhandled",
+            "mechanics::study::start_month",
+            "mechanics::study::find_teachers",
+            "mechanics::production::read_stocks",
+            "mechanics::movement::routes::build_routes",
+            "mechanics::movement::guards::index_titles",
+            "mechanics::movement::journey::retreat_at_month_start",
+            "mechanics::control::clear_refusals",
+        ],
+    ),
+    // Every day.
+    ("immediate", &["mechanics::scheduler::immediate_passes"]),
+    ("lessons", &["mechanics::study::plan_lessons"]),
+    ("full_day", &["mechanics::scheduler::full_day_pass"]),
+    ("harvests", &["mechanics::production::settle_harvests"]),
+    ("movement", &["mechanics::movement::journey::advance"]),
+    ("battle", &["mechanics::movement::guards::guard_clashes"]),
+    ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
+    // After day 1.
+    ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),
+    // After the last day.
+    ("new_ids", &["mechanics::scheduler::purge_new_ids"]),
+    ("wages", &["mechanics::money::pay_wages"]),
+    ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
+    ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
+    ("owners", &["mechanics::structures::update_owners"]),
+    ("weather", &["mechanics::climate::draw_weather"]),
+    // Before the reports.
+    ("knowledge", &["mechanics::stats::refresh"]),
+    ("reports", &["report::build::build_reports"]),
+];
+
+/// What an Overlord game adds to the core's engine.
+impl Engine<Overlord> {
+    /// Reads an order file with this game's vocabulary.
+    pub fn parse(&self, text: &str) -> Result<orders::OrderFile, orders::OrderError> {
+        orders::parse(text, self.world().resource::<world::Catalog>())
+    }
+
+    /// Sets the articles and notices for the next turn.
+    pub fn deliver(&mut self, inbox: world::resources::Inbox) {
+        self.world_mut().insert_resource(inbox);
+    }
+
+    /// From now on no reports are built at the end of a month; the caller builds
+    /// them from the world with [`report::build::Builder`] (as the game folder's
+    /// writer does, a batch of factions at a time), and
+    /// [`reports`](Self::reports) is empty.
+    pub fn defer_reports(&mut self) {
+        self.world_mut().init_resource::<report::DeferReports>();
+    }
+
+    /// The reports built by the last turn or [`report_only`](Self::report_only), in
+    /// faction order.
+    pub fn reports(&self) -> &[report::FactionReport] {
+        &self.world().resource::<report::Reports>().0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::engine::Threads;
+
+    #[test]
+    fn steps_follow_the_table() {
+        // Each system of the real Overlord app in its step, in the order of STEPS;
+        // moving one to another step, or reordering a step, fails here.
+        let e = testkit::engine(testkit::alpha());
+        let prefix = concat!(env!("CARGO_CRATE_NAME"), "::systems::overlord::");
+        let built: Vec<(String, Vec<String>)> = e
+            .steps()
+            .all()
+            .map(|(step, systems)| {
+                let names = systems.iter().map(|s| s.strip_prefix(prefix).unwrap_or(s).to_string()).collect();
+                (step.to_string(), names)
+            })
+            .collect();
+        let mut want: Vec<(String, Vec<String>)> = STEPS
+            .iter()
+            .map(|(step, systems)| (step.to_string(), systems.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        want.sort();
+        assert_eq!(built, want);
+    }
+
+    #[test]
+    fn the_table_lists_the_plans_steps_in_the_plans_order() {
+        let rules = testkit::overlord_rules();
+        let plan: Vec<&str> = rules.plan.steps().into_iter().map(|s| s.2).collect();
+        let table: Vec<&str> = STEPS.iter().map(|s| s.0).collect();
+        assert_eq!(plan, table);
+    }
+
+    #[test]
+    fn a_turn_runs_the_plan_day_by_day() {
+        // MON-PRE, MON-D1, MON-CP, MON-D2, SCH-DAYEND, MON-WAGE..MON-EVOLVE,
+        // MON-REPORT: a recording system in every step shows the order of a month.
+        use crate::core::engine::plan::PlanApp;
+        #[derive(Resource, Default)]
+        struct Log(Vec<String>);
+        let mut e = testkit::engine_with(testkit::scenario(testkit::TINY), true, |app| {
+            app.init_resource::<Log>();
+            for (step, _) in STEPS {
+                app.add_step_system(step, move |mut log: ResMut<Log>, c: Res<Clock>| {
+                    log.0.push(format!("{}:{step}", c.tick))
+                });
+            }
+        });
+        e.run_turn(|_, _| {});
+        let log = std::mem::take(&mut e.world_mut().resource_mut::<Log>().0);
+        let day = |d: u32| {
+            ["immediate", "lessons", "full_day", "harvests", "movement", "battle", "day_end"]
+                .map(|s| format!("{d}:{s}"))
+        };
+        let mut want: Vec<String> =
+            ["orders", "press", "faction_orders", "month_start"].map(|s| format!("0:{s}")).to_vec();
+        want.extend(day(1));
+        want.push("1:control_points".into());
+        for d in 2..=30 {
+            want.extend(day(d));
+        }
+        want.extend(
+            ["new_ids", "wages", "upkeep", "allegiance", "owners", "weather", "knowledge", "reports"]
+                .map(|s| format!("30:{s}")),
+        );
+        assert_eq!(log, want);
+    }
+
+    #[test]
+    fn a_plan_step_no_mechanic_runs_stops_the_engine_with_its_line() {
+        // Markets are not part of the engine yet: a plan with a market step is refused,
+        // and the message names the plan's file, line and column.
+        let text = std::fs::read_to_string(testkit::repo().join("assets/rules/overlord/plan.ron")).unwrap();
+        let text = text.replace("\"battle\",", "\"battle\",\n    \"market\",");
+        let line = text.lines().position(|l| l.contains("\"market\"")).unwrap() + 1;
+        let mut rules = (*testkit::overlord_rules()).clone();
+        rules.plan = TurnPlan::from_ron(&text, "rules/plan.ron").unwrap();
+        let err = Engine::<Overlord>::new(Arc::new(rules), testkit::scenario(testkit::TINY), Threads::One)
+            .err()
+            .expect("refused");
+        assert_eq!(
+            err,
+            [format!(
+                "rules/plan.ron:{line}:5: error: step \"market\" has no system: no mechanic of this rule system runs in it"
+            )]
+        );
+    }
+}

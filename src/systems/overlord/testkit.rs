@@ -2,6 +2,8 @@
 
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::data::{self, RuleSet, Scenario};
+use crate::systems::overlord::{Overlord, OverlordRules};
+use bevy_app::{App, PluginGroup};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -57,36 +59,56 @@ pub fn scenario(ron_text: &str) -> Scenario {
 }
 
 /// An engine on `scenario` with the Overlord rules, on one thread.
-pub fn engine(scenario: Scenario) -> Engine {
-    Engine::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
+pub fn engine(scenario: Scenario) -> Engine<Overlord> {
+    Engine::<Overlord>::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
 }
 
 /// An engine on `scenario` with every mechanic but money (wages and upkeep), on one
 /// thread: for tests of other mechanics that count coins or read event lists, which
 /// month-end upkeep would change.
-pub fn engine_without_money(scenario: Scenario) -> Engine {
-    use bevy_app::PluginGroup;
-    let plugins = crate::systems::overlord::mechanics::OverlordRules
-        .build()
-        .disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>();
-    Engine::with_plugins(overlord_rules(), scenario, Threads::One, plugins).expect("test scenario builds")
+pub fn engine_without_money(scenario: Scenario) -> Engine<Overlord> {
+    engine_with(scenario, false, |_| {})
+}
+
+/// An engine on `scenario`, on one thread, with every mechanic (or all but money),
+/// and what `extra` adds: a test's own systems in the plan's steps (they run after
+/// the mechanics' systems of the same step).
+pub fn engine_with(scenario: Scenario, money: bool, extra: impl FnOnce(&mut App)) -> Engine<Overlord> {
+    let mut rules = overlord_rules();
+    if !money {
+        // The plan without the step only money runs in.
+        let mut r = (*rules).clone();
+        r.plan.end.retain(|s| s != "wages");
+        rules = Arc::new(r);
+    }
+    Engine::<Overlord>::with(rules, scenario, Threads::One, |app, rules| {
+        Overlord::resources(app, rules);
+        let group = OverlordRules.build();
+        if money {
+            app.add_plugins(group);
+        } else {
+            app.add_plugins(group.disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>());
+        }
+        extra(app);
+    })
+    .expect("test scenario builds")
 }
 
 /// Runs one month with these order files.
-pub fn run_month(e: &mut Engine, files: &[&str]) {
+pub fn run_month(e: &mut Engine<Overlord>, files: &[&str]) {
     let parsed = files.iter().map(|t| e.parse(t).expect("test orders parse")).collect();
     e.submit(parsed);
     e.run_turn(|_, _| {});
 }
 
 /// The unit with id `id`.
-pub fn unit(e: &Engine, id: &str) -> bevy_ecs::entity::Entity {
+pub fn unit(e: &Engine<Overlord>, id: &str) -> bevy_ecs::entity::Entity {
     use crate::systems::overlord::world::resources::{Directory, Kind};
     e.world().resource::<Directory>().get(Kind::Unit, id).unwrap_or_else(|| panic!("no unit {id}"))
 }
 
 /// Experience points of unit `id` in skill `skill`.
-pub fn points(e: &Engine, id: &str, skill: &str) -> u32 {
+pub fn points(e: &Engine<Overlord>, id: &str, skill: &str) -> u32 {
     let s = e.world().resource::<crate::systems::overlord::world::Catalog>().skill(skill).expect("skill");
     e.world()
         .get::<crate::systems::overlord::world::components::Skills>(unit(e, id))

@@ -6,6 +6,7 @@
 use super::rules::*;
 use super::scenario::*;
 use crate::core::diag::Diagnostic;
+use crate::core::engine::plan::TurnPlan;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fs;
@@ -55,8 +56,17 @@ pub fn load_ruleset(dir: &Path) -> Result<RuleSet, Vec<Diagnostic>> {
         return Err(vec![Diagnostic::error(dir, 0, 0, "rule set folder not found")]);
     }
     let info: Option<RuleSetInfo> = read_ron(&dir.join("ruleset.ron"), true, &mut diags);
+    let plan = match std::fs::read_to_string(dir.join("plan.ron")) {
+        Ok(text) => TurnPlan::from_ron(&text, dir.join("plan.ron")).map_err(|d| diags.push(d)).ok(),
+        Err(e) => {
+            let help = "every rule set has a turn plan: copy assets/rules/overlord/plan.ron";
+            diags.push(Diagnostic::error(dir.join("plan.ron"), 0, 0, format!("cannot read file: {e} ({help})")));
+            None
+        }
+    };
     let rules = RuleSet {
         info: info.unwrap_or_else(|| empty_ruleset().info),
+        plan: plan.unwrap_or_else(|| empty_ruleset().plan),
         movement: part(dir, "movement.ron", &mut diags),
         equipment_slots: part(dir, "equipment.ron", &mut diags),
         climate: part(dir, "climate.ron", &mut diags),
@@ -83,6 +93,16 @@ pub fn empty_ruleset() -> RuleSet {
             description: String::new(),
             source: String::new(),
             parameters: zero_parameters(),
+        },
+        plan: TurnPlan {
+            tick: String::new(),
+            ticks: 0,
+            start: Vec::new(),
+            each_tick: Vec::new(),
+            after_tick: Vec::new(),
+            end: Vec::new(),
+            report: Vec::new(),
+            origin: Default::default(),
         },
         movement: Default::default(),
         equipment_slots: Vec::new(),
@@ -303,6 +323,7 @@ pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Ve
     }
     Ok(vec![
         one("ruleset.ron", &r.info)?,
+        ("plan.ron".into(), plan_text(&r.plan)?),
         one("movement.ron", &r.movement)?,
         one("equipment.ron", &r.equipment_slots)?,
         one("climate.ron", &r.climate)?,
@@ -317,6 +338,19 @@ pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Ve
         one("combat.ron", &r.combat)?,
         one("events.ron", &r.events)?,
     ])
+}
+
+/// The text of a turn plan: as it was read (with its comments) when it still
+/// reads back to the same plan, else in the saved layout.
+fn plan_text(plan: &TurnPlan) -> std::io::Result<Vec<u8>> {
+    if let Some((path, text)) = &plan.origin.0
+        && TurnPlan::from_ron(text, path).is_ok_and(|p| p == *plan)
+    {
+        return Ok(text.as_bytes().to_vec());
+    }
+    let mut text = to_ron_depth(plan, 2).map_err(std::io::Error::other)?;
+    text.push('\n');
+    Ok(text.into_bytes())
 }
 
 /// Writes a rule set as the files of a rule set folder.

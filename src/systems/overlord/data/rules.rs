@@ -13,11 +13,13 @@
 //!   [`Parameters::experience_per_day`] points.
 
 use super::common::*;
+use crate::core::engine::plan::TurnPlan;
 use serde::{Deserialize, Serialize};
 
 /// The files of a rule set folder, in load order, with the table each holds.
 pub const RULESET_FILES: &[(&str, &str)] = &[
     ("ruleset.ron", "name, description and engine parameters"),
+    ("plan.ron", "the turn plan: the steps of a month, in order"),
     ("movement.ron", "movement modes and directions"),
     ("equipment.ron", "equipment slots"),
     ("climate.ron", "calendar, seasons and weathers"),
@@ -38,6 +40,8 @@ pub const RULESET_FILES: &[(&str, &str)] = &[
 pub struct RuleSet {
     /// `ruleset.ron`.
     pub info: RuleSetInfo,
+    /// `plan.ron`: the steps of a turn, in order.
+    pub plan: TurnPlan,
     /// `movement.ron`.
     pub movement: MovementRules,
     /// `equipment.ron`: the equipment slots, in order.

@@ -92,12 +92,18 @@ pub struct WeatherExtra {
 /// The text of the built-in defaults.
 pub const DEFAULTS_RON: &str = include_str!("overlord_defaults.ron");
 
+/// The turn plan every imported Overlord rule set gets (`plan.ron`).
+pub const PLAN_RON: &str = include_str!("overlord_plan.ron");
+
+/// Where [`PLAN_RON`] is kept, for messages.
+pub const PLAN_PATH: &str = "src/systems/overlord/legacy/overlord_plan.ron";
+
 impl Defaults {
     /// The built-in Overlord defaults.
     pub fn builtin() -> Result<Defaults, Diagnostic> {
         ron::Options::default().from_str(DEFAULTS_RON).map_err(|e| {
             Diagnostic::error(
-                "src/legacy/overlord_defaults.ron",
+                "src/systems/overlord/legacy/overlord_defaults.ron",
                 e.span.start.line,
                 e.span.start.col,
                 e.code.to_string(),

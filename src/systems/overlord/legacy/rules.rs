@@ -232,6 +232,8 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
             source: d.source.clone(),
             parameters: d.parameters.clone(),
         },
+        plan: crate::core::engine::plan::TurnPlan::from_ron(super::PLAN_RON, super::PLAN_PATH)
+            .expect("the built-in turn plan reads"),
         movement: MovementRules { modes, directions },
         equipment_slots: slots,
         climate: Climate { months: d.months.clone(), seasons, weathers },

@@ -1,5 +1,6 @@
 //! The mechanics of the Overlord rules, one plugin per folder. Each plugin adds its
-//! systems to the phases of [`crate::core::engine::schedule`].
+//! systems to the steps of the turn plan (`assets/rules/overlord/plan.ron`;
+//! [`crate::systems::overlord::STEPS`] lists them).
 //!
 //! * [`intake`] — submitted order files replace units' pending orders; faction orders
 //!   (month start);
@@ -23,7 +24,6 @@
 //! * [`movement`] — the location graph and travel times;
 //! * [`control`] — control points after day 1, creatures following their leaders,
 //!   factions with no units left;
-//! * [`crate::systems::overlord::report`] — the factions' reports (report schedule).
 
 pub mod climate;
 pub mod control;
@@ -42,32 +42,3 @@ pub mod stats;
 pub mod structures;
 pub mod study;
 pub mod transfer;
-
-use bevy_app::{PluginGroup, PluginGroupBuilder};
-
-/// Every mechanic of the Overlord rules, in the order they are added.
-pub struct OverlordRules;
-
-impl PluginGroup for OverlordRules {
-    fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>()
-            .add(intake::IntakePlugin)
-            .add(stats::StatsPlugin)
-            .add(scheduler::OrdersPlugin)
-            .add(press::PressPlugin)
-            .add(identity::IdentityPlugin)
-            .add(transfer::TransferPlugin)
-            .add(stacks::StacksPlugin)
-            .add(effects::EffectsPlugin)
-            .add(money::MoneyPlugin)
-            .add(study::StudyPlugin)
-            .add(recruit::RecruitPlugin)
-            .add(merge::MergePlugin)
-            .add(production::ProductionPlugin)
-            .add(structures::StructuresPlugin)
-            .add(movement::MovementPlugin)
-            .add(climate::ClimatePlugin)
-            .add(control::ControlPlugin)
-            .add(crate::systems::overlord::report::ReportPlugin)
-    }
-}

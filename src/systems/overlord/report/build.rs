@@ -3,10 +3,11 @@
 use super::Reports;
 use super::model::*;
 use crate::core::engine::ThreadCount;
+use crate::core::engine::plan::Clock;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::Catalog;
-use crate::systems::overlord::world::resources::{Clock, Directory, Game, Kind};
+use crate::systems::overlord::world::resources::{Directory, Game, Kind};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -245,14 +246,15 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         })
         .collect();
     let months = &catalog.rules.climate.months;
-    let month = months.get(clock.month as usize).map(|m| m.name.clone()).unwrap_or_default();
-    let next = (clock.month + 1) % (months.len().max(1) as u32);
+    let this = world.resource::<crate::systems::overlord::world::resources::Month>().0;
+    let month = months.get(this as usize).map(|m| m.name.clone()).unwrap_or_default();
+    let next = (this + 1) % (months.len().max(1) as u32);
     let season_of = |m: u32| catalog.season(m).map(|s| s.name.clone()).unwrap_or_default();
     FactionReport {
         game: game.name.clone(),
         turn: clock.turn,
         month,
-        season: season_of(clock.month),
+        season: season_of(this),
         next_month: months.get(next as usize).map(|m| m.name.clone()).unwrap_or_default(),
         next_season: season_of(next),
         deadline: game.deadline.clone(),
@@ -288,7 +290,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
     let at = r.get::<At>().copied();
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
     // faction's stance toward the observer.
-    let last_day = world.resource::<Clock>().day;
+    let last_day = world.resource::<Clock>().tick;
     let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
     let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
         let rank = crate::systems::overlord::mechanics::scheduler::stance_rank(world, f, observer);

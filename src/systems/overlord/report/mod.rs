@@ -1,5 +1,5 @@
 //! Faction reports: one model per faction and turn ([`model`]), built from the world
-//! in the report schedule ([`build`]), rendered as text ([`text`]) and JSON ([`json`]).
+//! in the plan's `reports` step ([`build`]), rendered as text ([`text`]) and JSON ([`json`]).
 //!
 //! A report shows only what the faction's units could observe: the faction's own
 //! units in full, and the locations where it has units, with the units present there
@@ -14,7 +14,7 @@ pub mod text;
 
 pub use model::*;
 
-use crate::core::engine::schedule::{MonthStep, Report};
+use crate::core::engine::plan::PlanApp;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -28,12 +28,12 @@ pub struct Reports(pub Vec<FactionReport>);
 #[derive(Resource, Debug, Default)]
 pub struct DeferReports;
 
-/// Adds report building to [`MonthStep::Reports`].
+/// Adds report building to the plan's `reports` step.
 pub struct ReportPlugin;
 
 impl Plugin for ReportPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Report, build::build_reports.in_set(MonthStep::Reports));
+        app.add_step_system("reports", build::build_reports);
     }
 }
 

@@ -11,10 +11,11 @@ pub mod resources;
 
 pub use ids::{Catalog, EffectId, ItemId, RaceId, SkillId, TerrainId};
 
+use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{self, ItemHolding, Scenario, SkillExperience, Tag};
 use bevy_ecs::prelude::*;
 use components::*;
-use resources::{Clock, Directory, Game, Kind, Randomness, Submissions};
+use resources::{Directory, Game, Kind, Month, Randomness, Submissions};
 
 /// The month index (into the rule set's calendar) in which `turn` is played. Turn 0
 /// (the starting state) and turn 1 both fall in the scenario's starting month.
@@ -204,12 +205,15 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    world.insert_resource(Clock {
-        turn: game.turn,
-        month: month_of_turn(&game, months, game.turn),
-        day: 0,
-        days_per_month: game.days_per_month,
-    });
+    {
+        // A game may play months of its own length; 0 keeps the plan's.
+        let mut clock = world.resource_mut::<Clock>();
+        clock.turn = game.turn;
+        if game.days_per_month > 0 {
+            clock.ticks = game.days_per_month;
+        }
+    }
+    world.insert_resource(Month(month_of_turn(&game, months, game.turn)));
     world.insert_resource(Randomness { seed: game.seed, turn: game.turn });
     world.insert_resource(Game(game));
     world.insert_resource(dir);
@@ -385,6 +389,7 @@ fn structure_bundle(seq: u32, s: data::Structure, kind: usize, at: Entity) -> im
 
 #[cfg(test)]
 mod tests {
+    use super::{Clock, Month};
     use crate::systems::overlord::testkit::{alpha, engine};
 
     #[test]
@@ -394,7 +399,7 @@ mod tests {
         let mut s = alpha();
         s.orders.clear();
         let e = engine(s.clone());
-        let back = e.scenario();
+        let back = e.state();
         let strip = |mut s: crate::systems::overlord::data::Scenario| {
             s.units.iter_mut().for_each(|u| u.orders.clear());
             s
@@ -403,7 +408,7 @@ mod tests {
         for (a, b) in s.units.iter().zip(&back.units) {
             assert_eq!(a.orders.len(), b.orders.len(), "unit {}", a.id);
         }
-        assert_eq!(engine(back.clone()).scenario(), back);
+        assert_eq!(engine(back.clone()).state(), back);
         let guard = back.units.iter().find(|u| u.id == "U2").unwrap();
         assert_eq!(guard.orders, ["@GUARD"]);
     }
@@ -412,13 +417,13 @@ mod tests {
     fn a_turn_advances_the_turn_and_the_month() {
         let mut e = engine(alpha());
         e.run_turn(|_, _| {});
-        let s = e.scenario();
+        let s = e.state();
         assert_eq!(s.game.turn, 1);
-        let clock = *e.world().resource::<super::Clock>();
-        assert_eq!((clock.turn, clock.month, clock.day), (1, 0, 30));
+        let (clock, month) = (*e.world().resource::<Clock>(), e.world().resource::<Month>().0);
+        assert_eq!((clock.turn, month, clock.tick), (1, 0, 30));
         e.run_turn(|_, _| {});
-        let clock = *e.world().resource::<super::Clock>();
-        assert_eq!((clock.turn, clock.month), (2, 1));
+        let (clock, month) = (*e.world().resource::<Clock>(), e.world().resource::<Month>().0);
+        assert_eq!((clock.turn, month), (2, 1));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Resources of the game world: the clock, the game settings, the index of entities
+//! Resources of the game world: the month, the game settings, the index of entities
 //! by id, the random streams and the month's inputs.
 
 use crate::core::engine::rng;
@@ -8,19 +8,10 @@ use bevy_ecs::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use std::collections::HashMap;
 
-/// Where in time the game is.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
-    /// The turn being played (the state loaded was the turn before), or the turn of
-    /// the loaded state when no turn is running.
-    pub turn: u32,
-    /// Index of the month in the rule set's calendar.
-    pub month: u32,
-    /// Day of the month: 0 before day 1, then `1..=days_per_month`.
-    pub day: u32,
-    /// Days in a month.
-    pub days_per_month: u32,
-}
+/// The month of the turn being played (of the loaded state when no turn runs):
+/// its index in the rule set's calendar.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Month(pub u32);
 
 /// The game's settings, as in `game.ron`.
 #[derive(Resource, Debug, Clone)]
@@ -132,10 +123,9 @@ impl Directory {
     }
 }
 
-/// The order files submitted for the turn being played, in faction order. Applied at
-/// [`super::schedule::MonthStep::Orders`].
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Submissions(pub Vec<OrderFile>);
+/// The order files submitted for the turn being played, in faction order. Applied
+/// in the plan's `orders` step.
+pub type Submissions = crate::core::engine::Submissions<OrderFile>;
 
 /// Mail for the turn being played other than orders: newspaper articles (for their
 /// rewards, PRS-REWARD) and notices to factions (RPC-REPORT). Applied before day 1.

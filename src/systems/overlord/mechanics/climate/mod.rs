@@ -17,11 +17,11 @@
 //! The weather a location had during the month just played is kept for the
 //! report, which shows it with next month's forecast (CLI-REPORT).
 
-use crate::core::engine::schedule::{MonthEnd, MonthStep};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::LocationKind;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Id, Location, Terrain};
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind, Randomness};
+use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -38,7 +38,7 @@ pub struct ClimatePlugin;
 impl Plugin for ClimatePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<PlayedWeather>();
-        app.add_systems(MonthEnd, draw_weather.in_set(MonthStep::Weather));
+        app.add_step_system("weather", draw_weather);
     }
 }
 
@@ -63,7 +63,7 @@ pub fn draw_weather(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let climate = &catalog.rules.climate;
     let months = climate.months.len().max(1) as u32;
-    let next = (world.resource::<Clock>().month + 1) % months;
+    let next = (world.resource::<crate::systems::overlord::world::resources::Month>().0 + 1) % months;
     let Some(season) = catalog.season(next) else { return };
     let weathers = &climate.weathers;
     let weight_of = |i: usize| season.weather_weights.get(&weathers[i].tag).map_or(0, |&w| w.max(0) as u64);

@@ -1,5 +1,7 @@
 //! The weather draw on a 7 × 7 hex map.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario};
 use crate::systems::overlord::world::components::Location;
@@ -42,15 +44,15 @@ fn map() -> String {
 }
 
 /// The Overlord rules with every season's odds set to `weights`.
-fn engine(weights: &[(&str, i32)]) -> Engine {
+fn engine(weights: &[(&str, i32)]) -> Engine<Overlord> {
     let mut rules = (*overlord_rules()).clone();
     for s in &mut rules.climate.seasons {
         s.weather_weights = weights.iter().map(|(t, w)| (t.to_string(), *w)).collect();
     }
-    Engine::new(Arc::new(rules), scenario(&map()), Threads::One).expect("test world builds")
+    Engine::<Overlord>::new(Arc::new(rules), scenario(&map()), Threads::One).expect("test world builds")
 }
 
-fn weather(e: &Engine, id: &str) -> Option<String> {
+fn weather(e: &Engine<Overlord>, id: &str) -> Option<String> {
     let l = e.world().resource::<Directory>().get(Kind::Location, id).unwrap();
     e.world().get::<Location>(l).unwrap().0.weather.clone()
 }

@@ -15,7 +15,8 @@
 //! * **Factions with no units** left at the end of the month are destroyed; their
 //!   report says so. NPC factions are kept (UNIT-FACTION-DEATH).
 
-use crate::core::engine::schedule::{ControlCheck, MonthEnd, MonthStart, MonthStep};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::RaceKind;
 use crate::systems::overlord::mechanics::scheduler::{Visiting, label};
 use crate::systems::overlord::mechanics::stats::{UnitStats, refresh};
@@ -23,7 +24,7 @@ use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     Events, Faction, Id, Location, Owner, Race, Refusing, StackLeader, Unit,
 };
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind, Randomness};
+use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use rand::RngExt;
@@ -36,12 +37,11 @@ pub struct ControlPlugin;
 
 impl Plugin for ControlPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(MonthStart, clear_refusals.in_set(MonthStep::Orders));
-        app.add_systems(ControlCheck, (refresh, check_control_points).chain().in_set(MonthStep::ControlPoints));
-        app.add_systems(
-            MonthEnd,
-            (creatures_follow_their_leaders, end_empty_factions).chain().in_set(MonthStep::Allegiance),
-        );
+        app.add_step_system("month_start", clear_refusals);
+        app.add_step_system("control_points", refresh);
+        app.add_step_system("control_points", check_control_points);
+        app.add_step_system("allegiance", creatures_follow_their_leaders);
+        app.add_step_system("allegiance", end_empty_factions);
     }
 }
 
@@ -58,7 +58,7 @@ pub fn check_control_points(world: &mut World) {
     let dir = world.resource::<Directory>();
     let (factions, units) = (dir.factions.clone(), dir.units.clone());
     let titles = title_control(world);
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let randomness = *world.resource::<Randomness>();
     // Each faction's units, in report order, in one pass.
     let mut by_faction: bevy_ecs::entity::EntityHashMap<Vec<Entity>> = Default::default();
@@ -128,7 +128,7 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
     let units = dir.units.clone();
     let creatures_faction =
         dir.factions.iter().copied().find(|&f| world.get::<Faction>(f).is_some_and(|x| x.0.creatures));
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     for u in units {
         let Some(race) = world.get::<Race>(u) else { continue };
         if catalog.rules.races[race.0.index()].kind != RaceKind::Creature {
@@ -155,7 +155,7 @@ pub fn end_empty_factions(world: &mut World) {
     let dir = world.resource::<Directory>();
     let factions = dir.factions.clone();
     let units = dir.units.clone();
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let mut alive: bevy_ecs::entity::EntityHashSet = Default::default();
     for &u in &units {
         if let Some(o) = world.get::<Owner>(u)

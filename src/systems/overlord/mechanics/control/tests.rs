@@ -1,5 +1,7 @@
 //! Control points, creatures' allegiance and the end of factions, over a month.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
 use crate::systems::overlord::world::components::{Events, Owner, Refusing};
@@ -43,7 +45,7 @@ fn study_all(n: usize) -> String {
     t
 }
 
-fn refusing(e: &Engine, n: usize) -> Vec<bool> {
+fn refusing(e: &Engine<Overlord>, n: usize) -> Vec<bool> {
     (0..n).map(|i| e.world().get::<Refusing>(unit(e, &format!("U{}", i + 10))).is_some()).collect()
 }
 
@@ -107,18 +109,18 @@ fn creatures_follow_their_stack_leader_or_return_to_the_wild_stk_creature() {
     // it returns to the creatures' faction.
     let mut e = engine_without_money(scenario(&crowded(0, false)));
     run_month(&mut e, &["GAME fa pa\n"]);
-    let owner = |e: &Engine, id: &str| e.world().get::<Owner>(unit(e, id)).unwrap().0;
+    let owner = |e: &Engine<Overlord>, id: &str| e.world().get::<Owner>(unit(e, id)).unwrap().0;
     let dir = e.world().resource::<Directory>();
     let (fb, fc) = (dir.get(Kind::Faction, "fb").unwrap(), dir.get(Kind::Faction, "fc").unwrap());
     assert_eq!((owner(&e, "U3"), owner(&e, "U4")), (fb, fc));
-    assert_eq!(e.scenario().units.iter().find(|u| u.id == "U4").unwrap().faction, "fc");
+    assert_eq!(e.state().units.iter().find(|u| u.id == "U4").unwrap().faction, "fc");
 }
 
 #[test]
 fn a_faction_with_no_units_left_is_destroyed_unit_faction_death() {
     let mut e = engine_without_money(scenario(&crowded(0, false)));
     run_month(&mut e, &["GAME fb pb\nUNIT U2\nDISBAND CONFIRM\n"]);
-    let s = e.scenario();
+    let s = e.state();
     let fb = s.factions.iter().find(|f| f.id == "fb").unwrap();
     assert!(fb.destroyed);
     assert!(!s.factions.iter().find(|f| f.id == "fc").unwrap().destroyed, "NPC factions stay");

@@ -2,7 +2,7 @@
 //! day and vanishes at 0; an effect with `permanent_effect_days` or more never wears
 //! off. What effects do to a unit is in its statistics ([`crate::systems::overlord::mechanics::stats`]).
 
-use crate::core::engine::schedule::{Day, Phase};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::Effects;
 use bevy_app::{App, Plugin};
@@ -13,7 +13,7 @@ pub struct EffectsPlugin;
 
 impl Plugin for EffectsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Day, wear_off.in_set(Phase::DayEnd));
+        app.add_step_system("day_end", wear_off);
     }
 }
 
@@ -67,7 +67,7 @@ mod tests {
         assert_eq!(left, [("effhapy".to_string(), 100000)], "the 10 days ran out; the permanent one stays");
         let s = e.world().get::<UnitStats>(u).unwrap().stats.clone();
         assert_eq!((s.initiative, s.life), (1, 4));
-        let saved = e.scenario();
+        let saved = e.state();
         assert_eq!(saved.units[0].effects, [crate::systems::overlord::data::EffectDays("effhapy".into(), 100000)]);
     }
 }

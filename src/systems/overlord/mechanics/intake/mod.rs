@@ -1,18 +1,18 @@
 //! Order intake, before day 1 of the month.
 //!
-//! 1. [`apply_submissions`] (MonthStep::Orders): each submitted order file replaces
+//! 1. [`apply_submissions`] (step `orders`): each submitted order file replaces
 //!    the pending orders of the units it has a `UNIT` block for (FILE-REPLACE). Units
 //!    without a block keep their list (FILE-PERSIST). Blocks for new ids
 //!    (`f06nU01`) wait in [`NewIds`] until an order creates the unit
 //!    (FILE-NEWID-LIFE).
-//! 2. [`apply_faction_orders`] (MonthStep::FactionOrders): the faction orders before
+//! 2. [`apply_faction_orders`] (step `faction_orders`): the faction orders before
 //!    the first `UNIT` (§5): NAME, PASSWORD, EMAIL, SETTING, RESIGN, RESHOW (MON-PRE).
 //!
 //! A block for a unit that does not exist or belongs to another faction is ignored,
 //! with the same message in both cases, so that a player cannot probe for other
 //! factions' unit ids.
 
-use crate::core::engine::schedule::{MonthStart, MonthStep};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::orders::line::is_new_id;
 use crate::systems::overlord::orders::queue::Queued;
 use crate::systems::overlord::orders::syntax::Setting;
@@ -30,8 +30,8 @@ pub struct IntakePlugin;
 impl Plugin for IntakePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<NewIds>();
-        app.add_systems(MonthStart, apply_submissions.in_set(MonthStep::Orders));
-        app.add_systems(MonthStart, apply_faction_orders.in_set(MonthStep::FactionOrders));
+        app.add_step_system("orders", apply_submissions);
+        app.add_step_system("faction_orders", apply_faction_orders);
     }
 }
 

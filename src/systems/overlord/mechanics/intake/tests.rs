@@ -2,13 +2,13 @@ use crate::systems::overlord::testkit::{TINY, engine, scenario};
 use crate::systems::overlord::world::components::{Events, Orders};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
-fn orders_of(e: &crate::core::engine::Engine, unit: &str) -> Vec<String> {
+fn orders_of(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, unit: &str) -> Vec<String> {
     let u = e.world().resource::<Directory>().get(Kind::Unit, unit).unwrap();
     let catalog = e.world().resource::<crate::systems::overlord::world::Catalog>();
     e.world().get::<Orders>(u).unwrap().0.iter().map(|q| q.entry.written(catalog).to_string()).collect()
 }
 
-fn events_of(e: &crate::core::engine::Engine, kind: Kind, id: &str) -> Vec<String> {
+fn events_of(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, kind: Kind, id: &str) -> Vec<String> {
     let x = e.world().resource::<Directory>().get(kind, id).unwrap();
     e.world().get::<Events>(x).unwrap().0.iter().map(|e| e.text.clone()).collect()
 }

@@ -1,5 +1,7 @@
 //! SPLIT and MERGE on a tiny world.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
 use crate::systems::overlord::world::Catalog;
@@ -18,15 +20,15 @@ fn world(units: &str) -> String {
     )
 }
 
-fn run(e: &mut Engine, text: &str) {
+fn run(e: &mut Engine<Overlord>, text: &str) {
     run_month(e, &[text]);
 }
 
-fn figures(e: &Engine, id: &str) -> u32 {
+fn figures(e: &Engine<Overlord>, id: &str) -> u32 {
     e.world().get::<Figures>(unit(e, id)).unwrap().0
 }
 
-fn holding(e: &Engine, id: &str, item: &str) -> (u32, u32) {
+fn holding(e: &Engine<Overlord>, id: &str, item: &str) -> (u32, u32) {
     let i = e.world().resource::<Catalog>().item(item).unwrap();
     e.world()
         .get::<Inventory>(unit(e, id))
@@ -51,7 +53,7 @@ fn merged_experience_is_the_figure_weighted_average_tv_merge() {
     assert_eq!(figures(&e, "U2"), 0);
     assert_eq!(holding(&e, "U2", "swrd"), (1, 0), "items stay behind");
     assert!(e.world().get::<Orders>(unit(&e, "U2")).unwrap().0.is_empty(), "a stockpile has no orders");
-    assert_eq!(e.scenario().units[0].name, "Veterans", "the NAME after the MERGE never ran");
+    assert_eq!(e.state().units[0].name, "Veterans", "the NAME after the MERGE never ran");
 }
 
 #[test]
@@ -98,5 +100,5 @@ fn split_takes_bare_figures_first_and_equipped_ones_with_their_gear_ord_split() 
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
     let order = e.world().resource::<Directory>().units.clone();
     assert_eq!(order, [unit(&e, "U1"), unit(&e, "U2"), u3]);
-    assert_eq!(e.scenario().units[2].name, "Scouts", "the block's NAME ran the same day");
+    assert_eq!(e.state().units[2].name, "Scouts", "the block's NAME ran the same day");
 }

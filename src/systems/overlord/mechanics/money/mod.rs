@@ -26,16 +26,17 @@
 //! `dissent_days`; one that is already disaffected deserts instead: its figures join
 //! the location's population (CASH-DISSENT).
 
-use crate::core::engine::schedule::{MonthEnd, MonthStep};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
-use crate::systems::overlord::mechanics::stats::{Refreshed, UnitStats};
+use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Effects, Events, Faction, Figures, Funds, Inventory, Location, Owner, Unit,
 };
-use crate::systems::overlord::world::resources::{Clock, Directory};
+use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -57,8 +58,8 @@ impl Plugin for MoneyPlugin {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
         h.set("WORK", work);
         h.set_default(work_all);
-        app.add_systems(MonthEnd, pay_wages.in_set(MonthStep::Wages));
-        app.add_systems(MonthEnd, pay_upkeep.in_set(MonthStep::Upkeep).in_set(Refreshed));
+        app.add_step_system("wages", pay_wages);
+        app.add_step_system("upkeep", pay_upkeep);
     }
 }
 
@@ -105,7 +106,7 @@ pub fn pay_wages(world: &mut World) {
     let Some(money) = world.resource::<Catalog>().money() else { return };
     let (day, days) = {
         let c = world.resource::<Clock>();
-        (c.day, c.days_per_month.max(1))
+        (c.tick, c.ticks.max(1))
     };
     let units = world.resource::<Directory>().units.clone();
     for u in units {
@@ -154,7 +155,7 @@ pub fn pay_upkeep(world: &mut World) {
     let params = &catalog.rules.info.parameters;
     let Some(money) = catalog.money() else { return };
     let clock = *world.resource::<Clock>();
-    let season = catalog.season(clock.month);
+    let season = catalog.season(world.resource::<crate::systems::overlord::world::resources::Month>().0);
     let percent = season.map_or(100, |s| u64::from(s.upkeep_percent));
     let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
     let units = world.resource::<Directory>().units.clone();
@@ -231,7 +232,7 @@ pub fn pay_upkeep(world: &mut World) {
         if !m.eaten.is_empty() {
             let list: Vec<String> = m.eaten.iter().map(|&(r, n)| catalog.items_text(r, n)).collect();
             let text = format!("Ate {} as upkeep.", list.join(", "));
-            world.get_mut::<Events>(m.unit).expect("unit").push(clock.day, text);
+            world.get_mut::<Events>(m.unit).expect("unit").push(clock.tick, text);
         }
         let bill =
             Bill { unit: m.unit, faction: m.faction, location: m.location, due: m.owed - covered, support: m.support };
@@ -314,7 +315,7 @@ pub fn pay_upkeep(world: &mut World) {
                 text.push_str(" The unit is disaffected.");
             }
         }
-        world.get_mut::<Events>(u).expect("unit").push(clock.day, text);
+        world.get_mut::<Events>(u).expect("unit").push(clock.tick, text);
     }
     for u in deserters {
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
@@ -322,7 +323,7 @@ pub fn pay_upkeep(world: &mut World) {
         if let Some(f) = world.get::<Owner>(u).map(|o| o.0) {
             let text =
                 format!("{name} was not paid again and deserted; its {figures} figures joined the local population.");
-            world.get_mut::<Events>(f).expect("faction").push(clock.day, text);
+            world.get_mut::<Events>(f).expect("faction").push(clock.tick, text);
         }
         crate::systems::overlord::mechanics::stacks::remove_unit(world, u, true);
     }

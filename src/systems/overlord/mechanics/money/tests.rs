@@ -1,11 +1,14 @@
 //! Wages and upkeep over whole months on a tiny world.
 
-use crate::core::engine::schedule::{Day, Phase};
-use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::testkit::{engine, overlord_rules, scenario};
+use crate::systems::overlord::Overlord;
+
+use crate::core::engine::Engine;
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
+use crate::systems::overlord::testkit::{engine, scenario};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Effects, Events, Funds, Inventory, Population};
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 
@@ -29,25 +32,25 @@ fn world(month: u32, wages: u32, units: &str, funds: u32) -> String {
     )
 }
 
-fn unit(e: &Engine, id: &str) -> Entity {
+fn unit(e: &Engine<Overlord>, id: &str) -> Entity {
     e.world().resource::<Directory>().get(Kind::Unit, id).unwrap()
 }
 
-fn count(e: &Engine, id: &str, item: &str) -> u32 {
+fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
     let c = e.world().resource::<Catalog>().item(item).unwrap();
     e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
 }
 
-fn funds(e: &Engine) -> u64 {
+fn funds(e: &Engine<Overlord>) -> u64 {
     let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
     e.world().get::<Funds>(f).unwrap().0.first().map_or(0, |x| x.1)
 }
 
-fn events(e: &Engine, id: &str) -> Vec<String> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| v.text.clone()).collect()
 }
 
-fn faction_events(e: &Engine) -> Vec<String> {
+fn faction_events(e: &Engine<Overlord>) -> Vec<String> {
     let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
     e.world().get::<Events>(f).unwrap().0.iter().map(|v| v.text.clone()).collect()
 }
@@ -79,7 +82,7 @@ fn wages_are_lost_when_the_unit_leaves_cash_work() {
     // A test system moves U2 to L2 at the end of day 10: the 10 days worked in L1 are
     // lost; the 20 days in L2 are paid.
     fn leave(world: &mut World) {
-        if world.resource::<Clock>().day == 10 {
+        if world.resource::<Clock>().tick == 10 {
             let dir = world.resource::<Directory>();
             let (u2, l2) = (dir.get(Kind::Unit, "U2").unwrap(), dir.get(Kind::Location, "L2").unwrap());
             world.get_mut::<At>(u2).unwrap().location = l2;
@@ -87,15 +90,10 @@ fn wages_are_lost_when_the_unit_leaves_cash_work() {
         }
     }
     let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"),"#;
-    let mut e = Engine::with_plugins(
-        overlord_rules(),
-        scenario(&world(5, 30, units, 1000)),
-        Threads::One,
-        (crate::systems::overlord::mechanics::OverlordRules, |app: &mut App| {
-            app.add_systems(Day, leave.in_set(Phase::Movement));
-        }),
-    )
-    .unwrap();
+    let mut e =
+        crate::systems::overlord::testkit::engine_with(scenario(&world(5, 30, units, 1000)), true, |app: &mut App| {
+            app.add_step_system("movement", leave);
+        });
     e.run_turn(|_, _| {});
     assert_eq!(events(&e, "U2")[0], "Earned 200 coins [coin] for 20 days of work in Heath [L2].");
 }

@@ -27,13 +27,14 @@
 use super::Travel;
 use super::journey::{load_of, meets};
 use super::routes::Routes;
+use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{JourneyKind, TitleKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label, stance_rank};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Faction, Journey, OnGuard, Owner, Seq};
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -190,7 +191,7 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
 /// stance `level` (GRD-EFFECT: `"friend"` for the land's resources). For full-day
 /// and later phases: guards take their post in the immediate passes.
 pub fn guard_against(world: &mut World, place: Entity, f: Entity, level: &str) -> Option<Entity> {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
     let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
     // Most guards are the unit's own faction's: stances are looked up only for others.
@@ -218,7 +219,7 @@ fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
 
 /// What the stack `group` (its top unit first) meets on arriving by journey `j`.
 pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let guards = guards_at(world, j.to, day);
     if guards.is_empty() {
         return Arrival::Enter;
@@ -260,7 +261,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
 
 /// Battle phase (GRD-CLASH): guards of factions that hold each other Hostile fight.
 pub fn guard_clashes(world: &mut World) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     // The day's posts (built once a day, also used by arrivals).
     ensure_posts(world, day);
     let mut places: Vec<(u32, Entity)> = world

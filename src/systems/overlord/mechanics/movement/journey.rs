@@ -6,7 +6,7 @@
 //! (with its substack), the members whose STAY can run drop off, and everything
 //! left sets out together: every unit gets its own [`Journey`]. From then on the
 //! units run no orders and cannot be dealt with (`Act::at` gives `None`). Each day's
-//! [`Phase::Movement`](crate::core::engine::schedule::Phase) counts a day of travel; after
+//! `movement` step of the plan counts a day of travel; after
 //! half the journey (rounded down) the units are seen at the destination, and on
 //! the last day they arrive there.
 
@@ -14,6 +14,7 @@ use super::Travel;
 use super::guards;
 use super::routes::{Routes, Toward};
 use super::travel::{Load, Trip};
+use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{JourneyKind, RaceKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::mechanics::stacks::set_leader;
@@ -25,7 +26,7 @@ use crate::systems::overlord::world::components::{
     At, Effects, Events, Figures, Inventory, Journey, Orders, Production, Race, Refusing, Seq, Skills, StackLeader,
     StructureAt, StructureKind, substack,
 };
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
 
 /// Registers the movement orders.
@@ -373,7 +374,7 @@ pub fn advance(world: &mut World) {
     if movers.is_empty() {
         return;
     }
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let mut arriving = Vec::new();
     for &u in &movers {
         let mut r = world.entity_mut(u);
@@ -478,7 +479,7 @@ fn turn_back(world: &mut World, group: &[Entity], spent: u32, reason: &str, day:
 /// A member of a moving stack that retreats breaks off while the rest goes on. A
 /// retreat cannot be turned back.
 pub fn retreat_at_month_start(world: &mut World) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     for u in travellers(world) {
         let first = world.get::<Orders>(u).and_then(|o| o.0.first().map(|q| q.entry.order == Order::Retreat));
         if first != Some(true) {

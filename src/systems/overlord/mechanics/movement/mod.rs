@@ -8,7 +8,7 @@ pub mod journey;
 pub mod routes;
 pub mod travel;
 
-use crate::core::engine::schedule::{Day, MonthStart, MonthStep, Phase};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::scheduler::OrderHandlers;
 use crate::systems::overlord::world::Catalog;
 use bevy_app::{App, Plugin};
@@ -34,10 +34,11 @@ impl Plugin for MovementPlugin {
             journey::register(&mut h);
             guards::register(&mut h);
         }
-        app.add_systems(MonthStart, (routes::build_routes, guards::index_titles).chain().in_set(MonthStep::Orders));
-        app.add_systems(MonthStart, journey::retreat_at_month_start.after(MonthStep::FactionOrders));
-        app.add_systems(Day, journey::advance.in_set(Phase::Movement));
-        app.add_systems(Day, guards::guard_clashes.in_set(Phase::Battle));
+        app.add_step_system("month_start", routes::build_routes);
+        app.add_step_system("month_start", guards::index_titles);
+        app.add_step_system("month_start", journey::retreat_at_month_start);
+        app.add_step_system("movement", journey::advance);
+        app.add_step_system("battle", guards::guard_clashes);
     }
 }
 

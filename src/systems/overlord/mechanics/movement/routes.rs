@@ -64,8 +64,8 @@ impl Routes {
         let directions = &catalog.rules.movement.directions;
         let weathers = &catalog.rules.climate.weathers;
         let season = world
-            .get_resource::<crate::systems::overlord::world::resources::Clock>()
-            .and_then(|c| catalog.season_index(c.month));
+            .get_resource::<crate::systems::overlord::world::resources::Month>()
+            .and_then(|m| catalog.season_index(m.0));
         let mut r = Routes { season, ..Default::default() };
         for &e in &dir.locations {
             let (Some(l), Some(t)) = (world.get::<Location>(e), world.get::<Terrain>(e)) else { continue };
@@ -218,8 +218,8 @@ pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u3
     // The coming month's season: the report lists travel for the month ahead.
     let months = catalog.rules.climate.months.len().max(1) as u32;
     let season = world
-        .get_resource::<crate::systems::overlord::world::resources::Clock>()
-        .and_then(|c| catalog.season_index((c.month + 1) % months));
+        .get_resource::<crate::systems::overlord::world::resources::Month>()
+        .and_then(|m| catalog.season_index((m.0 + 1) % months));
     let modes = &catalog.rules.movement.modes;
     let weathers = &catalog.rules.climate.weathers;
     let inner_here = loc.0.kind == LocationKind::Inner;
@@ -253,11 +253,12 @@ pub fn build_routes(world: &mut World) {
 mod tests {
     use super::*;
     use crate::core::engine::{Engine, Threads};
+    use crate::systems::overlord::Overlord;
     use crate::systems::overlord::testkit::{alpha, overlord_rules};
 
     #[test]
     fn the_graph_holds_every_exit_in_data_order_and_finds_walking_distances() {
-        let e = Engine::new(overlord_rules(), alpha(), Threads::One).unwrap();
+        let e = Engine::<Overlord>::new(overlord_rules(), alpha(), Threads::One).unwrap();
         let w = e.world();
         let r = Routes::build(w);
         let dir = w.resource::<Directory>();
@@ -282,6 +283,7 @@ mod tests {
 mod sailing_tests {
     use super::*;
     use crate::core::engine::{Engine, Threads};
+    use crate::systems::overlord::Overlord;
     use crate::systems::overlord::testkit::{overlord_rules, scenario};
 
     /// TV-MOVE's coast: L216 (mountains) and L214 (9 days' walk: plains here) both on
@@ -303,7 +305,7 @@ mod sailing_tests {
 
     #[test]
     fn ships_sail_along_the_coast_at_twice_walking_time_land_from_water_and_not_inland_tv_move_mov_sail() {
-        let e = Engine::new(overlord_rules(), scenario(COAST), Threads::One).unwrap();
+        let e = Engine::<Overlord>::new(overlord_rules(), scenario(COAST), Threads::One).unwrap();
         let w = e.world();
         let r = Routes::build(w);
         let dir = w.resource::<Directory>();

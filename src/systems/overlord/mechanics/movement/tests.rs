@@ -1,13 +1,16 @@
 //! Journeys and guards on tiny worlds: two plains territories, L1 and L2, nine
 //! days' walk apart (six riding, four flying), with the Overlord rules.
 
-use crate::core::engine::schedule::{Day, Phase};
-use crate::core::engine::{Engine, Threads};
+use crate::systems::overlord::Overlord;
+
+use crate::core::engine::Engine;
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::movement::guards::BattleRequests;
 use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario, unit};
 use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Production, StackLeader};
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
-use bevy_app::{App, Plugin, PluginGroup};
+use crate::systems::overlord::world::resources::{Directory, Kind};
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
 /// Where unit U2 was at the end of each day, and whether it was travelling.
@@ -19,12 +22,12 @@ struct Recorder;
 impl Plugin for Recorder {
     fn build(&self, app: &mut App) {
         app.init_resource::<Seen>();
-        app.add_systems(Day, record.in_set(Phase::DayEnd));
+        app.add_step_system("day_end", record);
     }
 }
 
 fn record(world: &mut World) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let Some(u) = world.resource::<Directory>().get(Kind::Unit, "U2") else { return };
     let at = world.get::<At>(u).unwrap().location;
     let id = world.get::<crate::systems::overlord::world::components::Id>(at).unwrap().0.clone();
@@ -50,12 +53,10 @@ fn world(exit: &str, units: &str, factions: &str) -> String {
     )
 }
 
-fn engine(text: &str) -> Engine {
-    let plugins = crate::systems::overlord::mechanics::OverlordRules
-        .build()
-        .disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>()
-        .add(Recorder);
-    Engine::with_plugins(overlord_rules(), scenario(text), Threads::One, plugins).expect("test world builds")
+fn engine(text: &str) -> Engine<Overlord> {
+    crate::systems::overlord::testkit::engine_with(scenario(text), false, |app| {
+        app.add_plugins(Recorder);
+    })
 }
 
 const LEADER: &str = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1"),"#;
@@ -64,20 +65,20 @@ fn men(extra: &str) -> String {
     format!(r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"{extra}),"#)
 }
 
-fn place(e: &Engine, id: &str) -> String {
+fn place(e: &Engine<Overlord>, id: &str) -> String {
     let l = e.world().get::<At>(unit(e, id)).unwrap().location;
     e.world().get::<crate::systems::overlord::world::components::Id>(l).unwrap().0.clone()
 }
 
-fn events(e: &Engine, id: &str) -> Vec<(u32, String)> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
     e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|x| (x.day, x.text.clone())).collect()
 }
 
-fn said(e: &Engine, id: &str, what: &str) -> Option<u32> {
+fn said(e: &Engine<Overlord>, id: &str, what: &str) -> Option<u32> {
     events(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
 }
 
-fn seen(e: &Engine, day: u32) -> (String, bool) {
+fn seen(e: &Engine<Overlord>, day: u32) -> (String, bool) {
     let s = &e.world().resource::<Seen>().0;
     let x = s.iter().find(|x| x.0 == day).unwrap();
     (x.1.clone(), x.2)
@@ -101,7 +102,7 @@ fn a_stack_walks_nine_days_and_is_seen_at_home_for_four_tv_move_mov_half_stk_agg
     // Still under its leader, and free to act on day 10 (MOV-BUSY ends on arrival).
     assert_eq!(e.world().get::<StackLeader>(unit(&e, "U2")).unwrap().0, Some(unit(&e, "U1")));
     assert_eq!(said(&e, "U2", "DAY 10: condition met"), Some(10), "U2 acts again after arriving");
-    assert_eq!(e.scenario().units[1].name, "Travellers");
+    assert_eq!(e.state().units[1].name, "Travellers");
 }
 
 #[test]
@@ -173,7 +174,7 @@ fn a_journey_outlasts_the_month_is_saved_and_retreat_takes_the_time_spent_mov_re
     let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1")"#));
     let mut e = engine(&world(", days: Some(50)", &units, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
-    let saved = e.scenario();
+    let saved = e.state();
     let j = saved.units[1].journey.clone().expect("U2's journey is saved");
     assert_eq!((j.from.as_str(), j.to.as_str(), j.days, j.elapsed), ("L1", "L2", 50, 30));
     assert_eq!(saved.units[1].location, "L2");
@@ -192,7 +193,7 @@ fn a_retreat_cannot_be_retreated_and_a_member_that_retreats_breaks_off() {
     let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1"), skills: [("scou", 3000)]"#));
     let mut e = engine(&world(", days: Some(50)", &units, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
-    let saved = e.scenario();
+    let saved = e.state();
     // The member retreats alone: it breaks off; the leader goes on.
     let mut e = engine(&ron::to_string(&saved).unwrap());
     run_month(&mut e, &["GAME fa pa\nUNIT U2\nRETREAT\n"]);
@@ -227,7 +228,7 @@ fn a_stack_whose_leader_is_lost_on_the_way_stops_where_the_leader_was_stk_lost()
     assert!(said(&e, "U2", "leader was lost on the way").is_some());
     // Next month they act again.
     run_month(&mut e, &["GAME fa pa\nUNIT U2\nNAME \"Survivors\"\n"]);
-    assert_eq!(e.scenario().units[0].name, "Survivors");
+    assert_eq!(e.state().units[0].name, "Survivors");
 }
 
 #[test]
@@ -342,7 +343,7 @@ fn a_guard_works_as_if_it_had_half_its_figures_grd_half() {
     );
     let mut e = engine(&text);
     run_month(&mut e, &["GAME fg pg\nUNIT U9\n@GUARD\n@USE digg\nUNIT U8\n@GUARD\n@STUDY obse\nUNIT U7\n@GUARD\n"]);
-    let stones = |e: &Engine, id: &str| {
+    let stones = |e: &Engine<Overlord>, id: &str| {
         let i = e.world().resource::<crate::systems::overlord::world::Catalog>().item("ston").unwrap();
         e.world().get::<crate::systems::overlord::world::components::Inventory>(unit(e, id)).unwrap().count(i)
     };
@@ -353,7 +354,7 @@ fn a_guard_works_as_if_it_had_half_its_figures_grd_half() {
     // and the same unit off guard earns its wages.
     let mut e = crate::systems::overlord::testkit::engine(scenario(&text));
     run_month(&mut e, &["GAME fg pg\nUNIT U7\n@GUARD\n"]);
-    let coins = |e: &Engine, id: &str| {
+    let coins = |e: &Engine<Overlord>, id: &str| {
         let i = e.world().resource::<crate::systems::overlord::world::Catalog>().item("coin").unwrap();
         e.world().get::<crate::systems::overlord::world::components::Inventory>(unit(e, id)).unwrap().count(i)
     };
@@ -399,7 +400,7 @@ fn sea_world(aboard: &str) -> String {
 const CAPTAIN: &str = r#"(id: "U1", name: "Captain", faction: "fa", race: "ldr", figures: 1, location: "L1", structure: Some("B1"), skills: [("fshn", 3000)]),"#;
 const PASSENGERS: &str = r#"(id: "U2", name: "Passengers", faction: "fa", race: "man", figures: 10, location: "L1", structure: Some("B1"), items: [("wood", 5, 0)]),"#;
 
-fn ship_at(e: &Engine) -> String {
+fn ship_at(e: &Engine<Overlord>) -> String {
     let b = e.world().resource::<Directory>().get(Kind::Structure, "B1").unwrap();
     let l = e.world().get::<crate::systems::overlord::world::components::StructureAt>(b).unwrap().0;
     e.world().get::<crate::systems::overlord::world::components::Id>(l).unwrap().0.clone()
@@ -498,7 +499,7 @@ fn a_voyage_longer_than_a_month_is_saved_aboard_and_goes_on_str_ship_mov_busy() 
     let mut e = engine(&text);
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE S\n"]);
     assert_eq!(ship_at(&e), "L2");
-    let saved = e.scenario();
+    let saved = e.state();
     let passenger = saved.units.iter().find(|u| u.id == "U2").unwrap();
     assert_eq!((passenger.structure.as_deref(), passenger.journey.as_ref().map(|j| j.elapsed)), (Some("B1"), Some(30)));
     let issues = crate::systems::overlord::data::validate::validate(&overlord_rules(), &saved);

@@ -8,7 +8,7 @@
 //! "these rewards are not cumulative; you cannot earn more than $50 per turn". The
 //! reward is paid in the game's money into the faction's funds.
 
-use crate::core::engine::schedule::{MonthStart, MonthStep};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::orders::ArticleKind;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Events, Funds};
@@ -23,7 +23,8 @@ pub struct PressPlugin;
 impl Plugin for PressPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Inbox>();
-        app.add_systems(MonthStart, (pay_rewards, deliver_notices).chain().in_set(MonthStep::Press));
+        app.add_step_system("press", pay_rewards);
+        app.add_step_system("press", deliver_notices);
     }
 }
 

@@ -22,13 +22,13 @@ const WORLD: &str = r#"(
   ],
 )"#;
 
-fn funds(e: &crate::core::engine::Engine, faction: &str) -> u64 {
+fn funds(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, faction: &str) -> u64 {
     let f = e.world().resource::<Directory>().get(Kind::Faction, faction).unwrap();
     let coin = e.world().resource::<Catalog>().item("coin").unwrap();
     e.world().get::<Funds>(f).unwrap().0.iter().find(|x| x.0 == coin).map_or(0, |x| x.1)
 }
 
-fn events(e: &crate::core::engine::Engine, faction: &str) -> Vec<String> {
+fn events(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, faction: &str) -> Vec<String> {
     let f = e.world().resource::<Directory>().get(Kind::Faction, faction).unwrap();
     e.world().get::<Events>(f).unwrap().0.iter().map(|v| v.text.clone()).collect()
 }

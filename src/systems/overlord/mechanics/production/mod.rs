@@ -25,7 +25,8 @@
 //! basic skill `use_basic_percent`, unless the skill is `NoExperience`. Building,
 //! enchanting, summoning and special actions come with their mechanics.
 
-use crate::core::engine::schedule::{Day, Phase};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{SkillFlag, UseKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, not_yet};
 use crate::systems::overlord::mechanics::study::SkillTree;
@@ -34,7 +35,6 @@ use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Events, Inventory, Location, Orders, Production, Race, Skills};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
-use crate::systems::overlord::world::resources::Clock;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
@@ -129,16 +129,10 @@ impl Plugin for ProductionPlugin {
         let specs = Specs::new(app.world().resource::<Catalog>());
         app.insert_resource(specs);
         app.init_resource::<Stocks>();
-        app.add_systems(
-            crate::core::engine::schedule::MonthStart,
-            read_stocks.in_set(crate::core::engine::schedule::MonthStep::Orders),
-        );
+        app.add_step_system("month_start", read_stocks);
         app.init_resource::<Harvests>();
         app.world_mut().resource_mut::<OrderHandlers>().set("USE", use_skill);
-        app.add_systems(
-            Day,
-            settle_harvests.in_set(Phase::FullDay).after(crate::systems::overlord::mechanics::scheduler::full_day_pass),
-        );
+        app.add_step_system("harvests", settle_harvests);
     }
 }
 
@@ -339,7 +333,7 @@ pub(crate) fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[
             speed += i64::from(b.get(&s.tag).copied().unwrap_or(0));
         }
     }
-    if let Some(season) = catalog.season(act.world.resource::<Clock>().month)
+    if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0)
         && !season.bonuses.use_.is_empty()
     {
         speed += i64::from(season.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
@@ -391,7 +385,7 @@ pub fn settle_harvests(world: &mut World) {
         return;
     }
     let catalog = world.resource::<Catalog>().clone();
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let mut groups: BTreeMap<(Entity, ItemId), Vec<usize>> = BTreeMap::new();
     for (i, c) in claims.iter().enumerate() {
         groups.entry((c.location, c.item)).or_default().push(i);

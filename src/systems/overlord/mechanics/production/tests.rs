@@ -2,6 +2,8 @@
 //! figure-days, harvested from the location. Bladesmith [blsm] level 1: a sword takes
 //! 30 figure-days and 5 iron.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
 use crate::systems::overlord::world::components::{Inventory, Location, Production};
@@ -20,12 +22,12 @@ fn world(stone: u32, units: &str) -> String {
     )
 }
 
-fn count(e: &Engine, id: &str, item: &str) -> u32 {
+fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
     let i = e.world().resource::<crate::systems::overlord::world::Catalog>().item(item).unwrap();
     e.world().get::<Inventory>(unit(e, id)).unwrap().count(i)
 }
 
-fn stock(e: &Engine) -> u32 {
+fn stock(e: &Engine<Overlord>) -> u32 {
     let l = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
     e.world().get::<Location>(l).unwrap().0.resources[0].current
 }
@@ -61,7 +63,7 @@ fn harvest_adds_up_figure_days_and_keeps_work_in_progress_skl_use_harvest() {
     assert_eq!(count(&e, "U2", "ston"), 6);
     let p = e.world().get::<Production>(unit(&e, "U2")).unwrap().0.map(|x| x.1);
     assert_eq!(p, Some(400));
-    assert_eq!(e.scenario().units[0].production, Some(("digg".to_string(), 400)));
+    assert_eq!(e.state().units[0].production, Some(("digg".to_string(), 400)));
 }
 
 #[test]

@@ -15,7 +15,8 @@
 //! The price dynamics of REC-OVER and REC-DRIFT come with markets: until then a
 //! request that exceeds the supply is served in the order it runs.
 
-use crate::core::engine::schedule::{Day, Phase};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::orders::line::is_new_id;
@@ -24,7 +25,7 @@ use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Holding, Id, Inventory, Location, Population};
 use crate::systems::overlord::world::ids::{ItemId, RaceId};
-use crate::systems::overlord::world::resources::{Clock, Directory, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use crate::systems::overlord::world::{NewUnit, spawn_unit};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -57,7 +58,7 @@ impl Plugin for RecruitPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Hired>();
         app.world_mut().resource_mut::<OrderHandlers>().set("RECRUIT", recruit);
-        app.add_systems(Day, muster.in_set(Phase::DayEnd));
+        app.add_step_system("day_end", muster);
     }
 }
 
@@ -135,7 +136,7 @@ pub fn muster(world: &mut World) {
         return;
     }
     let catalog = world.resource::<Catalog>().clone();
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     for h in hired {
         let Some(at) = world.get::<At>(h.leader).copied() else { continue };
         let Some(owner) = world.get::<crate::systems::overlord::world::components::Owner>(h.leader).map(|o| o.0) else {

@@ -1,5 +1,7 @@
 //! RECRUIT over a month on a tiny world: Ford [L1] offers 20 men at 50 coins.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, run_month, scenario, unit};
 use crate::systems::overlord::world::Catalog;
@@ -25,16 +27,16 @@ fn world(units: &str) -> String {
     )
 }
 
-fn coins(e: &Engine, id: &str) -> u32 {
+fn coins(e: &Engine<Overlord>, id: &str) -> u32 {
     let c = e.world().resource::<Catalog>().item("coin").unwrap();
     e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
 }
 
-fn events(e: &Engine, id: &str) -> Vec<String> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
 }
 
-fn offer(e: &Engine) -> u32 {
+fn offer(e: &Engine<Overlord>) -> u32 {
     let l1 = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
     e.world().get::<Location>(l1).unwrap().0.recruits[0].count
 }
@@ -84,7 +86,7 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
         ]
     );
     // The new unit and its name are saved with the state.
-    let saved = e.scenario();
+    let saved = e.state();
     let s3 = saved.units.iter().find(|u| u.id == "U3").unwrap();
     assert_eq!((s3.name.as_str(), s3.stack_leader.as_deref(), s3.figures), ("Pikes", Some("U1"), 5));
 }

@@ -73,7 +73,7 @@ fn synchro(act: &mut Act, entry: &mut Entry) -> Outcome {
     if other == act.unit {
         return Outcome::Invalid("a unit cannot SYNCHRO with itself".into());
     }
-    let when = (act.world.resource::<crate::systems::overlord::world::resources::Clock>().turn, act.day);
+    let when = (act.world.resource::<crate::core::engine::plan::Clock>().turn, act.day);
     let done = act.world.get_resource_or_insert_with(Synchronised::default);
     let already = done.when == when && (done.units.contains(&act.unit) || done.units.contains(&other));
     if already {

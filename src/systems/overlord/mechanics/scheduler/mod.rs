@@ -1,7 +1,7 @@
 //! The daily scheduler: every unit's order list, worked through day after day
 //! (checklist §3, SCH-*), with the conditions of the order reference.
 //!
-//! Each day, in [`Phase::Immediate`]:
+//! Each day, in the plan's `immediate` step:
 //!
 //! * units are visited in a fixed order: locations in report order (the order of the
 //!   scenario's `locations.ron`), and in each location the units outside structures
@@ -12,8 +12,8 @@
 //!   SCH-IMM-LOOP). A pass covers the whole world, so that a SYNCHRO between two
 //!   units of one faction in different locations fires in the same pass for both.
 //!
-//! In [`Phase::FullDay`], one more pass runs one full-day order per unit, or the
-//! invisible WORK when none runs (SCH-FULL, PFX-WORK). In [`Phase::DayEnd`], WAIT
+//! In the `full_day` step, one more pass runs one full-day order per unit, or the
+//! invisible WORK when none runs (SCH-FULL, PFX-WORK). In the `day_end` step, WAIT
 //! orders count down.
 //!
 //! What an order *does* is a [`Handler`], registered by the plugin of its mechanic in
@@ -25,14 +25,15 @@ mod handlers;
 
 pub use handlers::{Act, Handler, OrderHandlers, label, named_rank, stance_rank};
 
-use crate::core::engine::schedule::{Day, MonthEnd, MonthStart, MonthStep, Phase};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::RaceKind;
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::orders::queue::{self, Outcome, Pass};
 use crate::systems::overlord::orders::syntax::{Entry, Order, Who};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Race, Refusing, Seq};
-use crate::systems::overlord::world::resources::{Clock, Directory};
+use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -44,11 +45,12 @@ impl Plugin for OrdersPlugin {
         app.init_resource::<OrderHandlers>();
         app.init_resource::<Visiting>();
         conditions::register(&mut app.world_mut().resource_mut::<OrderHandlers>());
-        app.add_systems(MonthStart, (start_month, note_unhandled).chain().after(MonthStep::FactionOrders));
-        app.add_systems(Day, immediate_passes.in_set(Phase::Immediate));
-        app.add_systems(Day, full_day_pass.in_set(Phase::FullDay));
-        app.add_systems(Day, end_day.in_set(Phase::DayEnd));
-        app.add_systems(MonthEnd, purge_new_ids.in_set(MonthStep::NewIds));
+        app.add_step_system("month_start", start_month);
+        app.add_step_system("month_start", note_unhandled);
+        app.add_step_system("immediate", immediate_passes);
+        app.add_step_system("full_day", full_day_pass);
+        app.add_step_system("day_end", end_day);
+        app.add_step_system("new_ids", purge_new_ids);
     }
 }
 
@@ -242,7 +244,7 @@ fn worth_stepping(list: &[queue::Queued], pass: Pass, handlers: &OrderHandlers, 
 
 /// SCH-IMM, SCH-IMM-LOOP.
 pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
     let mut active = active_units(world, &handlers, peek);
@@ -285,7 +287,7 @@ type Peek = (&'static Orders, Has<Journey>, &'static Race);
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
 /// has a bulk handler.
 pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
     let order = world.resource::<Visiting>().order.clone();
@@ -325,7 +327,7 @@ pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
 
 /// Day end: WAIT orders count down.
 pub fn end_day(world: &mut World) {
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     let units = std::mem::take(&mut world.resource_mut::<Visiting>().immediate);
     for u in units {
         if let Some(mut o) = world.get_mut::<Orders>(u) {
@@ -402,7 +404,7 @@ fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, en
 /// order that names them.
 pub fn purge_new_ids(world: &mut World) {
     let new = std::mem::take(&mut *world.resource_mut::<NewIds>());
-    let day = world.resource::<Clock>().day;
+    let day = world.resource::<Clock>().tick;
     for (id, units) in &new.named_by {
         for &u in units {
             // A skill target naming the id goes too (ORD-TARGET).

@@ -1,8 +1,11 @@
 //! Whole months on a tiny world: orders as text, state and events checked.
 
+use crate::systems::overlord::Overlord;
+
 use super::*;
+use crate::core::engine::plan::PlanApp;
 use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::testkit::{engine_without_money, overlord_rules, scenario};
+use crate::systems::overlord::testkit::{engine_with, engine_without_money, overlord_rules, scenario};
 use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, Location as Loc, StackLeader};
 use bevy_app::App;
 
@@ -29,45 +32,36 @@ const WORLD: &str = r#"(
   ],
 )"#;
 
-/// The mechanics, without month-end wages and upkeep, which would change the coin
-/// counts and event lists these tests check.
-fn no_money() -> bevy_app::PluginGroupBuilder {
-    use bevy_app::PluginGroup;
-    crate::systems::overlord::mechanics::OverlordRules
-        .build()
-        .disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>()
-}
-
-fn game() -> Engine {
+fn game() -> Engine<Overlord> {
     engine_without_money(scenario(WORLD))
 }
 
-fn unit(e: &Engine, id: &str) -> Entity {
+fn unit(e: &Engine<Overlord>, id: &str) -> Entity {
     e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, id).unwrap()
 }
 
-fn events(e: &Engine, id: &str) -> Vec<String> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     let x = unit(e, id);
     e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
 }
 
-fn faction_events(e: &Engine, id: &str) -> Vec<String> {
+fn faction_events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     let x =
         e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Faction, id).unwrap();
     e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
 }
 
-fn orders(e: &Engine, id: &str) -> Vec<String> {
+fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     let c = e.world().resource::<Catalog>();
     e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
 }
 
-fn coins(e: &Engine, id: &str) -> u32 {
+fn coins(e: &Engine<Overlord>, id: &str) -> u32 {
     let c = e.world().resource::<Catalog>().item("coin").unwrap();
     e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
 }
 
-fn run(e: &mut Engine, files: &[&str]) {
+fn run(e: &mut Engine<Overlord>, files: &[&str]) {
     let parsed = files.iter().map(|t| e.parse(t).unwrap()).collect();
     e.submit(parsed);
     e.run_turn(|_, _| {});
@@ -82,7 +76,7 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
     // PFX-SEQ, ORD-GIVE: GIVE U4 waits until U4 is present; a test system brings U4
     // to L1 in the movement phase of day 5, so the gift happens on day 6.
     fn arrive(world: &mut World) {
-        if world.resource::<Clock>().day == 5 {
+        if world.resource::<Clock>().tick == 5 {
             let dir = world.resource::<Directory>();
             let (u4, l1) = (dir.get(Kind::Unit, "U4").unwrap(), dir.get(Kind::Location, "L1").unwrap());
             world.get_mut::<At>(u4).unwrap().location = l1;
@@ -90,15 +84,9 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
         }
     }
     use crate::systems::overlord::world::resources::Kind;
-    let mut e = Engine::with_plugins(
-        overlord_rules(),
-        scenario(WORLD),
-        Threads::One,
-        (no_money(), |app: &mut App| {
-            app.add_systems(Day, arrive.in_set(Phase::Movement));
-        }),
-    )
-    .unwrap();
+    let mut e = engine_with(scenario(WORLD), false, |app: &mut App| {
+        app.add_step_system("movement", arrive);
+    });
     run(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
     assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
     assert!(has(&events(&e, "U4"), "6: Received 10 coins [coin] from Ann [U1]."));
@@ -168,20 +156,14 @@ fn record_work(act: &mut Act, _: &mut Entry) -> Outcome {
     Outcome::Ran(crate::systems::overlord::orders::queue::Progress::Step)
 }
 
-fn recording_engine() -> Engine {
-    Engine::with_plugins(
-        overlord_rules(),
-        scenario(WORLD),
-        Threads::One,
-        (no_money(), |app: &mut App| {
-            app.init_resource::<Visits>();
-            app.world_mut().resource_mut::<OrderHandlers>().set("WORK", record_work);
-        }),
-    )
-    .unwrap()
+fn recording_engine() -> Engine<Overlord> {
+    engine_with(scenario(WORLD), false, |app: &mut App| {
+        app.init_resource::<Visits>();
+        app.world_mut().resource_mut::<OrderHandlers>().set("WORK", record_work);
+    })
 }
 
-fn visits_on(e: &Engine, day: u32) -> Vec<String> {
+fn visits_on(e: &Engine<Overlord>, day: u32) -> Vec<String> {
     e.world().resource::<Visits>().0.iter().filter(|v| v.0 == day).map(|v| v.1.clone()).collect()
 }
 
@@ -196,7 +178,7 @@ fn units_are_visited_by_location_then_report_order_and_promote_changes_it_sch_un
     run(&mut e, &["GAME fa pa\nUNIT U1\nD2 PROMOTE U3\n"]);
     assert_eq!(visits_on(&e, 1), ["U1", "U2", "U3", "U4", "U5"]);
     assert_eq!(visits_on(&e, 2), ["U3", "U1", "U2", "U4", "U5"], "U3 acts before U1 from day 2");
-    let s = e.scenario();
+    let s = e.state();
     let ids: Vec<&str> = s.units.iter().map(|u| u.id.as_str()).collect();
     assert_eq!(ids, ["U3", "U1", "U2", "U4", "U5"], "the report order is saved");
 }
@@ -253,7 +235,7 @@ fn stacks_stack_unstack_eject_and_accept() {
     // ORD-STACK under a unit of another faction needs its ACCEPT (ORD-ACCEPT).
     let mut e = game();
     run(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
-    let leader = |e: &Engine, id: &str| e.world().get::<StackLeader>(unit(e, id)).unwrap().0;
+    let leader = |e: &Engine<Overlord>, id: &str| e.world().get::<StackLeader>(unit(e, id)).unwrap().0;
     assert_eq!(leader(&e, "U1"), None, "refused on day 1: no ACCEPT yet");
     assert!(has(&events(&e, "U1"), "does not accept this unit in its stack"));
     let mut e = game();
@@ -275,7 +257,7 @@ fn stacks_stack_unstack_eject_and_accept() {
 fn enter_and_leave_move_the_substack_ord_enter_ord_leave() {
     let mut e = game();
     run(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\nWAIT 4\n-LEAVE\n"]);
-    let at = |e: &Engine, id: &str| e.world().get::<At>(unit(e, id)).unwrap().structure;
+    let at = |e: &Engine<Overlord>, id: &str| e.world().get::<At>(unit(e, id)).unwrap().structure;
     assert!(has(&events(&e, "U1"), "1: Entered B1."));
     assert!(has(&events(&e, "U1"), "5: Left B1."));
     assert_eq!(at(&e, "U1"), None);
@@ -304,7 +286,7 @@ fn identity_orders_and_settings() {
     assert!(rec.settings.silent);
     assert_eq!(rec.tactics.as_ref().unwrap().rank, "middle", "CENTER is the middle rank (ORD-TACTIC)");
     assert_eq!(rec.combat_orders, ["cmbt"]);
-    let s = e.scenario();
+    let s = e.state();
     let fa = s.factions.iter().find(|f| f.id == "fa").unwrap();
     assert_eq!(fa.stances.get("fb").map(String::as_str), Some("ally"));
     assert_eq!(fa.default_stance, "hostile");
@@ -343,7 +325,7 @@ fn disband_returns_figures_to_the_population_ord_disband() {
     let l1 = e.world().get::<At>(unit(&e, "U1")).unwrap().location;
     assert_eq!(e.world().get::<crate::systems::overlord::world::components::Population>(l1).unwrap().0, 1010);
     assert!(has(&faction_events(&e, "fa"), "Ann's men [U2] disbanded; its 10 figures joined the local population."));
-    assert_eq!(e.scenario().units.len(), 4);
+    assert_eq!(e.state().units.len(), 4);
 }
 
 #[test]
@@ -365,11 +347,11 @@ fn conditions_at_have_size_skill_leader_leading() {
 fn the_same_orders_give_the_same_month_on_one_thread_or_many() {
     let text = "GAME fa pa\nUNIT U1\nDAY 3\n-GIVE U2 coin 7\nUNIT U2\nHAVE coin 7\n-DROP coin 2\n";
     // Every mechanic, wages and upkeep included.
-    let mut one = Engine::new(overlord_rules(), scenario(WORLD), Threads::One).unwrap();
+    let mut one = Engine::<Overlord>::new(overlord_rules(), scenario(WORLD), Threads::One).unwrap();
     run(&mut one, &[text]);
-    let mut many = Engine::new(overlord_rules(), scenario(WORLD), Threads::Count(3)).unwrap();
+    let mut many = Engine::<Overlord>::new(overlord_rules(), scenario(WORLD), Threads::Count(3)).unwrap();
     run(&mut many, &[text]);
-    assert_eq!(one.scenario(), many.scenario());
+    assert_eq!(one.state(), many.state());
     assert_eq!(one.reports(), many.reports());
 }
 

@@ -217,7 +217,7 @@ pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
     // STK-LOST: when the leader of a moving stack is lost on the way, its units
     // arrive where it was.
     let stop = above.is_none() && world.get::<Journey>(u).is_some();
-    let day = world.get_resource::<crate::systems::overlord::world::resources::Clock>().map_or(0, |c| c.day);
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
     for m in members {
         set_leader(world, m, above);
         if stop {

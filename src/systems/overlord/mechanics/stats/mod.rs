@@ -33,7 +33,7 @@
 //! Effects (enchantments, [`Effects`]) add their statistics per figure and their
 //! capacity per figure, like a skill level.
 
-use crate::core::engine::schedule::{MonthEnd, MonthStep, Report};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{Stats, TagMap};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Effects, Figures, Inventory, Race, Skills};
@@ -118,17 +118,11 @@ impl Plugin for StatsPlugin {
         // Every unit is spawned with (empty) statistics, so computing them never
         // moves a unit to another archetype.
         app.world_mut().register_required_components::<crate::systems::overlord::world::components::Unit, UnitStats>();
-        app.add_systems(MonthEnd, refresh.in_set(MonthStep::Upkeep).before(Refreshed));
-        app.configure_sets(MonthEnd, Refreshed.in_set(MonthStep::Upkeep));
-        app.add_systems(Report, refresh.in_set(MonthStep::Knowledge));
+        // Upkeep and the reports read every unit's statistics.
+        app.add_step_system("upkeep", refresh);
+        app.add_step_system("knowledge", refresh);
     }
 }
-
-/// Systems that read [`UnitStats`] at upkeep go in this set, which runs after the
-/// statistics are refreshed. (The movement phase will refresh them the same way when
-/// movement reads capacities; until then nothing reads them during the days.)
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Refreshed;
 
 /// What statistics are computed from, as one unit's view.
 #[derive(bevy_ecs::query::QueryData)]

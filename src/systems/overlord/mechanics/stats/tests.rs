@@ -1,5 +1,7 @@
 //! Unit statistics on the imported alpha data (TV-UNIT600, TV-CP, ITM-PROP).
 
+use crate::systems::overlord::Overlord;
+
 use super::*;
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::data::RuleSet;
@@ -30,18 +32,18 @@ const WORLD: &str = r#"(
   ],
 )"#;
 
-fn world(rules: Arc<RuleSet>) -> Engine {
-    let mut e = Engine::new(rules, scenario(WORLD), Threads::One).unwrap();
+fn world(rules: Arc<RuleSet>) -> Engine<Overlord> {
+    let mut e = Engine::<Overlord>::new(rules, scenario(WORLD), Threads::One).unwrap();
     e.report_only();
     e
 }
 
-fn stats(e: &Engine, id: &str) -> UnitStats {
+fn stats(e: &Engine<Overlord>, id: &str) -> UnitStats {
     let u = e.world().resource::<Directory>().get(Kind::Unit, id).unwrap();
     e.world().get::<UnitStats>(u).expect("every unit has statistics").clone()
 }
 
-fn mode(e: &Engine, s: &UnitStats, tag: &str) -> u64 {
+fn mode(e: &Engine<Overlord>, s: &UnitStats, tag: &str) -> u64 {
     let c = e.world().resource::<Catalog>();
     s.capacity[c.rules.movement.modes.iter().position(|m| m.tag == tag).unwrap()]
 }
@@ -102,7 +104,7 @@ fn statistics_are_recomputed_only_when_an_input_changes() {
     let mut e = world(overlord_rules());
     let dir = e.world().resource::<Directory>();
     let (u2, u3) = (dir.get(Kind::Unit, "U2").unwrap(), dir.get(Kind::Unit, "U3").unwrap());
-    let tick = |e: &Engine, u: Entity| e.world().entity(u).get_ref::<UnitStats>().unwrap().last_changed();
+    let tick = |e: &Engine<Overlord>, u: Entity| e.world().entity(u).get_ref::<UnitStats>().unwrap().last_changed();
     let (before2, before3) = (tick(&e, u2), tick(&e, u3));
     e.world_mut().get_mut::<Figures>(u2).unwrap().0 = 41;
     e.report_only();

@@ -45,7 +45,7 @@
 //! inside a complete structure: `bonuses.study` speeds study, `bonuses.use` and
 //! `bonuses.production` speed the work of a skill.
 
-use crate::core::engine::schedule::{MonthEnd, MonthStep};
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{self, UseKind};
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::production::{Spec, Specs, batches, daily_work, first_inputs};
@@ -75,7 +75,7 @@ impl Plugin for StructuresPlugin {
         h.set("TARGET", target);
         h.set("BUILD", build);
         h.set("CHRISTEN", christen);
-        app.add_systems(MonthEnd, update_owners.in_set(MonthStep::Evolve));
+        app.add_step_system("owners", update_owners);
     }
 }
 
@@ -550,7 +550,7 @@ fn update_owners(world: &mut World) {
     for (s, f, u) in changes {
         world.get_mut::<Structure>(s).expect("structure").0.owner = Some(f);
         let name = label(world, s);
-        let day = world.resource::<crate::systems::overlord::world::resources::Clock>().day;
+        let day = world.resource::<crate::core::engine::plan::Clock>().tick;
         if let Some(mut e) = world.get_mut::<Events>(u) {
             e.push(day, format!("Its faction now owns {name}, as this unit is the first inside."));
         }

@@ -1,11 +1,12 @@
 //! Building on tiny worlds with the Overlord rules: L1 plains on the coast of L2, an
 //! ocean, and L3 plains inland (north of L1).
 
-use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario, unit};
+use crate::systems::overlord::Overlord;
+
+use crate::core::engine::Engine;
+use crate::systems::overlord::testkit::{run_month, scenario, unit};
 use crate::systems::overlord::world::components::{At, DisplayName, Events, Inventory, Orders, Structure};
 use crate::systems::overlord::world::resources::{Directory, Kind};
-use bevy_app::PluginGroup;
 
 /// Factions fa and fb (fb holds fa as `fb_to_fa`), the three locations, `structures`
 /// and `units` as RON.
@@ -29,11 +30,8 @@ fn world(fb_to_fa: &str, structures: &str, units: &str) -> String {
     )
 }
 
-fn engine(text: &str) -> Engine {
-    let plugins = crate::systems::overlord::mechanics::OverlordRules
-        .build()
-        .disable::<crate::systems::overlord::mechanics::money::MoneyPlugin>();
-    Engine::with_plugins(overlord_rules(), scenario(text), Threads::One, plugins).expect("test world builds")
+fn engine(text: &str) -> Engine<Overlord> {
+    crate::systems::overlord::testkit::engine_without_money(scenario(text))
 }
 
 /// Ten men of faction `f` at `place` with `skills` and `items` (RON lists).
@@ -46,20 +44,20 @@ fn men(id: &str, f: &str, place: &str, skills: &str, items: &str) -> String {
 
 const CARPENTERS: &str = r#"("buil", 3000), ("carp", 3000)"#;
 
-fn structure(e: &Engine, id: &str) -> Option<crate::systems::overlord::data::Structure> {
+fn structure(e: &Engine<Overlord>, id: &str) -> Option<crate::systems::overlord::data::Structure> {
     let s = e.world().resource::<Directory>().get(Kind::Structure, id)?;
     Some(e.world().get::<Structure>(s).unwrap().0.clone())
 }
 
-fn events(e: &Engine, id: &str) -> Vec<(u32, String)> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
     e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|x| (x.day, x.text.clone())).collect()
 }
 
-fn said(e: &Engine, id: &str, what: &str) -> Option<u32> {
+fn said(e: &Engine<Overlord>, id: &str, what: &str) -> Option<u32> {
     events(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
 }
 
-fn count(e: &Engine, id: &str, item: &str) -> u32 {
+fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
     let c = e.world().resource::<crate::systems::overlord::world::Catalog>().item(item).unwrap();
     e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
 }
@@ -68,7 +66,7 @@ fn missing(b: &crate::systems::overlord::data::Structure) -> Vec<(String, u32)> 
     b.missing.iter().map(|m| (m.0.clone(), m.1)).collect()
 }
 
-fn orders(e: &Engine, id: &str) -> usize {
+fn orders(e: &Engine<Overlord>, id: &str) -> usize {
     e.world().get::<Orders>(unit(e, id)).unwrap().0.len()
 }
 
@@ -102,7 +100,7 @@ fn a_target_tag_and_use_start_a_mine_and_put_a_work_in_per_batch_str_start_str_w
     );
     assert!(e.reports()[1].locations.is_empty() && e.reports()[1].structures.is_empty(), "fb sees nothing of it");
     // The state saves the structure and the target.
-    let s = e.scenario();
+    let s = e.state();
     assert_eq!(s.structures.len(), 1);
     assert_eq!(s.units[0].target.as_deref(), Some("B1"));
 }

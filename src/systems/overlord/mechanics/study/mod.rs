@@ -36,7 +36,8 @@
 //! studies one day, or for its duration, or forever with `@`. It ends, in every
 //! case, when the unit can study the skill no further.
 
-use crate::core::engine::schedule::{Day, MonthStart, MonthStep, Phase};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{RaceKind, SkillFlag};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
@@ -47,7 +48,7 @@ use crate::systems::overlord::world::components::{
     At, Faction, Funds, Inventory, Location, Orders, Race, Skills, StackLeader,
 };
 use crate::systems::overlord::world::ids::SkillId;
-use crate::systems::overlord::world::resources::{Clock, Directory};
+use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -137,12 +138,9 @@ impl Plugin for StudyPlugin {
         h.set("STUDY", study);
         h.set("TEACH", teach);
         h.set("FORGET", forget);
-        app.add_systems(MonthStart, start_month.in_set(MonthStep::Orders));
-        app.add_systems(MonthStart, find_teachers.in_set(MonthStep::FactionOrders));
-        app.add_systems(
-            Day,
-            plan_lessons.in_set(Phase::FullDay).before(crate::systems::overlord::mechanics::scheduler::full_day_pass),
-        );
+        app.add_step_system("month_start", start_month);
+        app.add_step_system("month_start", find_teachers);
+        app.add_step_system("lessons", plan_lessons);
     }
 }
 
@@ -196,7 +194,7 @@ fn plan_lessons(
         // The teacher's full-day order today, if its list gets that far: TEACH only
         // if it is the first full-day order that may run.
         let full_day = |o: &Order| matches!(o.duration(), Duration::FullDay | Duration::Movement);
-        let Some(i) = crate::systems::overlord::orders::queue::find_considered(&orders.0, clock.day, full_day) else {
+        let Some(i) = crate::systems::overlord::orders::queue::find_considered(&orders.0, clock.tick, full_day) else {
             continue;
         };
         let Order::Teach(list) = &orders.0[i].entry.order else { continue };
@@ -479,7 +477,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         speed += i64::from(p.study_bonus_place_percent);
     }
     speed += i64::from(catalog.rules.races[race.index()].bonuses.study.get(&st.tag).copied().unwrap_or(0));
-    if let Some(season) = catalog.season(act.world.resource::<Clock>().month) {
+    if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0) {
         speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
     }
     if let Some(b) = crate::systems::overlord::mechanics::structures::inside_bonuses(act.world, me) {

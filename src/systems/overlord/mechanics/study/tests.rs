@@ -2,6 +2,8 @@
 //! figure and its 1st level needs 30 days (3000 points, 100 a day); blades [blde]
 //! requires 1st combat.
 
+use crate::systems::overlord::Overlord;
+
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
 use crate::systems::overlord::world::Catalog;
@@ -25,15 +27,15 @@ fn world(units: &str, known: &str) -> String {
     )
 }
 
-fn run(e: &mut Engine, text: &str) {
+fn run(e: &mut Engine<Overlord>, text: &str) {
     run_month(e, &[text]);
 }
 
-fn events(e: &Engine, id: &str) -> Vec<String> {
+fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
 }
 
-fn orders(e: &Engine, id: &str) -> Vec<String> {
+fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     let c = e.world().resource::<Catalog>();
     e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
 }
