@@ -2,3 +2,4 @@
 
 pub mod ronpos;
 pub(crate) mod ronwrite;
+pub mod stances;

@@ -100,6 +100,7 @@ impl PluginGroup for OverlordRules {
             .add(scheduler::OrdersPlugin)
             .add(press::PressPlugin)
             .add(identity::IdentityPlugin)
+            .add(diplomacy::DiplomacyPlugin)
             .add(transfer::TransferPlugin)
             .add(stacks::StacksPlugin)
             .add(effects::EffectsPlugin)
@@ -107,9 +108,11 @@ impl PluginGroup for OverlordRules {
             .add(study::StudyPlugin)
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
+            .add(skill_use::SkillUsePlugin)
             .add(production::ProductionPlugin)
             .add(structures::StructuresPlugin)
             .add(movement::MovementPlugin)
+            .add(guards::GuardsPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)
             .add(report::ReportPlugin)
@@ -133,8 +136,8 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::study::find_teachers",
             "mechanics::production::read_stocks",
             "mechanics::movement::routes::build_routes",
-            "mechanics::movement::guards::index_titles",
             "mechanics::movement::journey::retreat_at_month_start",
+            "mechanics::guards::index_titles",
             "mechanics::control::clear_refusals",
         ],
     ),
@@ -144,7 +147,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("full_day", &["mechanics::scheduler::full_day_pass"]),
     ("harvests", &["mechanics::production::settle_harvests"]),
     ("movement", &["mechanics::movement::journey::advance"]),
-    ("battle", &["mechanics::movement::guards::guard_clashes"]),
+    ("battle", &["mechanics::guards::guard_clashes"]),
     ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),

@@ -1075,16 +1075,37 @@ pub struct FxAction {
 
 // ---------------------------------------------------------------- diplomacy.ron
 
-/// A diplomatic stance.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Stance {
-    /// Tag, e.g. `"ally"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// Rank: higher is friendlier.
-    pub rank: u32,
+/// A diplomatic stance (DIP-LEVELS): the core's stance record with Overlord's
+/// capabilities.
+pub type Stance = crate::core::data::stances::Stance<StanceGrant>;
+
+/// What a faction holding another at a stance lets it do, or does to it (§7). The
+/// mechanics ask for these, never for a stance by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum StanceGrant {
+    /// Its units may stack under ours (ORD-STACK, DIP-ALLY).
+    Stack,
+    /// Its units may enter our structures (ORD-ENTER, STR-OWNER).
+    Enter,
+    /// We accept its gifts (ORD-GIVE, DIP-FRIENDLY).
+    Gifts,
+    /// It may harvest where we guard (GRD-EFFECT, DIP-FRIENDLY).
+    Harvest,
+    /// It may take items from the ground of land we own (ORD-GET).
+    Ground,
+    /// Our guards bar its way: a move turns back, a march in fights them
+    /// (DIP-HOSTILE, MOV-AUTORETREAT).
+    Bar,
+    /// Our guards and its guards fight where both guard (GRD-CLASH).
+    Clash,
+    /// Our guards attack its units on sight (DIP-ENEMY, MOV-GUARD).
+    AttackOnSight,
+}
+
+impl crate::core::data::stances::Grant for StanceGrant {
+    fn bit(self) -> u64 {
+        1 << self as u8
+    }
 }
 
 // ---------------------------------------------------------------- combat.ron

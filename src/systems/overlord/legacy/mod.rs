@@ -52,6 +52,10 @@ pub struct Defaults {
     /// cross is water.
     #[serde(default)]
     pub water_modes: Vec<Tag>,
+    /// The stance a faction holds toward itself.
+    pub own_stance: Tag,
+    /// What each stance grants (§7), by stance tag.
+    pub stance_grants: BTreeMap<Tag, Vec<crate::systems::overlord::data::StanceGrant>>,
 }
 
 /// Season effects from the rules text.

@@ -183,7 +183,13 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
     c.file(&f("stances.var").path);
     let stances = named_values(c, f("stances.var"))
         .into_iter()
-        .map(|v| Stance { tag: v.tag, name: v.name, rank: v.value })
+        .map(|v| Stance {
+            toward_self: v.tag == d.own_stance,
+            grants: d.stance_grants.get(&v.tag).cloned().unwrap_or_default(),
+            tag: v.tag,
+            name: v.name,
+            rank: v.value,
+        })
         .collect();
 
     let mut combat = CombatRules::default();

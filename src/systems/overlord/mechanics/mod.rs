@@ -27,7 +27,9 @@
 
 pub mod climate;
 pub mod control;
+pub mod diplomacy;
 pub mod effects;
+pub mod guards;
 pub mod identity;
 pub mod intake;
 pub mod merge;
@@ -37,8 +39,128 @@ pub mod press;
 pub mod production;
 pub mod recruit;
 pub mod scheduler;
+pub mod skill_use;
 pub mod stacks;
 pub mod stats;
 pub mod structures;
 pub mod study;
 pub mod transfer;
+
+use crate::systems::overlord::orders::syntax::Keyword;
+
+/// Who carries out a unit order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// The mechanic of this folder (`mechanics/<name>/`) registers its handler.
+    Mechanic(&'static str),
+    /// No mechanic carries it out yet: the order waits in the list, and the unit's
+    /// report says once a month that it waits for this.
+    Pending(&'static str),
+}
+
+/// Which mechanic carries out each unit order (checklist §6), in the order of the
+/// order reference. Every keyword has one row; a test checks that the plugins
+/// register exactly these handlers.
+pub const ORDERS: &[(Keyword, Owner)] = {
+    use Keyword::*;
+    use Owner::*;
+    &[
+        (Accept, Mechanic("stacks")),
+        (At, Mechanic("scheduler")),
+        (Attack, Pending("combat")),
+        (Bestow, Pending("titles")),
+        (Build, Mechanic("structures")),
+        (Buy, Pending("trading at markets")),
+        (Cancel, Pending("titles")),
+        (Caravan, Mechanic("movement")),
+        (Christen, Mechanic("structures")),
+        (Claim, Pending("titles")),
+        (Combat, Mechanic("identity")),
+        (Day, Mechanic("scheduler")),
+        (Describe, Mechanic("identity")),
+        (Disband, Mechanic("stacks")),
+        (Drop, Mechanic("transfer")),
+        (Eject, Mechanic("stacks")),
+        (Enter, Mechanic("stacks")),
+        (Equip, Mechanic("transfer")),
+        (Exit, Mechanic("stacks")),
+        (Forget, Mechanic("study")),
+        (Get, Mechanic("transfer")),
+        (Give, Mechanic("transfer")),
+        (Guard, Mechanic("guards")),
+        (Have, Mechanic("scheduler")),
+        (Leader, Mechanic("scheduler")),
+        (Leading, Mechanic("scheduler")),
+        (Leave, Mechanic("stacks")),
+        (March, Mechanic("movement")),
+        (Merge, Mechanic("merge")),
+        (Move, Mechanic("movement")),
+        (Name, Mechanic("identity")),
+        (Oath, Pending("changing allegiance")),
+        (Patrol, Mechanic("guards")),
+        (Pillage, Pending("combat")),
+        (Promote, Mechanic("stacks")),
+        (Recruit, Mechanic("recruit")),
+        (Retreat, Mechanic("movement")),
+        (See, Mechanic("scheduler")),
+        (Sell, Pending("trading at markets")),
+        (Setting, Mechanic("identity")),
+        (Size, Mechanic("scheduler")),
+        (Skill, Mechanic("scheduler")),
+        (Split, Mechanic("merge")),
+        (Stack, Mechanic("stacks")),
+        (Stance, Mechanic("diplomacy")),
+        (Stay, Mechanic("movement")),
+        (Study, Mechanic("study")),
+        (Swap, Mechanic("transfer")),
+        (Synchro, Mechanic("scheduler")),
+        (Tactic, Mechanic("identity")),
+        (Target, Mechanic("structures")),
+        (Teach, Mechanic("study")),
+        (Unstack, Mechanic("stacks")),
+        (Use, Mechanic("production")),
+        (Wait, Mechanic("scheduler")),
+        (Withdraw, Mechanic("transfer")),
+        (Work, Mechanic("money")),
+        (Yield, Pending("titles")),
+    ]
+};
+
+/// Who carries out the order `keyword` ([`ORDERS`]).
+pub fn owner(keyword: Keyword) -> Owner {
+    ORDERS[keyword as usize].1
+}
+
+/// The mechanic a module path belongs to: the folder under `mechanics/`
+/// (`…::mechanics::movement::journey` → `movement`).
+pub fn mechanic_of(module: &str) -> &str {
+    module.split("::mechanics::").nth(1).and_then(|rest| rest.split("::").next()).unwrap_or(module)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::overlord::mechanics::scheduler::OrderHandlers;
+    use crate::systems::overlord::testkit;
+
+    #[test]
+    fn every_order_has_exactly_one_owner() {
+        let keywords: Vec<Keyword> = ORDERS.iter().map(|r| r.0).collect();
+        assert_eq!(keywords, Keyword::ALL, "one row per keyword, in the order of the order reference");
+    }
+
+    #[test]
+    fn the_plugins_register_exactly_the_handlers_the_table_names() {
+        // Each order a mechanic owns is registered once, by that mechanic; pending
+        // orders are registered by none.
+        let e = testkit::engine(testkit::alpha());
+        let registered = e.world().resource::<OrderHandlers>().registered().to_vec();
+        for &(k, owner) in ORDERS {
+            let by: Vec<&str> = registered.iter().filter(|r| r.0 == k).map(|r| mechanic_of(r.1)).collect();
+            match owner {
+                Owner::Mechanic(m) => assert_eq!(by, [m], "{}", k.text()),
+                Owner::Pending(_) => assert!(by.is_empty(), "{} is registered by {by:?}", k.text()),
+            }
+        }
+    }
+}

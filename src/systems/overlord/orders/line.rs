@@ -292,23 +292,14 @@ fn keyword_of(body: &str) -> (String, &str) {
     (body[..end].to_ascii_uppercase(), &body[end..])
 }
 
-/// The keywords of unit orders, for "did you mean" help and the checker.
-pub const UNIT_KEYWORDS: [&str; 58] = [
-    "ACCEPT", "AT", "ATTACK", "BESTOW", "BUILD", "BUY", "CANCEL", "CARAVAN", "CHRISTEN", "CLAIM", "COMBAT", "DAY",
-    "DESCRIBE", "DISBAND", "DROP", "EJECT", "ENTER", "EQUIP", "EXIT", "FORGET", "GET", "GIVE", "GUARD", "HAVE",
-    "LEADER", "LEADING", "LEAVE", "MARCH", "MERGE", "MOVE", "NAME", "OATH", "PATROL", "PILLAGE", "PROMOTE", "RECRUIT",
-    "RETREAT", "SEE", "SELL", "SETTING", "SIZE", "SKILL", "SPLIT", "STACK", "STANCE", "STAY", "STUDY", "SWAP",
-    "SYNCHRO", "TACTIC", "TARGET", "TEACH", "UNSTACK", "USE", "WAIT", "WITHDRAW", "WORK", "YIELD",
-];
-
 fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order> {
     let (kw, rest) = keyword_of(body);
     if kw.is_empty() {
         return Err("the prefixes are not followed by an order".into());
     }
-    let Some(&keyword) = UNIT_KEYWORDS.iter().find(|k| **k == kw).or(match kw.as_str() {
+    let Some(keyword) = Keyword::parse(&kw).or(match kw.as_str() {
         // The reference engine's files write COMBAT_ORDER for COMBAT.
-        "COMBAT_ORDER" => Some(&"COMBAT"),
+        "COMBAT_ORDER" => Some(Keyword::Combat),
         _ => None,
     }) else {
         return Err(if matches!(kw.as_str(), "PASSWORD" | "EMAIL" | "RESIGN" | "RESHOW") {
@@ -317,10 +308,10 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             format!("'{}' is not an order", body.split_whitespace().next().unwrap_or(""))
         });
     };
-    let mut a = Args { keyword, words: rest.split_whitespace().collect(), pos: 0, vocabulary };
+    let mut a = Args { keyword: keyword.text(), words: rest.split_whitespace().collect(), pos: 0, vocabulary };
     let order = match keyword {
-        "ACCEPT" => Order::Accept(a.unit()?),
-        "AT" => {
+        Keyword::Accept => Order::Accept(a.unit()?),
+        Keyword::At => {
             let w = a.next("a location or structure id")?;
             match (location_id(w), structure_id(w)) {
                 (Some(l), _) => Order::At(Place::Location(l)),
@@ -328,7 +319,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
                 _ => return Err(format!("AT needs a location or structure id, not '{w}'")),
             }
         }
-        "ATTACK" => {
+        Keyword::Attack => {
             let w = a.next("a unit, faction or structure id")?;
             Order::Attack(if let Some(u) = unit_id(w) {
                 Target::Unit(u)
@@ -338,8 +329,8 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
                 Target::Faction(w.to_string())
             })
         }
-        "BESTOW" => Order::Bestow(a.unit()?),
-        "BUILD" => {
+        Keyword::Bestow => Order::Bestow(a.unit()?),
+        Keyword::Build => {
             let skill = a.skill()?;
             let what = match a.peek() {
                 Some(w) if number(w).is_none() => {
@@ -356,14 +347,14 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             };
             Order::Build { skill, what, count: a.opt_number()? }
         }
-        "BUY" | "SELL" => {
+        Keyword::Buy | Keyword::Sell => {
             let count = a.number("a number of items")?;
             let item = a.item()?;
             let price = a.opt_number()?;
-            if keyword == "BUY" { Order::Buy { count, item, price } } else { Order::Sell { count, item, price } }
+            if keyword == Keyword::Buy { Order::Buy { count, item, price } } else { Order::Sell { count, item, price } }
         }
-        "CANCEL" => Order::Cancel { title: a.listed(WordList::Title, "a title")?, location: a.location()? },
-        "CARAVAN" => {
+        Keyword::Cancel => Order::Cancel { title: a.listed(WordList::Title, "a title")?, location: a.location()? },
+        Keyword::Caravan => {
             let mut list = Vec::new();
             while a.more() {
                 list.push(a.location()?);
@@ -373,14 +364,14 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             }
             Order::Caravan(list)
         }
-        "CHRISTEN" | "NAME" => {
+        Keyword::Christen | Keyword::Name => {
             let s = string_arg(rest);
             if s.trim().is_empty() {
-                return Err(format!("{keyword} needs a name"));
+                return Err(format!("{} needs a name", keyword.text()));
             }
-            if keyword == "NAME" { Order::Name(s) } else { Order::Christen(s) }
+            if keyword == Keyword::Name { Order::Name(s) } else { Order::Christen(s) }
         }
-        "CLAIM" => {
+        Keyword::Claim => {
             let title = a.listed(WordList::Title, "a title")?;
             let mut location = None;
             let mut free = false;
@@ -396,7 +387,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             }
             return Ok(Order::Claim { title, location, free });
         }
-        "COMBAT" => {
+        Keyword::Combat => {
             let mut list = Vec::new();
             while let Some(w) = a.peek() {
                 a.pos += 1;
@@ -416,37 +407,37 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             }
             Order::Combat(list)
         }
-        "DAY" => {
+        Keyword::Day => {
             let n = a.number("a day of the month")?;
             if n == 0 {
                 return Err("days are numbered from 1: DAY 0 never comes".into());
             }
             Order::Day(n)
         }
-        "DESCRIBE" => Order::Describe(string_arg(rest)),
-        "DISBAND" => match a.peek() {
+        Keyword::Describe => Order::Describe(string_arg(rest)),
+        Keyword::Disband => match a.peek() {
             Some(w) if w.eq_ignore_ascii_case("CONFIRM") => {
                 a.pos += 1;
                 Order::Disband
             }
             _ => return Err("DISBAND must be written DISBAND CONFIRM".into()),
         },
-        "DROP" => Order::Drop { item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
-        "EJECT" => Order::Eject(a.unit()?),
-        "ENTER" => {
+        Keyword::Drop => Order::Drop { item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
+        Keyword::Eject => Order::Eject(a.unit()?),
+        Keyword::Enter => {
             let w = a.next("a structure id")?;
             if location_id(w).is_some() {
                 return Err("ENTER is for structures; an inner location is entered with MOVE".into());
             }
             Order::Enter(structure_id(w).ok_or_else(|| format!("ENTER needs a structure id (like B3), not '{w}'"))?)
         }
-        "EQUIP" => Order::Equip { item: a.item()?, count: a.opt_number()? },
-        "EXIT" | "LEAVE" => {
+        Keyword::Equip => Order::Equip { item: a.item()?, count: a.opt_number()? },
+        Keyword::Exit | Keyword::Leave => {
             let s = if a.more() { Some(a.structure()?) } else { None };
-            if keyword == "EXIT" { Order::Exit(s) } else { Order::Leave(s) }
+            if keyword == Keyword::Exit { Order::Exit(s) } else { Order::Leave(s) }
         }
-        "FORGET" => Order::Forget(a.skill()?),
-        "GET" => {
+        Keyword::Forget => Order::Forget(a.skill()?),
+        Keyword::Get => {
             let w = a.next("a unit or location id")?;
             let from = if let Some(l) = location_id(w) {
                 Target::Location(l)
@@ -457,35 +448,35 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             };
             Order::Get { from, count: a.opt_number()?, item: a.item()?, left: a.opt_number()? }
         }
-        "GIVE" => Order::Give { to: a.unit()?, item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
-        "GUARD" => Order::Guard,
-        "HAVE" => Order::Have { item: a.item()?, count: a.opt_number()?.unwrap_or(1) },
-        "LEADER" => Order::Leader(a.unit()?),
-        "LEADING" => Order::Leading(a.unit()?),
-        "MARCH" => Order::March(a.destination()?),
-        "MERGE" => Order::Merge { into: a.unit()?, count: a.number("a number of figures")? },
-        "MOVE" => Order::Move(a.destination()?),
-        "OATH" => Order::Oath(a.unit()?),
-        "PATROL" => Order::Patrol,
-        "PILLAGE" => Order::Pillage,
-        "PROMOTE" => Order::Promote(a.unit()?),
-        "RECRUIT" => Order::Recruit {
+        Keyword::Give => Order::Give { to: a.unit()?, item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
+        Keyword::Guard => Order::Guard,
+        Keyword::Have => Order::Have { item: a.item()?, count: a.opt_number()?.unwrap_or(1) },
+        Keyword::Leader => Order::Leader(a.unit()?),
+        Keyword::Leading => Order::Leading(a.unit()?),
+        Keyword::March => Order::March(a.destination()?),
+        Keyword::Merge => Order::Merge { into: a.unit()?, count: a.number("a number of figures")? },
+        Keyword::Move => Order::Move(a.destination()?),
+        Keyword::Oath => Order::Oath(a.unit()?),
+        Keyword::Patrol => Order::Patrol,
+        Keyword::Pillage => Order::Pillage,
+        Keyword::Promote => Order::Promote(a.unit()?),
+        Keyword::Recruit => Order::Recruit {
             unit: a.unit()?,
             count: a.number("a number of figures")?,
             race: a.race()?,
             price: a.number("a price per figure (0 for the local price)")?,
         },
-        "RETREAT" => Order::Retreat,
-        "SEE" => Order::See(a.unit()?),
-        "SETTING" => {
+        Keyword::Retreat => Order::Retreat,
+        Keyword::See => Order::See(a.unit()?),
+        Keyword::Setting => {
             let setting = setting(a.peek())?;
             a.pos += 1;
             let on = on_off("SETTING", a.peek())?;
             a.pos += 1;
             Order::Setting { setting, on }
         }
-        "SIZE" => Order::Size(a.number("a number of figures")?),
-        "SKILL" => {
+        Keyword::Size => Order::Size(a.number("a number of figures")?),
+        Keyword::Skill => {
             let skill = a.skill()?;
             let amount = a.number("a level or a number of days")?;
             let days = match a.peek().map(str::to_ascii_uppercase).as_deref() {
@@ -502,20 +493,20 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             };
             Order::Skill { skill, amount, days }
         }
-        "SPLIT" => {
+        Keyword::Split => {
             let w = a.next("a new unit id")?;
             if !is_new_id(w, 'U') {
                 return Err(format!("SPLIT needs a new unit id like f06nU01, not '{w}'"));
             }
             Order::Split { new: w.to_string(), count: a.number("a number of figures")? }
         }
-        "STACK" => Order::Stack(if a.more() { Some(a.unit()?) } else { None }),
-        "STANCE" => {
+        Keyword::Stack => Order::Stack(if a.more() { Some(a.unit()?) } else { None }),
+        Keyword::Stance => {
             Order::Stance { faction: a.faction()?, stance: a.listed(WordList::Stance, "a stance such as ALLY")? }
         }
-        "STAY" => Order::Stay,
-        "STUDY" => Order::Study { skill: a.skill()?, level: a.opt_number()? },
-        "SWAP" => {
+        Keyword::Stay => Order::Stay,
+        Keyword::Study => Order::Study { skill: a.skill()?, level: a.opt_number()? },
+        Keyword::Swap => {
             let with = a.unit()?;
             let n1 = a.number("the number of items to give")?;
             let i1 = a.item()?;
@@ -523,14 +514,14 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             let i2 = a.item()?;
             Order::Swap { with, give: (n1, i1), take: (n2, i2) }
         }
-        "SYNCHRO" => Order::Synchro(a.unit()?),
-        "TACTIC" => Order::Tactic(Tactic {
+        Keyword::Synchro => Order::Synchro(a.unit()?),
+        Keyword::Tactic => Order::Tactic(Tactic {
             stance: a.listed(WordList::CombatStance, "a battle stance (AVOID, DEFEND or FIGHT)")?,
             rank: a.listed(WordList::Rank, "a rank (FRONT, MIDDLE or REAR)")?,
             file: a.listed(WordList::File, "a file (LEFT, CENTER or RIGHT)")?,
             movement: a.listed(WordList::CombatMove, "a battle move such as STAND or CHARGE")?,
         }),
-        "TARGET" => {
+        Keyword::Target => {
             let w = a.next("a unit, location, structure or construction")?;
             Order::Target(if let Some(u) = unit_id(w) {
                 Target::Unit(u)
@@ -544,7 +535,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
                 return Err(format!("TARGET needs a unit, location, structure or construction, not '{w}'"));
             })
         }
-        "TEACH" => {
+        Keyword::Teach => {
             let mut list = Vec::new();
             while let Some(w) = a.peek() {
                 let student = unit_id(w).filter(|_| vocabulary.skill(w).is_none());
@@ -558,20 +549,19 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             }
             Order::Teach(list)
         }
-        "UNSTACK" => Order::Unstack,
-        "USE" => Order::Use { skill: a.skill()?, count: a.opt_number()? },
-        "WAIT" => Order::Wait(a.number("a number of days")?),
-        "WITHDRAW" => {
+        Keyword::Unstack => Order::Unstack,
+        Keyword::Use => Order::Use { skill: a.skill()?, count: a.opt_number()? },
+        Keyword::Wait => Order::Wait(a.number("a number of days")?),
+        Keyword::Withdraw => {
             let amount = a.number("an amount")?;
             let item = if a.more() { Some(a.item()?) } else { None };
             Order::Withdraw { amount, item }
         }
-        "WORK" => Order::Work,
-        "YIELD" => Order::Yield(if a.more() { Some(a.listed(WordList::Title, "a title")?) } else { None }),
-        _ => unreachable!("every keyword of UNIT_KEYWORDS has a branch"),
+        Keyword::Work => Order::Work,
+        Keyword::Yield => Order::Yield(if a.more() { Some(a.listed(WordList::Title, "a title")?) } else { None }),
     };
     // String arguments take the rest of the line.
-    if !matches!(keyword, "NAME" | "CHRISTEN" | "DESCRIBE") {
+    if !matches!(keyword, Keyword::Name | Keyword::Christen | Keyword::Describe) {
         a.end()?;
     }
     Ok(order)
@@ -618,7 +608,7 @@ pub fn parse_faction_order(text: &str) -> Result<FactionOrder, String> {
             }),
             _ => Err("RESHOW takes a rule keyword or tag, or a skill and a level, or ALL".into()),
         },
-        _ if UNIT_KEYWORDS.contains(&kw.as_str()) => {
+        _ if Keyword::parse(&kw).is_some() => {
             Err(format!("{kw} is a unit order: put it after a UNIT line naming the unit"))
         }
         _ => Err(format!("'{}' is not a faction order", text.split_whitespace().next().unwrap_or(""))),

@@ -389,163 +389,204 @@ macro_rules! visit_references {
     }};
 }
 
-/// Keyword, duration, nature and who may give it, by [`Order::index`], as the order
-/// reference says.
-const INFO: [(&str, Duration, Nature, Who); 59] = {
-    use Duration::*;
-    use Nature::*;
-    use Who::*;
-    [
-        ("ACCEPT", Immediate, Special, Any),
-        ("AT", Immediate, Condition, Any),
-        ("ATTACK", FullDay, Plain, Any),
-        ("BESTOW", Immediate, OneShot, Leader),
-        ("BUILD", FullDay, Plain, Any),
-        ("BUY", Immediate, Plain, Leader),
-        ("CANCEL", Immediate, Plain, Leader),
-        ("CARAVAN", Movement, Plain, LeaderOrCreature),
-        ("CHRISTEN", Immediate, OneShot, Any),
-        ("CLAIM", FullDay, Plain, Leader),
-        ("COMBAT", Immediate, OneShot, Any),
-        ("DAY", Immediate, Condition, Any),
-        ("DESCRIBE", Immediate, OneShot, Any),
-        ("DISBAND", Immediate, OneShot, Any),
-        ("DROP", Immediate, Plain, Any),
-        ("EJECT", Immediate, Plain, Leader),
-        ("ENTER", Immediate, OneShot, Any),
-        ("EQUIP", Immediate, Plain, Any),
-        ("EXIT", Immediate, OneShot, Any),
-        ("FORGET", Immediate, OneShot, Any),
-        ("GET", Immediate, Plain, Any),
-        ("GIVE", Immediate, Plain, Any),
-        ("GUARD", HalfDay, Plain, Any),
-        ("HAVE", Immediate, Condition, Any),
-        ("LEADER", Immediate, Condition, Any),
-        ("LEADING", Immediate, Condition, Leader),
-        ("LEAVE", Immediate, OneShot, Any),
-        ("MARCH", Movement, OneShot, LeaderOrCreature),
-        ("MERGE", Immediate, Plain, FollowerOrCreature),
-        ("MOVE", Movement, OneShot, LeaderOrCreature),
-        ("NAME", Immediate, OneShot, Any),
-        ("OATH", Immediate, OneShot, Any),
-        ("PATROL", HalfDay, Plain, Any),
-        ("PILLAGE", FullDay, Plain, Any),
-        ("PROMOTE", Immediate, OneShot, Any),
-        ("RECRUIT", Immediate, Plain, Leader),
-        ("RETREAT", Immediate, Special, Any),
-        ("SEE", Immediate, Condition, Any),
-        ("SELL", Immediate, Plain, Leader),
-        ("SETTING", Immediate, OneShot, Any),
-        ("SIZE", Immediate, Condition, Any),
-        ("SKILL", Immediate, Condition, Any),
-        ("SPLIT", Immediate, Plain, FollowerOrCreature),
-        ("STACK", Immediate, OneShot, Any),
-        ("STANCE", Immediate, OneShot, Any),
-        ("STAY", Immediate, Special, Any),
-        ("STUDY", FullDay, Plain, NotCreature),
-        ("SWAP", Immediate, Plain, Any),
-        ("SYNCHRO", Immediate, Condition, Any),
-        ("TACTIC", Immediate, OneShot, Any),
-        ("TARGET", Immediate, OneShot, Any),
-        ("TEACH", FullDay, Plain, Leader),
-        ("UNSTACK", Immediate, OneShot, Any),
-        ("USE", FullDay, Plain, Any),
-        ("WAIT", Immediate, Condition, Any),
-        ("WITHDRAW", Immediate, Plain, Any),
-        ("WORK", FullDay, Plain, LeaderOrFollower),
-        ("YIELD", Immediate, OneShot, Leader),
-        ("?", Immediate, OneShot, Any),
-    ]
-};
+/// Declares [`Keyword`] and the order reference's table: for each unit order, its
+/// keyword, how long it takes, what it is and who may give it.
+macro_rules! keywords {
+    ($($variant:ident $text:literal $duration:ident $nature:ident $who:ident,)*) => {
+        /// The keyword of a unit order (checklist §6), in alphabetical order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Keyword {
+            $(
+                #[doc = $text]
+                $variant,
+            )*
+        }
+
+        impl Keyword {
+            /// Every keyword, in alphabetical order (as [`Keyword`] numbers them).
+            pub const ALL: &[Keyword] = &[$(Keyword::$variant,)*];
+
+            /// The keyword as players write it (`"GIVE"`).
+            pub fn text(self) -> &'static str {
+                match self {
+                    $(Keyword::$variant => $text,)*
+                }
+            }
+
+            /// How long the order takes, what it is and who may give it, as the
+            /// order reference says.
+            pub fn info(self) -> (Duration, Nature, Who) {
+                match self {
+                    $(Keyword::$variant => (Duration::$duration, Nature::$nature, Who::$who),)*
+                }
+            }
+        }
+    };
+}
+
+keywords! {
+    Accept "ACCEPT" Immediate Special Any,
+    At "AT" Immediate Condition Any,
+    Attack "ATTACK" FullDay Plain Any,
+    Bestow "BESTOW" Immediate OneShot Leader,
+    Build "BUILD" FullDay Plain Any,
+    Buy "BUY" Immediate Plain Leader,
+    Cancel "CANCEL" Immediate Plain Leader,
+    Caravan "CARAVAN" Movement Plain LeaderOrCreature,
+    Christen "CHRISTEN" Immediate OneShot Any,
+    Claim "CLAIM" FullDay Plain Leader,
+    Combat "COMBAT" Immediate OneShot Any,
+    Day "DAY" Immediate Condition Any,
+    Describe "DESCRIBE" Immediate OneShot Any,
+    Disband "DISBAND" Immediate OneShot Any,
+    Drop "DROP" Immediate Plain Any,
+    Eject "EJECT" Immediate Plain Leader,
+    Enter "ENTER" Immediate OneShot Any,
+    Equip "EQUIP" Immediate Plain Any,
+    Exit "EXIT" Immediate OneShot Any,
+    Forget "FORGET" Immediate OneShot Any,
+    Get "GET" Immediate Plain Any,
+    Give "GIVE" Immediate Plain Any,
+    Guard "GUARD" HalfDay Plain Any,
+    Have "HAVE" Immediate Condition Any,
+    Leader "LEADER" Immediate Condition Any,
+    Leading "LEADING" Immediate Condition Leader,
+    Leave "LEAVE" Immediate OneShot Any,
+    March "MARCH" Movement OneShot LeaderOrCreature,
+    Merge "MERGE" Immediate Plain FollowerOrCreature,
+    Move "MOVE" Movement OneShot LeaderOrCreature,
+    Name "NAME" Immediate OneShot Any,
+    Oath "OATH" Immediate OneShot Any,
+    Patrol "PATROL" HalfDay Plain Any,
+    Pillage "PILLAGE" FullDay Plain Any,
+    Promote "PROMOTE" Immediate OneShot Any,
+    Recruit "RECRUIT" Immediate Plain Leader,
+    Retreat "RETREAT" Immediate Special Any,
+    See "SEE" Immediate Condition Any,
+    Sell "SELL" Immediate Plain Leader,
+    Setting "SETTING" Immediate OneShot Any,
+    Size "SIZE" Immediate Condition Any,
+    Skill "SKILL" Immediate Condition Any,
+    Split "SPLIT" Immediate Plain FollowerOrCreature,
+    Stack "STACK" Immediate OneShot Any,
+    Stance "STANCE" Immediate OneShot Any,
+    Stay "STAY" Immediate Special Any,
+    Study "STUDY" FullDay Plain NotCreature,
+    Swap "SWAP" Immediate Plain Any,
+    Synchro "SYNCHRO" Immediate Condition Any,
+    Tactic "TACTIC" Immediate OneShot Any,
+    Target "TARGET" Immediate OneShot Any,
+    Teach "TEACH" FullDay Plain Leader,
+    Unstack "UNSTACK" Immediate OneShot Any,
+    Use "USE" FullDay Plain Any,
+    Wait "WAIT" Immediate Condition Any,
+    Withdraw "WITHDRAW" Immediate Plain Any,
+    Work "WORK" FullDay Plain LeaderOrFollower,
+    Yield "YIELD" Immediate OneShot Leader,
+}
+
+impl Keyword {
+    /// The keyword written `word` (any case).
+    pub fn parse(word: &str) -> Option<Keyword> {
+        Keyword::ALL.iter().copied().find(|k| k.text().eq_ignore_ascii_case(word))
+    }
+}
 
 impl Order {
-    /// The order's keyword.
+    /// The order's keyword, or `None` for a line that could not be read.
+    pub fn kind(&self) -> Option<Keyword> {
+        Some(match self {
+            Order::Accept(_) => Keyword::Accept,
+            Order::At(_) => Keyword::At,
+            Order::Attack(_) => Keyword::Attack,
+            Order::Bestow(_) => Keyword::Bestow,
+            Order::Build { .. } => Keyword::Build,
+            Order::Buy { .. } => Keyword::Buy,
+            Order::Cancel { .. } => Keyword::Cancel,
+            Order::Caravan(_) => Keyword::Caravan,
+            Order::Christen(_) => Keyword::Christen,
+            Order::Claim { .. } => Keyword::Claim,
+            Order::Combat(_) => Keyword::Combat,
+            Order::Day(_) => Keyword::Day,
+            Order::Describe(_) => Keyword::Describe,
+            Order::Disband => Keyword::Disband,
+            Order::Drop { .. } => Keyword::Drop,
+            Order::Eject(_) => Keyword::Eject,
+            Order::Enter(_) => Keyword::Enter,
+            Order::Equip { .. } => Keyword::Equip,
+            Order::Exit(_) => Keyword::Exit,
+            Order::Forget(_) => Keyword::Forget,
+            Order::Get { .. } => Keyword::Get,
+            Order::Give { .. } => Keyword::Give,
+            Order::Guard => Keyword::Guard,
+            Order::Have { .. } => Keyword::Have,
+            Order::Leader(_) => Keyword::Leader,
+            Order::Leading(_) => Keyword::Leading,
+            Order::Leave(_) => Keyword::Leave,
+            Order::March(_) => Keyword::March,
+            Order::Merge { .. } => Keyword::Merge,
+            Order::Move(_) => Keyword::Move,
+            Order::Name(_) => Keyword::Name,
+            Order::Oath(_) => Keyword::Oath,
+            Order::Patrol => Keyword::Patrol,
+            Order::Pillage => Keyword::Pillage,
+            Order::Promote(_) => Keyword::Promote,
+            Order::Recruit { .. } => Keyword::Recruit,
+            Order::Retreat => Keyword::Retreat,
+            Order::See(_) => Keyword::See,
+            Order::Sell { .. } => Keyword::Sell,
+            Order::Setting { .. } => Keyword::Setting,
+            Order::Size(_) => Keyword::Size,
+            Order::Skill { .. } => Keyword::Skill,
+            Order::Split { .. } => Keyword::Split,
+            Order::Stack(_) => Keyword::Stack,
+            Order::Stance { .. } => Keyword::Stance,
+            Order::Stay => Keyword::Stay,
+            Order::Study { .. } => Keyword::Study,
+            Order::Swap { .. } => Keyword::Swap,
+            Order::Synchro(_) => Keyword::Synchro,
+            Order::Tactic(_) => Keyword::Tactic,
+            Order::Target(_) => Keyword::Target,
+            Order::Teach(_) => Keyword::Teach,
+            Order::Unstack => Keyword::Unstack,
+            Order::Use { .. } => Keyword::Use,
+            Order::Wait(_) => Keyword::Wait,
+            Order::Withdraw { .. } => Keyword::Withdraw,
+            Order::Work => Keyword::Work,
+            Order::Yield(_) => Keyword::Yield,
+            Order::Unreadable { .. } => return None,
+        })
+    }
+
+    /// The order's keyword as written (`"?"` for a line that could not be read).
     pub fn keyword(&self) -> &'static str {
-        self.info().0
+        self.kind().map_or("?", Keyword::text)
     }
 
-    /// Keyword, duration, nature and who may give it, as the order reference says.
-    pub fn info(&self) -> (&'static str, Duration, Nature, Who) {
-        INFO[self.index()]
+    /// How long the order takes, what it is and who may give it, as the order
+    /// reference says. A line that could not be read is an immediate one-shot that
+    /// any unit may give (it is removed when reached).
+    pub fn info(&self) -> (Duration, Nature, Who) {
+        self.kind().map_or((Duration::Immediate, Nature::OneShot, Who::Any), Keyword::info)
     }
 
-    /// The order's position in [`crate::systems::overlord::orders::line::UNIT_KEYWORDS`] (58 for an
-    /// unreadable line): an index for tables of per-order data.
+    /// An index for tables of per-order data: the keyword's place in
+    /// [`Keyword::ALL`], or `Keyword::ALL.len()` for a line that could not be read.
     pub fn index(&self) -> usize {
-        match self {
-            Order::Accept(_) => 0,
-            Order::At(_) => 1,
-            Order::Attack(_) => 2,
-            Order::Bestow(_) => 3,
-            Order::Build { .. } => 4,
-            Order::Buy { .. } => 5,
-            Order::Cancel { .. } => 6,
-            Order::Caravan(_) => 7,
-            Order::Christen(_) => 8,
-            Order::Claim { .. } => 9,
-            Order::Combat(_) => 10,
-            Order::Day(_) => 11,
-            Order::Describe(_) => 12,
-            Order::Disband => 13,
-            Order::Drop { .. } => 14,
-            Order::Eject(_) => 15,
-            Order::Enter(_) => 16,
-            Order::Equip { .. } => 17,
-            Order::Exit(_) => 18,
-            Order::Forget(_) => 19,
-            Order::Get { .. } => 20,
-            Order::Give { .. } => 21,
-            Order::Guard => 22,
-            Order::Have { .. } => 23,
-            Order::Leader(_) => 24,
-            Order::Leading(_) => 25,
-            Order::Leave(_) => 26,
-            Order::March(_) => 27,
-            Order::Merge { .. } => 28,
-            Order::Move(_) => 29,
-            Order::Name(_) => 30,
-            Order::Oath(_) => 31,
-            Order::Patrol => 32,
-            Order::Pillage => 33,
-            Order::Promote(_) => 34,
-            Order::Recruit { .. } => 35,
-            Order::Retreat => 36,
-            Order::See(_) => 37,
-            Order::Sell { .. } => 38,
-            Order::Setting { .. } => 39,
-            Order::Size(_) => 40,
-            Order::Skill { .. } => 41,
-            Order::Split { .. } => 42,
-            Order::Stack(_) => 43,
-            Order::Stance { .. } => 44,
-            Order::Stay => 45,
-            Order::Study { .. } => 46,
-            Order::Swap { .. } => 47,
-            Order::Synchro(_) => 48,
-            Order::Tactic(_) => 49,
-            Order::Target(_) => 50,
-            Order::Teach(_) => 51,
-            Order::Unstack => 52,
-            Order::Use { .. } => 53,
-            Order::Wait(_) => 54,
-            Order::Withdraw { .. } => 55,
-            Order::Work => 56,
-            Order::Yield(_) => 57,
-            Order::Unreadable { .. } => 58,
-        }
+        self.kind().map_or(Keyword::ALL.len(), |k| k as usize)
     }
 
     /// How long the order takes.
     pub fn duration(&self) -> Duration {
-        self.info().1
+        self.info().0
     }
     /// What the order is.
     pub fn nature(&self) -> Nature {
-        self.info().2
+        self.info().1
     }
     /// Who may give it.
     pub fn who(&self) -> Who {
-        self.info().3
+        self.info().2
     }
     /// Whether the order is run in the immediate passes (immediate and half-day orders).
     pub fn is_immediate(&self) -> bool {
@@ -762,14 +803,15 @@ impl<V: Vocabulary + ?Sized> fmt::Display for Written<'_, V> {
 
 #[cfg(test)]
 mod tests {
-    use super::INFO;
-    use crate::systems::overlord::orders::line::UNIT_KEYWORDS;
+    use super::Keyword;
 
     #[test]
-    fn the_order_table_follows_the_keyword_list() {
-        for (i, k) in UNIT_KEYWORDS.iter().enumerate() {
-            assert_eq!(INFO[i].0, *k, "row {i}");
+    fn the_58_keywords_are_in_alphabetical_order_and_read_back() {
+        assert_eq!(Keyword::ALL.len(), 58, "the order reference has 58 unit orders");
+        for (i, k) in Keyword::ALL.iter().enumerate() {
+            assert_eq!(*k as usize, i);
+            assert_eq!(Keyword::parse(&k.text().to_ascii_lowercase()), Some(*k));
         }
-        assert_eq!(INFO[UNIT_KEYWORDS.len()].0, "?", "the last row is the unreadable line");
+        assert!(Keyword::ALL.windows(2).all(|w| w[0].text() < w[1].text()));
     }
 }

@@ -293,8 +293,8 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
     let last_day = world.resource::<Clock>().tick;
     let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
     let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
-        let rank = crate::systems::overlord::mechanics::scheduler::stance_rank(world, f, observer);
-        catalog.rules.stances.iter().find(|s| s.rank == rank).map_or(String::new(), |s| s.tag.clone())
+        let stance = crate::systems::overlord::mechanics::diplomacy::stance_of(world, f, observer);
+        stance.map_or(String::new(), |s| catalog.stances.tag(s).to_string())
     });
     SeenUnit {
         id: id_of(world, u),

@@ -10,6 +10,7 @@
 //! world is saved (see [`super::world::extract`]).
 
 use super::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
+use crate::core::data::stances::StanceId;
 use crate::systems::overlord::data::{self, Tag};
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
@@ -33,6 +34,37 @@ pub struct DisplayName(pub String);
 /// Marks a faction entity; holds its cold record (funds live in [`Funds`]).
 #[derive(Component, Debug, Clone)]
 pub struct Faction(pub data::Faction);
+
+/// A faction's stances (§7): its default stance and its explicit stances toward
+/// other factions, sorted by faction. Changed by STANCE; read through the
+/// diplomacy mechanic.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diplomacy {
+    /// The stance toward factions without an explicit one (DIP-DEFAULT).
+    pub default: Option<StanceId>,
+    /// Explicit stances, sorted by faction entity.
+    pub toward: Vec<(Entity, StanceId)>,
+    /// Explicit stances toward faction ids no faction of the world has, kept as the
+    /// data gives them so that saving loses nothing.
+    pub unknown: Vec<(Tag, StanceId)>,
+}
+
+impl Diplomacy {
+    /// The stance held toward faction `f`: the explicit one, else the default.
+    pub fn toward(&self, f: Entity) -> Option<StanceId> {
+        match self.toward.binary_search_by_key(&f, |x| x.0) {
+            Ok(i) => Some(self.toward[i].1),
+            Err(_) => self.default,
+        }
+    }
+    /// Sets the explicit stance toward faction `f`.
+    pub fn set(&mut self, f: Entity, s: StanceId) {
+        match self.toward.binary_search_by_key(&f, |x| x.0) {
+            Ok(i) => self.toward[i].1 = s,
+            Err(i) => self.toward.insert(i, (f, s)),
+        }
+    }
+}
 
 /// A faction's funds: coins and items, by item id, sorted by id.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

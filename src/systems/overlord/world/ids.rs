@@ -4,6 +4,7 @@
 //! An id is the index of its record in the rule set's list, so `catalog.rules.items[id.index()]`
 //! is the item. Tags are turned into ids once, when a game is loaded or an order is parsed.
 
+use crate::core::data::stances::StanceTable;
 use crate::systems::overlord::data::{RuleSet, Tag};
 use bevy_ecs::prelude::Resource;
 use std::collections::HashMap;
@@ -104,6 +105,8 @@ pub struct CatalogTables {
     skill_levels: Vec<Vec<u32>>,
     /// Per month of the calendar: the index of its season.
     month_seasons: Vec<Option<usize>>,
+    /// The stances, resolved (§7).
+    pub stances: StanceTable,
 }
 
 impl std::ops::Deref for Catalog {
@@ -124,7 +127,18 @@ impl Catalog {
         let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
         let month_seasons =
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
-        Catalog(Arc::new(CatalogTables { rules, items, skills, races, terrains, effects, skill_levels, month_seasons }))
+        let stances = StanceTable::new(&rules.stances);
+        Catalog(Arc::new(CatalogTables {
+            rules,
+            items,
+            skills,
+            races,
+            terrains,
+            effects,
+            skill_levels,
+            month_seasons,
+            stances,
+        }))
     }
 
     /// The id of item `tag`.
@@ -238,8 +252,7 @@ impl crate::systems::overlord::orders::Vocabulary for Catalog {
         match list {
             W::Direction => pick(r.movement.directions.iter().map(|d| d.tag.as_str()), word),
             // Players write the stance's name (FRIENDLY) or its tag (friend).
-            W::Stance => pick(r.stances.iter().map(|s| s.tag.as_str()), word)
-                .or_else(|| r.stances.iter().find(|s| s.name.eq_ignore_ascii_case(word)).map(|s| s.tag.as_str())),
+            W::Stance => self.stances.by_word(word).map(|s| self.stances.tag(s)),
             W::CombatStance => pick(c.stances.iter().map(|s| s.tag.as_str()), word),
             W::Rank => pick(c.ranks.iter().map(|s| s.tag.as_str()), word)
                 .or_else(|| pick(c.ranks.iter().map(|s| s.tag.as_str()), &alias(word, "center", "middle"))),

@@ -17,6 +17,24 @@ use bevy_ecs::prelude::*;
 use components::*;
 use resources::{Directory, Game, Kind, Month, Randomness, Submissions};
 
+/// Whether unit `u` has `req`: the skill at that level or better.
+pub fn meets(world: &World, u: Entity, req: &data::SkillLevelReq) -> bool {
+    let catalog = world.resource::<Catalog>();
+    let Some(skill) = catalog.skill(&req.skill) else { return false };
+    world.get::<Skills>(u).is_some_and(|s| s.level(catalog, skill) >= req.level)
+}
+
+/// The bonuses of the complete structure unit `u` is inside, if any (STR-BENEFIT).
+pub fn structure_bonuses(world: &World, u: Entity) -> Option<&data::Bonuses> {
+    let s = world.get::<At>(u)?.structure?;
+    let r = world.get_entity(s).ok()?;
+    if !r.get::<Structure>()?.0.missing.is_empty() {
+        return None;
+    }
+    let c = &world.resource::<Catalog>().rules.constructions.constructions[r.get::<StructureKind>()?.0];
+    (!c.bonuses.is_empty()).then_some(&c.bonuses)
+}
+
 /// The month index (into the rule set's calendar) in which `turn` is played. Turn 0
 /// (the starting state) and turn 1 both fall in the scenario's starting month.
 pub fn month_of_turn(settings: &data::GameSettings, months: usize, turn: u32) -> u32 {
@@ -33,7 +51,24 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut dir = Directory::default();
     let mut errors = Vec::new();
 
+    let mut explicit = Vec::new();
     for (seq, mut f) in factions.into_iter().enumerate() {
+        let stances = &catalog.stances;
+        let default = std::mem::take(&mut f.default_stance);
+        let default = match stances.by_tag(&default) {
+            Some(s) => Some(s),
+            None if default.is_empty() => None,
+            None => {
+                errors.push(format!("faction {}: unknown default stance '{default}'", f.id));
+                None
+            }
+        };
+        for (other, tag) in std::mem::take(&mut f.stances) {
+            match stances.by_tag(&tag) {
+                Some(s) => explicit.push((seq, other, s)),
+                None => errors.push(format!("faction {}: unknown stance '{tag}' toward {other}", f.id)),
+            }
+        }
         let mut funds = Vec::new();
         for (tag, count) in std::mem::take(&mut f.funds) {
             match catalog.item(&tag) {
@@ -49,11 +84,21 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 Id(id.clone()),
                 DisplayName(f.name.clone()),
                 Funds(funds),
+                Diplomacy { default, ..Default::default() },
                 Events::default(),
                 Faction(f),
             ))
             .id();
         dir.insert(Kind::Faction, &id, e);
+    }
+    for (seq, other, s) in explicit {
+        let e = dir.factions[seq];
+        let target = dir.get(Kind::Faction, &other);
+        let mut d = world.get_mut::<Diplomacy>(e).expect("faction");
+        match target {
+            Some(t) => d.set(t, s),
+            None => d.unknown.push((other, s)),
+        }
     }
     for (seq, l) in locations.into_iter().enumerate() {
         let Some(terrain) = catalog.terrain(&l.terrain) else {
@@ -240,6 +285,12 @@ pub fn extract(world: &World) -> Scenario {
                 .get::<Funds>(e)
                 .map(|fu| fu.0.iter().map(|&(item, n)| (catalog.item_tag(item).to_string(), n)).collect())
                 .unwrap_or_default();
+            if let Some(d) = world.get::<Diplomacy>(e) {
+                let tag = |s| catalog.stances.tag(s).to_string();
+                f.default_stance = d.default.map(tag).unwrap_or_default();
+                f.stances = d.toward.iter().map(|&(o, s)| (id_of(o), tag(s))).collect();
+                f.stances.extend(d.unknown.iter().map(|(o, s)| (o.clone(), tag(*s))));
+            }
             f
         })
         .collect();

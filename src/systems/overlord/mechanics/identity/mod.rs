@@ -1,11 +1,11 @@
 //! Orders that change how a unit presents itself and fights, but nothing else:
-//! NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT (ORD-NAME, ORD-DESCRIBE,
-//! ORD-SETTING, ORD-STANCE, ORD-TACTIC, ORD-COMBAT). All run at once, every time.
+//! NAME, DESCRIBE, SETTING, TACTIC, COMBAT (ORD-NAME, ORD-DESCRIBE, ORD-SETTING,
+//! ORD-TACTIC, ORD-COMBAT). All run at once, every time.
 
 use crate::systems::overlord::data::CombatTactics;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
-use crate::systems::overlord::orders::syntax::{CombatAction, Entry, Order, Setting};
+use crate::systems::overlord::orders::syntax::{CombatAction, Entry, Keyword, Order, Setting};
 use crate::systems::overlord::world::components::{DisplayName, Faction, Unit};
 use bevy_app::{App, Plugin};
 
@@ -15,8 +15,9 @@ pub struct IdentityPlugin;
 impl Plugin for IdentityPlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        for k in ["NAME", "DESCRIBE", "SETTING", "STANCE", "TACTIC", "COMBAT"] {
-            h.set(k, identity);
+        use Keyword::*;
+        for k in [Name, Describe, Setting, Tactic, Combat] {
+            h.set(module_path!(), k, identity);
         }
     }
 }
@@ -51,26 +52,6 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
                     Setting::Support | Setting::Terse => &mut s.support,
                 } = *on;
                 format!("Setting {} is {word}.", setting.keyword())
-            }
-        }
-        Order::Stance { faction, stance } => {
-            let Some(mine) = act.faction_of(me) else { return Outcome::NotNow };
-            let Some(target) = act.faction_named(faction) else {
-                return Outcome::Invalid(format!("there is no faction {faction}"));
-            };
-            let target_id =
-                act.world.get::<crate::systems::overlord::world::components::Id>(target).map(|i| i.0.clone());
-            let name = act.catalog().rules.stances.iter().find(|s| s.tag == *stance).map(|s| s.name.clone());
-            let name = name.unwrap_or_else(|| stance.clone());
-            let mut f = act.world.get_mut::<Faction>(mine).expect("faction");
-            if target == mine {
-                // DIP-DEFAULT: explicit stances keep their value.
-                f.0.default_stance = stance.clone();
-                format!("Default stance is now {name}.")
-            } else {
-                let id = target_id.unwrap_or_default();
-                f.0.stances.insert(id.clone(), stance.clone());
-                format!("Stance toward {id} is now {name}.")
             }
         }
         Order::Tactic(t) => {

@@ -26,6 +26,7 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visitin
 use crate::systems::overlord::mechanics::study::SkillTree;
 use crate::systems::overlord::orders::line::is_new_id;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Effects, Figures, Holding, Id, Inventory, Race, Skills};
@@ -43,8 +44,8 @@ pub struct MergePlugin;
 impl Plugin for MergePlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("SPLIT", split);
-        h.set("MERGE", merge);
+        h.set(module_path!(), Keyword::Split, split);
+        h.set(module_path!(), Keyword::Merge, merge);
     }
 }
 

@@ -32,6 +32,7 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Effects, Events, Faction, Figures, Funds, Inventory, Location, Owner, Unit,
@@ -56,7 +57,7 @@ impl Plugin for MoneyPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<WorkLog>();
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("WORK", work);
+        h.set(module_path!(), Keyword::Work, work);
         h.set_default(work_all);
         app.add_step_system("wages", pay_wages);
         app.add_step_system("upkeep", pay_upkeep);

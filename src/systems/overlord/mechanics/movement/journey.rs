@@ -11,31 +11,32 @@
 //! the last day they arrive there.
 
 use super::Travel;
-use super::guards;
 use super::routes::{Routes, Toward};
 use super::travel::{Load, Trip};
+use super::{Arrival, ArrivalGate};
 use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{JourneyKind, RaceKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::mechanics::stacks::set_leader;
-use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
+use crate::systems::overlord::mechanics::stats::load_of;
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Destination, Entry, Order, Repeat};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Effects, Events, Figures, Inventory, Journey, Orders, Production, Race, Refusing, Seq, Skills, StackLeader,
-    StructureAt, StructureKind, substack,
+    At, Events, Journey, Orders, Production, Refusing, Seq, StackLeader, StructureAt, StructureKind, substack,
 };
+use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
 
 /// Registers the movement orders.
 pub fn register(h: &mut OrderHandlers) {
-    h.set("MOVE", move_order);
-    h.set("MARCH", move_order);
-    h.set("CARAVAN", caravan);
-    h.set("STAY", stay);
-    h.set("RETREAT", retreat);
+    h.set(module_path!(), Keyword::Move, move_order);
+    h.set(module_path!(), Keyword::March, move_order);
+    h.set(module_path!(), Keyword::Caravan, caravan);
+    h.set(module_path!(), Keyword::Stay, stay);
+    h.set(module_path!(), Keyword::Retreat, retreat);
 }
 
 /// ORD-MOVE, ORD-MARCH: sets out toward a direction or a neighbouring location.
@@ -105,44 +106,6 @@ fn stay(_: &mut Act, _: &mut Entry) -> Outcome {
 /// [`retreat_at_month_start`].)
 fn retreat(_: &mut Act, _: &mut Entry) -> Outcome {
     Outcome::Invalid("RETREAT turns back a journey under way, and this unit is not travelling".into())
-}
-
-/// Whether unit `u` meets `req` (skill tag and level).
-pub(super) fn meets(world: &World, u: Entity, req: &crate::systems::overlord::data::SkillLevelReq) -> bool {
-    let catalog = world.resource::<Catalog>();
-    let Some(skill) = catalog.skill(&req.skill) else { return false };
-    world.get::<Skills>(u).is_some_and(|s| s.level(catalog, skill) >= req.level)
-}
-
-/// The total weight and capacities of `group` (STK-AGG). A mode that needs a skill
-/// (climbing) counts only if every unit of the group has it.
-pub(super) fn load_of(world: &World, group: &[Entity]) -> (u64, Vec<u64>) {
-    let catalog = world.resource::<Catalog>();
-    let tables = world.resource::<CapacityTables>();
-    let modes = &catalog.rules.movement.modes;
-    let mut weight = 0u64;
-    let mut capacity = vec![0u64; modes.len()];
-    for &u in group {
-        let r = world.entity(u);
-        let (Some(race), Some(figures), Some(inv), Some(skills), Some(effects)) =
-            (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>(), r.get::<Effects>())
-        else {
-            continue;
-        };
-        let s = compute(catalog, tables, race.0, figures.0, inv, skills, effects);
-        weight = weight.saturating_add(s.weight_milli);
-        for (c, x) in capacity.iter_mut().zip(&s.capacity) {
-            *c = c.saturating_add(*x);
-        }
-    }
-    for (m, mode) in modes.iter().enumerate() {
-        if let Some(req) = &mode.skill
-            && !group.iter().all(|&u| meets(world, u, req))
-        {
-            capacity[m] = 0;
-        }
-    }
-    (weight, capacity)
 }
 
 /// Sets the acting unit out toward `toward` with its substack, or says why not.
@@ -421,9 +384,10 @@ pub fn advance(world: &mut World) {
             None => substack(world, top).into_iter().filter(|u| world.get::<Journey>(*u).is_some()).collect(),
         };
         let Some(j) = world.get::<Journey>(top).copied() else { continue };
-        match guards::at_arrival(world, &group, j) {
-            guards::Arrival::Enter => land(world, &group, j.to, day),
-            guards::Arrival::TurnBack(reason) => {
+        let gate = world.resource::<ArrivalGate>().0;
+        match gate.map_or(Arrival::Enter, |g| g(world, &group, j)) {
+            Arrival::Enter => land(world, &group, j.to, day),
+            Arrival::TurnBack(reason) => {
                 turn_back(world, &group, j.days, &reason, day);
             }
         }

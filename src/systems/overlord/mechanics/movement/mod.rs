@@ -1,9 +1,9 @@
 //! Movement (§19 of the rules): the location graph ([`routes`]), travel times
-//! ([`travel`]), journeys and the movement orders ([`journey`]) and guards on the
-//! movement side ([`guards`]). The rules followed and the choices made are in
+//! ([`travel`]), journeys and the movement orders ([`journey`]). What a stack
+//! arriving somewhere meets is decided by the mechanic that guards places, through
+//! the [`ArrivalGate`]. The rules followed and the choices made are in
 //! `docs/movement.md`.
 
-pub mod guards;
 pub mod journey;
 pub mod routes;
 pub mod travel;
@@ -11,6 +11,7 @@ pub mod travel;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::scheduler::OrderHandlers;
 use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::Journey;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -18,8 +19,22 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug)]
 pub struct Travel(pub travel::TravelTables);
 
-/// The movement orders, the month's location graph and title index, and each
-/// day's travel.
+/// What a stack arriving at its destination meets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arrival {
+    /// It enters.
+    Enter,
+    /// It turns back, for this reason.
+    TurnBack(String),
+}
+
+/// Decides what the stack `group` (its top unit first) meets on arriving by
+/// journey `j`: set by the mechanic that guards places (MOV-GUARD). Without one,
+/// every stack enters.
+#[derive(Resource, Default)]
+pub struct ArrivalGate(pub Option<fn(&mut World, &[Entity], Journey) -> Arrival>);
+
+/// The movement orders, the month's location graph, and each day's travel.
 pub struct MovementPlugin;
 
 impl Plugin for MovementPlugin {
@@ -27,18 +42,11 @@ impl Plugin for MovementPlugin {
         let tables = travel::TravelTables::new(app.world().resource::<Catalog>());
         app.insert_resource(Travel(tables));
         app.init_resource::<routes::Routes>();
-        app.init_resource::<guards::TitleIndex>();
-        app.init_resource::<guards::BattleRequests>();
-        {
-            let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-            journey::register(&mut h);
-            guards::register(&mut h);
-        }
+        app.init_resource::<ArrivalGate>();
+        journey::register(&mut app.world_mut().resource_mut::<OrderHandlers>());
         app.add_step_system("month_start", routes::build_routes);
-        app.add_step_system("month_start", guards::index_titles);
         app.add_step_system("month_start", journey::retreat_at_month_start);
         app.add_step_system("movement", journey::advance);
-        app.add_step_system("battle", guards::guard_clashes);
     }
 }
 

@@ -6,7 +6,7 @@ use crate::systems::overlord::Overlord;
 use crate::core::engine::Engine;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::mechanics::movement::guards::BattleRequests;
+use crate::systems::overlord::mechanics::guards::BattleRequests;
 use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario, unit};
 use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Production, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};

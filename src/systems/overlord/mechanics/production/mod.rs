@@ -4,36 +4,35 @@
 //! A unit's level in the skill gives the production of that level
 //! (`levels[n].production`): a batch takes `days` figure-days and yields `multiple`
 //! of the output (or, for a harvest, the `harvest` count of the resource). Each day
-//! of USE adds figures × speed to the unit's work in progress. Speed is 100%, plus
-//! `tool_bonus_percent` in proportion to the figures with one of the production's
-//! tools equipped, plus the race's and the season's `use` bonuses for the skill.
-//! Work in progress is kept across days and months; using another skill drops it.
+//! of USE adds figures × speed to the unit's work in progress (speed, batches and
+//! experience: [`skill_use`](super::skill_use)). Work in progress is kept across
+//! days and months; using another skill drops it.
 //!
 //! * **Harvest**: the batches completed today ask for resource from the location's
 //!   stock of the month (`resources`). When the day's demand at a location exceeds
 //!   the stock, harvesters share it in proportion to their demand, rounded down
 //!   (RES-SHARE; TV-HARVEST: 15 for 20 and 40 gives 5 and 10). Work beyond what the
 //!   land gave is lost, but for less than a batch. Where a unit is on guard whose
-//!   faction does not hold the harvester's at least Friendly, the harvest is refused
-//!   (GRD-EFFECT).
+//!   faction's stance toward the harvester's does not grant `Harvest`, the harvest
+//!   is refused (GRD-EFFECT).
 //! * **Craft**: the inputs of a batch are consumed when it starts. A batch that
 //!   cannot start leaves the figures idle; a USE that cannot start at all waits.
 //!
 //! `USE skill` is one day of work (`N USE`, `@USE` for more); `USE skill number`
-//! goes on until `number` items are made (`@USE HORS 10`). A day of
-//! USE gives the skill `use_experience_percent` of a day of study, and each more
-//! basic skill `use_basic_percent`, unless the skill is `NoExperience`. Building,
-//! enchanting, summoning and special actions come with their mechanics.
+//! goes on until `number` items are made (`@USE HORS 10`). Building skills are
+//! `structures`'; enchanting, summoning and special actions come with their
+//! mechanics.
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{SkillFlag, UseKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, not_yet};
-use crate::systems::overlord::mechanics::study::SkillTree;
+use crate::systems::overlord::mechanics::skill_use::{Specs, batches, daily_work, first_inputs, gain_experience};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Inventory, Location, Orders, Production, Race, Skills};
+use crate::systems::overlord::world::components::{Events, Inventory, Location, Orders, Production, Skills};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -61,61 +60,6 @@ struct Claim {
     progress: u32,
 }
 
-/// A level's production, with its tags resolved once.
-#[derive(Debug, Clone)]
-pub struct Spec {
-    /// The use kind of the skill.
-    pub kind: Option<UseKind>,
-    /// Work a batch takes, in hundredths of a figure-day.
-    pub batch: u32,
-    /// Items a batch yields.
-    pub multiple: u32,
-    /// The crafted item.
-    pub output: Option<ItemId>,
-    /// Inputs of a batch.
-    pub inputs: Vec<(ItemId, u32)>,
-    /// Tools that speed the work.
-    pub tools: Vec<ItemId>,
-    /// The harvested resource and how many a batch yields.
-    pub harvest: Option<(ItemId, u32)>,
-}
-
-/// Every skill level's production, resolved (`[skill][level - 1]`).
-#[derive(Resource, Debug)]
-pub struct Specs(pub Vec<Vec<Option<std::sync::Arc<Spec>>>>);
-
-impl Specs {
-    /// Resolves the productions of the rule set.
-    pub fn new(catalog: &Catalog) -> Self {
-        let item = |t: &str| catalog.item(t);
-        Specs(
-            catalog
-                .rules
-                .skills
-                .iter()
-                .map(|s| {
-                    s.levels
-                        .iter()
-                        .map(|l| {
-                            l.production.as_ref().map(|p| {
-                                std::sync::Arc::new(Spec {
-                                    kind: s.use_kind,
-                                    batch: p.days.max(1) * 100,
-                                    multiple: p.multiple.max(1),
-                                    output: p.output.as_deref().and_then(item),
-                                    inputs: p.inputs.iter().filter_map(|i| item(&i.0).map(|x| (x, i.1))).collect(),
-                                    tools: p.tools.iter().filter_map(|t| item(t)).collect(),
-                                    harvest: p.harvest.as_ref().and_then(|h| item(&h.0).map(|x| (x, h.1.max(1)))),
-                                })
-                            })
-                        })
-                        .collect()
-                })
-                .collect(),
-        )
-    }
-}
-
 /// The month's resources of each location that has some, typed; written back to
 /// the location as they are harvested.
 #[derive(Resource, Debug, Default)]
@@ -126,12 +70,10 @@ pub struct ProductionPlugin;
 
 impl Plugin for ProductionPlugin {
     fn build(&self, app: &mut App) {
-        let specs = Specs::new(app.world().resource::<Catalog>());
-        app.insert_resource(specs);
         app.init_resource::<Stocks>();
         app.add_step_system("month_start", read_stocks);
         app.init_resource::<Harvests>();
-        app.world_mut().resource_mut::<OrderHandlers>().set("USE", use_skill);
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Use, use_skill);
         app.add_step_system("harvests", settle_harvests);
     }
 }
@@ -186,11 +128,11 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         // GRD-EFFECT: guards stop factions they do not hold Friendly from the land's
         // resources.
         if let Some(f) = act.faction_of(me)
-            && let Some(g) = crate::systems::overlord::mechanics::movement::guards::guard_against(
+            && let Some(g) = crate::systems::overlord::mechanics::guards::guard_against(
                 act.world,
                 at.location,
                 f,
-                "friend",
+                crate::systems::overlord::data::StanceGrant::Harvest,
             )
         {
             let name = act.name(g);
@@ -255,53 +197,6 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step })
 }
 
-/// The work in progress on `skill`, or, when none, the inputs of a first batch
-/// consumed and no work yet; `None` when they are lacking (SKL-USE-CRAFT).
-pub(crate) fn first_inputs(act: &mut Act, skill: SkillId, spec: &Spec) -> Option<u32> {
-    if let Some((k, x)) = act.world.get::<Production>(act.unit).and_then(|p| p.0)
-        && k == skill
-    {
-        return Some(x);
-    }
-    let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
-    if !spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
-        return None;
-    }
-    consume(&mut inv, &spec.inputs);
-    Some(0)
-}
-
-/// Today's batches: `wip` plus the day's work `gain`; each finished batch calls `done`,
-/// which says whether to go on, and the next batch's inputs go when it starts. The
-/// work left on an unfinished batch stays in progress; the skill gains experience.
-pub(crate) fn batches(
-    act: &mut Act,
-    skill: SkillId,
-    spec: &Spec,
-    wip: u32,
-    gain: u32,
-    mut done: impl FnMut(&mut Act) -> bool,
-) {
-    let catalog = act.catalog().clone();
-    let mut progress = wip + gain;
-    let mut busy = true;
-    while busy && progress >= spec.batch {
-        progress -= spec.batch;
-        if !done(act) {
-            busy = false;
-            break;
-        }
-        let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
-        if spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
-            consume(&mut inv, &spec.inputs);
-        } else {
-            busy = false;
-        }
-    }
-    act.world.get_mut::<Production>(act.unit).expect("unit").0 = busy.then_some((skill, progress));
-    gain_experience(act, &catalog, skill);
-}
-
 /// The month's stocks, read from the locations.
 fn read_stocks(catalog: Res<Catalog>, mut stocks: ResMut<Stocks>, places: Query<(Entity, &Location)>) {
     stocks.0.clear();
@@ -309,70 +204,6 @@ fn read_stocks(catalog: Res<Catalog>, mut stocks: ResMut<Stocks>, places: Query<
         if !l.0.resources.is_empty() {
             let list = l.0.resources.iter().filter_map(|r| catalog.item(&r.item).map(|i| (i, r.current))).collect();
             stocks.0.insert(e, list);
-        }
-    }
-}
-
-/// Today's work: figures × speed, in hundredths of a figure-day. Speed is 100%
-/// plus the tool, race and season bonuses, and the `use` and `production` bonuses
-/// of the complete structure the unit is in (STR-PROD).
-pub(crate) fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId], figures: u32) -> u32 {
-    let p = &catalog.rules.info.parameters;
-    let s = &catalog.rules.skills[skill.index()];
-    let mut speed: i64 = 100;
-    if !tools.is_empty() && figures > 0 {
-        let equipped: u32 = act
-            .world
-            .get::<Inventory>(act.unit)
-            .map_or(0, |inv| inv.0.iter().filter(|h| tools.contains(&h.item)).map(|h| h.equipped).sum());
-        speed += i64::from(p.tool_bonus_percent) * i64::from(equipped.min(figures)) / i64::from(figures);
-    }
-    if let Some(r) = act.world.get::<Race>(act.unit) {
-        let b = &catalog.rules.races[r.0.index()].bonuses.use_;
-        if !b.is_empty() {
-            speed += i64::from(b.get(&s.tag).copied().unwrap_or(0));
-        }
-    }
-    if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0)
-        && !season.bonuses.use_.is_empty()
-    {
-        speed += i64::from(season.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
-    }
-    if let Some(b) = crate::systems::overlord::mechanics::structures::inside_bonuses(act.world, act.unit) {
-        speed += i64::from(b.use_.get(&s.tag).copied().unwrap_or(0));
-        speed += i64::from(b.production.get(&s.tag).copied().unwrap_or(0));
-    }
-    (i64::from(figures) * speed.max(0)).min(i64::from(u32::MAX)) as u32
-}
-
-pub(crate) fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {
-    for &(item, n) in inputs {
-        if let Some(h) = inv.0.iter_mut().find(|h| h.item == item) {
-            h.count -= n;
-            h.equipped = h.equipped.min(h.count);
-        }
-    }
-    inv.0.retain(|h| h.count > 0);
-}
-
-/// SKL-EXP-USE.
-pub(crate) fn gain_experience(act: &mut Act, catalog: &Catalog, skill: SkillId) {
-    let s = &catalog.rules.skills[skill.index()];
-    if s.flags.contains(&SkillFlag::NoExperience) {
-        return;
-    }
-    let p = &catalog.rules.info.parameters;
-    let own = p.experience_per_day * p.use_experience_percent / 100;
-    let basic = p.experience_per_day * p.use_basic_percent / 100;
-    let basics = act.world.resource::<SkillTree>().basics[skill.index()].clone();
-    let mut sk = act.world.get_mut::<Skills>(act.unit).expect("unit");
-    for (id, n) in std::iter::once((skill, own)).chain(basics.iter().map(|&b| (b, basic))) {
-        if n == 0 {
-            continue;
-        }
-        match sk.0.iter_mut().find(|x| x.0 == id) {
-            Some(x) => x.1 = x.1.saturating_add(n),
-            None => sk.0.push((id, n)),
         }
     }
 }

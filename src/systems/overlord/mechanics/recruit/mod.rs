@@ -21,6 +21,7 @@ use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::orders::line::is_new_id;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Holding, Id, Inventory, Location, Population};
@@ -57,7 +58,7 @@ pub struct RecruitPlugin;
 impl Plugin for RecruitPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Hired>();
-        app.world_mut().resource_mut::<OrderHandlers>().set("RECRUIT", recruit);
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Recruit, recruit);
         app.add_step_system("day_end", muster);
     }
 }

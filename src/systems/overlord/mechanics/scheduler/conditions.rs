@@ -4,16 +4,17 @@
 
 use super::handlers::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Place};
 use crate::systems::overlord::world::components::{Inventory, Orders, Skills};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
 pub(super) fn register(h: &mut OrderHandlers) {
-    for k in ["AT", "DAY", "HAVE", "LEADER", "LEADING", "SEE", "SIZE", "SKILL", "WAIT"] {
-        h.set(k, condition);
+    use Keyword::*;
+    for k in [At, Day, Have, Leader, Leading, See, Size, Skill, Wait] {
+        h.set(module_path!(), k, condition);
     }
-    h.set("SYNCHRO", synchro);
-    h.set("ACCEPT", |_, _| Outcome::NotNow);
+    h.set(module_path!(), Keyword::Synchro, synchro);
 }
 
 /// Whether a condition holds for the acting unit now.

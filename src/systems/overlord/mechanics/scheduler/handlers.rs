@@ -2,7 +2,7 @@
 
 use crate::systems::overlord::data::RaceKind;
 use crate::systems::overlord::orders::queue::Outcome;
-use crate::systems::overlord::orders::syntax::{Entry, Order};
+use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, DisplayName, Events, Faction, Figures, Id, Journey, Owner, Race, StackLeader, Unit,
@@ -15,9 +15,15 @@ use bevy_ecs::prelude::*;
 pub type Handler = fn(&mut Act, &mut Entry) -> Outcome;
 
 /// The handlers of the orders, by [`Order::index`]. Each mechanic's plugin registers
-/// the orders it carries out when it is built.
+/// the orders it carries out when it is built; [`ORDERS`](super::super::ORDERS) says
+/// which mechanic that is, and a test checks the two agree.
 #[derive(Resource, Clone)]
-pub struct OrderHandlers(Vec<Option<Handler>>, Option<DefaultHandler>);
+pub struct OrderHandlers {
+    by_order: Vec<Option<Handler>>,
+    default: Option<DefaultHandler>,
+    /// Every registration: the order and the registering module.
+    registered: Vec<(Keyword, &'static str)>,
+}
 
 /// What the invisible default order (PFX-WORK) does for all the units whose
 /// full-day slot stayed free today, at once, after the full-day pass. It must not
@@ -26,49 +32,43 @@ pub type DefaultHandler = fn(&mut World, &[Entity], u32);
 
 impl Default for OrderHandlers {
     fn default() -> Self {
-        OrderHandlers(vec![None; crate::systems::overlord::orders::line::UNIT_KEYWORDS.len() + 1], None)
+        OrderHandlers { by_order: vec![None; Keyword::ALL.len() + 1], default: None, registered: Vec::new() }
     }
 }
 
 impl OrderHandlers {
-    /// Registers what the order with `keyword` does.
-    pub fn set(&mut self, keyword: &str, handler: Handler) {
-        let i = crate::systems::overlord::orders::line::UNIT_KEYWORDS
-            .iter()
-            .position(|k| *k == keyword)
-            .unwrap_or_else(|| panic!("no order {keyword}"));
-        self.0[i] = Some(handler);
+    /// Registers what the order `keyword` does. `mechanic` is the registering
+    /// module's path (`module_path!()`).
+    pub fn set(&mut self, mechanic: &'static str, keyword: Keyword, handler: Handler) {
+        self.by_order[keyword as usize] = Some(handler);
+        self.registered.push((keyword, mechanic));
     }
-    /// The handler of the order at `index`.
+    /// The handler of the order at `index` ([`Order::index`]).
     pub fn get(&self, index: usize) -> Option<Handler> {
-        self.0.get(index).copied().flatten()
+        self.by_order.get(index).copied().flatten()
+    }
+    /// Every registration, in the order made: the order and the module that made it.
+    pub fn registered(&self) -> &[(Keyword, &'static str)] {
+        &self.registered
     }
     /// Registers what the invisible WORK does for the units left idle by the
     /// full-day pass, all at once.
     pub fn set_default(&mut self, handler: DefaultHandler) {
-        self.1 = Some(handler);
+        self.default = Some(handler);
     }
     /// The bulk handler of the invisible WORK, if any.
     pub fn default_handler(&self) -> Option<DefaultHandler> {
-        self.1
+        self.default
     }
 }
 
-/// The mechanic that will carry out an order nobody handles yet, for the report.
+/// What an order nobody carries out waits for, for the report: the mechanic the
+/// table of orders names (its folder, when its plugin is left out).
 pub fn pending_mechanic(order: &Order) -> &'static str {
-    match order {
-        Order::Build { .. } | Order::Target(_) => "building",
-        Order::Work => "working for wages",
-        Order::Move(_) | Order::March(_) | Order::Caravan(_) | Order::Retreat | Order::Stay => "movement",
-        Order::Guard | Order::Patrol => "guarding",
-        Order::Attack(_) | Order::Pillage => "combat",
-        Order::Buy { .. } | Order::Sell { .. } => "trading at markets",
-        Order::Recruit { .. } => "recruiting",
-        Order::Merge { .. } | Order::Split { .. } => "merging and splitting units",
-        Order::Claim { .. } | Order::Cancel { .. } | Order::Bestow(_) | Order::Yield(_) => "titles",
-        Order::Oath(_) => "changing allegiance",
-        Order::Christen(_) => "naming structures",
-        _ => "this order",
+    match order.kind().map(super::super::owner) {
+        Some(super::super::Owner::Pending(what)) => what,
+        Some(super::super::Owner::Mechanic(m)) => m,
+        None => "this order",
     }
 }
 
@@ -140,26 +140,6 @@ impl Act<'_> {
     /// The faction of unit `u`.
     pub fn faction_of(&self, u: Entity) -> Option<Entity> {
         self.world.get::<Owner>(u).map(|o| o.0)
-    }
-
-    /// The rank of the stance faction `of` holds toward faction `toward` (DIP-LEVELS,
-    /// DIP-DEFAULT); a faction is its own ally.
-    pub fn stance_rank(&self, of: Entity, toward: Entity) -> u32 {
-        stance_rank(self.world, of, toward)
-    }
-
-    /// The rank of a stance of the rule set by tag or name (`ally`, `friendly`).
-    pub fn named_rank(&self, word: &str) -> u32 {
-        named_rank(self.world, word)
-    }
-
-    /// Whether the faction of unit `of` holds the faction of unit `toward` at least at
-    /// stance `level` (`"friendly"`, `"ally"`).
-    pub fn holds_at_least(&self, of: Entity, toward: Entity, level: &str) -> bool {
-        match (self.faction_of(of), self.faction_of(toward)) {
-            (Some(a), Some(b)) => self.stance_rank(a, b) >= self.named_rank(level),
-            _ => false,
-        }
     }
 
     /// The kind of unit `u`'s race.
@@ -234,37 +214,6 @@ impl Act<'_> {
     pub fn text(&self, entry: &Entry) -> String {
         entry.written(self.catalog()).to_string()
     }
-}
-
-/// The rank of the stance faction `of` holds toward faction `toward` (DIP-LEVELS,
-/// DIP-DEFAULT); a faction is its own ally.
-pub fn stance_rank(world: &World, of: Entity, toward: Entity) -> u32 {
-    let stances = &world.resource::<Catalog>().rules.stances;
-    let rank = |word: &str| {
-        stances
-            .iter()
-            .find(|s| s.tag.eq_ignore_ascii_case(word) || s.name.eq_ignore_ascii_case(word))
-            .map_or(0, |s| s.rank)
-    };
-    if of == toward {
-        return rank("ally");
-    }
-    let Some(f) = world.get::<Faction>(of) else { return 0 };
-    let id = world.get::<Id>(toward).map(|i| i.0.as_str()).unwrap_or("");
-    match f.0.stances.get(id) {
-        Some(s) => rank(s),
-        None => rank(&f.0.default_stance),
-    }
-}
-
-/// The rank of a stance of the rule set by tag or name (`ally`, `friendly`); a
-/// stance the rule set lacks ranks above all.
-pub fn named_rank(world: &World, word: &str) -> u32 {
-    let stances = &world.resource::<Catalog>().rules.stances;
-    stances
-        .iter()
-        .find(|s| s.tag.eq_ignore_ascii_case(word) || s.name.eq_ignore_ascii_case(word))
-        .map_or(u32::MAX, |s| s.rank)
 }
 
 /// `Name [U12]` of entity `e` (a unit, location, faction…), as reports write it.

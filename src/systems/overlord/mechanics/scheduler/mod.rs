@@ -23,7 +23,7 @@
 mod conditions;
 mod handlers;
 
-pub use handlers::{Act, Handler, OrderHandlers, label, named_rank, stance_rank};
+pub use handlers::{Act, Handler, OrderHandlers, label};
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;

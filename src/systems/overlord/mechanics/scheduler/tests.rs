@@ -1,6 +1,7 @@
 //! Whole months on a tiny world: orders as text, state and events checked.
 
 use crate::systems::overlord::Overlord;
+use crate::systems::overlord::orders::syntax::Keyword;
 
 use super::*;
 use crate::core::engine::plan::PlanApp;
@@ -159,7 +160,7 @@ fn record_work(act: &mut Act, _: &mut Entry) -> Outcome {
 fn recording_engine() -> Engine<Overlord> {
     engine_with(scenario(WORLD), false, |app: &mut App| {
         app.init_resource::<Visits>();
-        app.world_mut().resource_mut::<OrderHandlers>().set("WORK", record_work);
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Work, record_work);
     })
 }
 

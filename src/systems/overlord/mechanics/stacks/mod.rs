@@ -6,9 +6,10 @@
 //! members keep pointing at it. Entering or leaving a structure moves the unit and
 //! its substack.
 
-use crate::systems::overlord::data::RaceKind;
+use crate::systems::overlord::data::{RaceKind, StanceGrant};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::{
     At, Events, Id, Journey, Orders, Population, StackLeader, StackMembers, Structure, StructureAt, substack,
@@ -23,14 +24,16 @@ pub struct StacksPlugin;
 impl Plugin for StacksPlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("STACK", stack);
-        h.set("UNSTACK", unstack);
-        h.set("EJECT", eject);
-        h.set("PROMOTE", promote);
-        h.set("ENTER", enter);
-        h.set("LEAVE", leave);
-        h.set("EXIT", leave);
-        h.set("DISBAND", disband);
+        // ORD-ACCEPT waits for the STACK it lets in (see `stack`).
+        h.set(module_path!(), Keyword::Accept, |_, _| Outcome::NotNow);
+        h.set(module_path!(), Keyword::Stack, stack);
+        h.set(module_path!(), Keyword::Unstack, unstack);
+        h.set(module_path!(), Keyword::Eject, eject);
+        h.set(module_path!(), Keyword::Promote, promote);
+        h.set(module_path!(), Keyword::Enter, enter);
+        h.set(module_path!(), Keyword::Leave, leave);
+        h.set(module_path!(), Keyword::Exit, leave);
+        h.set(module_path!(), Keyword::Disband, disband);
     }
 }
 
@@ -69,7 +72,7 @@ fn stack(act: &mut Act, entry: &mut Entry) -> Outcome {
     if act.leader_of(me) == Some(t) {
         return Outcome::Ran(Progress::Step);
     }
-    if !act.holds_at_least(t, me, "ally") {
+    if !crate::systems::overlord::mechanics::diplomacy::unit_grants(act.world, t, me, StanceGrant::Stack) {
         // ORD-ACCEPT: the leader lets this one unit in, whatever the stance.
         let my_id = act.world.get::<Id>(me).map(|i| i.0.clone()).unwrap_or_default();
         let day = act.day;

@@ -274,3 +274,35 @@ fn add(to: &mut Stats, from: &Stats, num: i64, den: i64) {
     to.stealth += part(from.stealth);
     to.observation += part(from.observation);
 }
+
+/// The total weight (in thousandths) and capacities of the units of `group`
+/// (STK-AGG), computed afresh. A mode that needs a skill (climbing) counts only if
+/// every unit of the group has it.
+pub fn load_of(world: &World, group: &[Entity]) -> (u64, Vec<u64>) {
+    let catalog = world.resource::<Catalog>();
+    let tables = world.resource::<CapacityTables>();
+    let modes = &catalog.rules.movement.modes;
+    let mut weight = 0u64;
+    let mut capacity = vec![0u64; modes.len()];
+    for &u in group {
+        let r = world.entity(u);
+        let (Some(race), Some(figures), Some(inv), Some(skills), Some(effects)) =
+            (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>(), r.get::<Effects>())
+        else {
+            continue;
+        };
+        let s = compute(catalog, tables, race.0, figures.0, inv, skills, effects);
+        weight = weight.saturating_add(s.weight_milli);
+        for (c, x) in capacity.iter_mut().zip(&s.capacity) {
+            *c = c.saturating_add(*x);
+        }
+    }
+    for (m, mode) in modes.iter().enumerate() {
+        if let Some(req) = &mode.skill
+            && !group.iter().all(|&u| crate::systems::overlord::world::meets(world, u, req))
+        {
+            capacity[m] = 0;
+        }
+    }
+    (weight, capacity)
+}

@@ -48,10 +48,11 @@
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{self, UseKind};
 use crate::systems::overlord::mechanics::intake::NewIds;
-use crate::systems::overlord::mechanics::production::{Spec, Specs, batches, daily_work, first_inputs};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
+use crate::systems::overlord::mechanics::skill_use::{Spec, Specs, batches, daily_work, first_inputs};
 use crate::systems::overlord::orders::line::is_new_id;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
@@ -72,9 +73,9 @@ pub struct StructuresPlugin;
 impl Plugin for StructuresPlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("TARGET", target);
-        h.set("BUILD", build);
-        h.set("CHRISTEN", christen);
+        h.set(module_path!(), Keyword::Target, target);
+        h.set(module_path!(), Keyword::Build, build);
+        h.set(module_path!(), Keyword::Christen, christen);
         app.add_step_system("owners", update_owners);
     }
 }
@@ -455,17 +456,6 @@ fn make_constructions(
     outcome(*count)
 }
 
-/// The bonuses of the complete structure unit `u` is inside, if any (STR-BENEFIT).
-pub fn inside_bonuses(world: &World, u: Entity) -> Option<&data::Bonuses> {
-    let s = world.get::<At>(u)?.structure?;
-    let r = world.get_entity(s).ok()?;
-    if !r.get::<Structure>()?.0.missing.is_empty() {
-        return None;
-    }
-    let c = &world.resource::<Catalog>().rules.constructions.constructions[r.get::<StructureKind>()?.0];
-    (!c.bonuses.is_empty()).then_some(&c.bonuses)
-}
-
 /// The first unit inside structure `s`, in report order: its owner (STR-OWNER).
 pub fn owner_unit(world: &World, s: Entity) -> Option<Entity> {
     world.resource::<Directory>().units.iter().copied().find(|&u| {
@@ -498,8 +488,7 @@ pub fn may_enter(world: &World, s: Entity, u: Entity) -> bool {
             .and_then(|f| world.resource::<Directory>().get(Kind::Faction, f)),
     };
     let Some(keeper) = keeper else { return true };
-    crate::systems::overlord::mechanics::scheduler::stance_rank(world, keeper, mine)
-        >= crate::systems::overlord::mechanics::scheduler::named_rank(world, "friendly")
+    crate::systems::overlord::mechanics::diplomacy::grants(world, keeper, mine, data::StanceGrant::Enter)
 }
 
 /// ORD-CHRISTEN: the owner of a structure renames it; a unit outside any structure

@@ -41,6 +41,7 @@ use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{RaceKind, SkillFlag};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Duration, Entry, Order};
 use crate::systems::overlord::report::text::ordinal;
 use crate::systems::overlord::world::Catalog;
@@ -135,9 +136,9 @@ impl Plugin for StudyPlugin {
         app.init_resource::<Studied>();
         app.init_resource::<Lessons>();
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("STUDY", study);
-        h.set("TEACH", teach);
-        h.set("FORGET", forget);
+        h.set(module_path!(), Keyword::Study, study);
+        h.set(module_path!(), Keyword::Teach, teach);
+        h.set(module_path!(), Keyword::Forget, forget);
         app.add_step_system("month_start", start_month);
         app.add_step_system("month_start", find_teachers);
         app.add_step_system("lessons", plan_lessons);
@@ -480,7 +481,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0) {
         speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
     }
-    if let Some(b) = crate::systems::overlord::mechanics::structures::inside_bonuses(act.world, me) {
+    if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, me) {
         speed += i64::from(b.study.get(&st.tag).copied().unwrap_or(0));
     }
     if let Some(l) = lesson {

@@ -5,9 +5,10 @@
 //! as long as one item moves; `n k` needs `n + k`. An order whose counts cannot be
 //! met waits (it is skipped and kept). Items leave unequipped ones first.
 
-use crate::systems::overlord::data::ItemCount;
+use crate::systems::overlord::data::{ItemCount, StanceGrant};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
 use crate::systems::overlord::world::ItemId;
 use crate::systems::overlord::world::components::{
@@ -23,12 +24,12 @@ pub struct TransferPlugin;
 impl Plugin for TransferPlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set("GIVE", give);
-        h.set("GET", get);
-        h.set("DROP", drop_items);
-        h.set("SWAP", swap);
-        h.set("EQUIP", equip);
-        h.set("WITHDRAW", withdraw);
+        h.set(module_path!(), Keyword::Give, give);
+        h.set(module_path!(), Keyword::Get, get);
+        h.set(module_path!(), Keyword::Drop, drop_items);
+        h.set(module_path!(), Keyword::Swap, swap);
+        h.set(module_path!(), Keyword::Equip, equip);
+        h.set(module_path!(), Keyword::Withdraw, withdraw);
     }
 }
 
@@ -93,7 +94,7 @@ fn give(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     let Some(n) = amount(held(act, act.unit, *item), *count, *kept) else { return Outcome::NotNow };
-    if !act.holds_at_least(target, act.unit, "friendly") {
+    if !crate::systems::overlord::mechanics::diplomacy::unit_grants(act.world, target, act.unit, StanceGrant::Gifts) {
         return Outcome::Invalid(format!("{} does not accept gifts from your faction", act.name(target)));
     }
     let what = items(act, *item, n);
@@ -132,7 +133,7 @@ fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
             }
             if let Some(owner) = act.world.get::<Location>(at.location).and_then(|l| l.0.owner.clone())
                 && let (Some(of), Some(mine)) = (act.faction_named(&owner.faction), act.faction_of(act.unit))
-                && act.stance_rank(of, mine) < act.named_rank("ally")
+                && !crate::systems::overlord::mechanics::diplomacy::grants(act.world, of, mine, StanceGrant::Ground)
             {
                 return Outcome::Invalid(format!("the owner of {id} does not let you take from the ground"));
             }

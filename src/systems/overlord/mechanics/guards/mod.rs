@@ -24,17 +24,22 @@
 //! first guard (places in report order; once a month per place and pair, until
 //! battles settle it).
 
-use super::Travel;
-use super::journey::{load_of, meets};
-use super::routes::Routes;
 use crate::core::engine::plan::Clock;
-use crate::systems::overlord::data::{JourneyKind, TitleKind};
-use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label, stance_rank};
+use crate::core::engine::plan::PlanApp;
+use crate::systems::overlord::data::{JourneyKind, StanceGrant, TitleKind};
+use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::movement::routes::Routes;
+use crate::systems::overlord::mechanics::movement::{Arrival, ArrivalGate, Travel};
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
+use crate::systems::overlord::mechanics::stats::load_of;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Faction, Journey, OnGuard, Owner, Seq};
+use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::{Directory, Kind};
+use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -73,10 +78,21 @@ pub struct BattleRequest {
 #[derive(Resource, Debug, Default)]
 pub struct BattleRequests(pub Vec<BattleRequest>);
 
-/// Registers GUARD and PATROL.
-pub fn register(h: &mut OrderHandlers) {
-    h.set("GUARD", guard);
-    h.set("PATROL", guard);
+/// Registers GUARD and PATROL, guards what arrives ([`ArrivalGate`]), indexes
+/// titles each month and has hostile guards clash in the battle step.
+pub struct GuardsPlugin;
+
+impl Plugin for GuardsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<TitleIndex>();
+        app.init_resource::<BattleRequests>();
+        app.insert_resource(ArrivalGate(Some(at_arrival)));
+        let mut h = app.world_mut().resource_mut::<OrderHandlers>();
+        h.set(module_path!(), Keyword::Guard, guard);
+        h.set(module_path!(), Keyword::Patrol, guard);
+        app.add_step_system("month_start", index_titles);
+        app.add_step_system("battle", guard_clashes);
+    }
 }
 
 /// Month start: which faction holds which land title.
@@ -156,15 +172,6 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     Outcome::Ran(Progress::Step)
 }
 
-/// What a stack arriving at its destination meets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Arrival {
-    /// It enters.
-    Enter,
-    /// It turns back, for this reason.
-    TurnBack(String),
-}
-
 /// Builds the day's guard posts, once a day.
 fn ensure_posts(world: &mut World, day: u32) {
     let when = (world.resource::<Clock>().turn, day);
@@ -187,23 +194,15 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
     world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
 }
 
-/// The first unit on guard today at `place` whose faction holds faction `f` below
-/// stance `level` (GRD-EFFECT: `"friend"` for the land's resources). For full-day
-/// and later phases: guards take their post in the immediate passes.
-pub fn guard_against(world: &mut World, place: Entity, f: Entity, level: &str) -> Option<Entity> {
+/// The first unit on guard today at `place` whose faction does not grant faction
+/// `f` `what` (GRD-EFFECT: [`StanceGrant::Harvest`] for the land's resources). For
+/// full-day and later phases: guards take their post in the immediate passes.
+pub fn guard_against(world: &mut World, place: Entity, f: Entity, what: StanceGrant) -> Option<Entity> {
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
     let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
     // Most guards are the unit's own faction's: stances are looked up only for others.
-    let mut need = None;
-    posts.iter().copied().find(|&g| {
-        world.get::<Owner>(g).is_some_and(|o| {
-            o.0 != f
-                && stance_rank(world, o.0, f)
-                    < *need
-                        .get_or_insert_with(|| crate::systems::overlord::mechanics::scheduler::named_rank(world, level))
-        })
-    })
+    posts.iter().copied().find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !grants(world, o.0, f, what)))
 }
 
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
@@ -224,9 +223,6 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
     if guards.is_empty() {
         return Arrival::Enter;
     }
-    let stances = &world.resource::<Catalog>().rules.stances;
-    let named = |tag: &str| stances.iter().find(|s| s.tag == tag).map(|s| s.rank);
-    let (enemy, hostile) = (named("enemy"), named("hostile"));
     for g in guards {
         let Some(gf) = world.get::<Owner>(g).map(|o| o.0) else { continue };
         if group.iter().any(|&u| world.get::<Owner>(u).map(|o| o.0) == Some(gf)) {
@@ -235,14 +231,13 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
         if !covers_way(world, g, j.mode) {
             continue;
         }
-        let ranks: Vec<(Entity, Option<u32>)> =
-            group.iter().map(|&u| (u, world.get::<Owner>(u).map(|o| stance_rank(world, gf, o.0)))).collect();
+        let holds = |what| group.iter().any(|&u| world.get::<Owner>(u).is_some_and(|o| grants(world, gf, o.0, what)));
         // The Enemy case first; the earliest-added unit of the stack is the target.
-        if let Some(&(_, _)) = ranks.iter().find(|(_, r)| r.is_some() && *r == enemy) {
+        if holds(StanceGrant::AttackOnSight) {
             request(world, day, j.to, g, group[0], "on guard, attacks an enemy stack arriving");
             return Arrival::Enter;
         }
-        if ranks.iter().any(|(_, r)| r.is_some() && *r == hostile) {
+        if holds(StanceGrant::Bar) {
             match j.kind {
                 JourneyKind::March => {
                     request(world, day, j.to, group[0], g, "marches in and attacks the guard");
@@ -275,9 +270,6 @@ pub fn guard_clashes(world: &mut World) {
         return;
     }
     places.sort_unstable();
-    let stances = &world.resource::<Catalog>().rules.stances;
-    let rank = |tag: &str| stances.iter().find(|s| s.tag == tag).map_or(0, |s| s.rank);
-    let (enemy, hostile) = (rank("enemy"), rank("hostile"));
     for (_, place) in places {
         let guards = world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default();
         // Each faction's first guard here, in report order.
@@ -292,7 +284,7 @@ pub fn guard_clashes(world: &mut World) {
         for i in 0..firsts.len() {
             for k in i + 1..firsts.len() {
                 let ((fa, ga), (fb, gb)) = (firsts[i], firsts[k]);
-                let holds = |a: Entity, b: Entity| (enemy..=hostile).contains(&stance_rank(world, a, b));
+                let holds = |a: Entity, b: Entity| grants(world, a, b, StanceGrant::Clash);
                 let (attacker, defender) = if holds(fa, fb) {
                     (ga, gb)
                 } else if holds(fb, fa) {

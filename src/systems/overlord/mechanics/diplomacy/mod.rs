@@ -1,0 +1,79 @@
+//! Diplomacy: the stances factions hold toward each other (§7; ORD-STANCE,
+//! DIP-LEVELS, DIP-DEFAULT).
+//!
+//! `STANCE faction stance` sets the stance of the unit's faction toward another
+//! faction; naming the unit's own faction sets its default stance, which covers
+//! every faction without an explicit one (explicit stances keep their value). The
+//! stances are the rule set's (`diplomacy.ron`): their ranks, the stance a faction
+//! holds toward itself (`toward_self`), and what each grants ([`StanceGrant`]).
+//! Other mechanics ask whether a faction [`grants`] another a capability; none
+//! names a stance.
+
+use crate::core::data::stances::StanceId;
+use crate::systems::overlord::data::StanceGrant;
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
+use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{Diplomacy, Id, Owner};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// Registers STANCE.
+pub struct DiplomacyPlugin;
+
+impl Plugin for DiplomacyPlugin {
+    fn build(&self, app: &mut App) {
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Stance, stance);
+    }
+}
+
+/// ORD-STANCE, DIP-DEFAULT.
+fn stance(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Stance { faction, stance } = &entry.order else { return Outcome::NotNow };
+    let me = act.unit;
+    let Some(mine) = act.faction_of(me) else { return Outcome::NotNow };
+    let Some(target) = act.faction_named(faction) else {
+        return Outcome::Invalid(format!("there is no faction {faction}"));
+    };
+    let table = &act.catalog().stances;
+    let Some(s) = table.by_word(stance) else {
+        return Outcome::Invalid(format!("there is no stance {stance}"));
+    };
+    let name = table.name(s).to_string();
+    let target_id = act.world.get::<Id>(target).map(|i| i.0.clone()).unwrap_or_default();
+    let mut d = act.world.get_mut::<Diplomacy>(mine).expect("faction");
+    let note = if target == mine {
+        // DIP-DEFAULT: explicit stances keep their value.
+        d.default = Some(s);
+        format!("Default stance is now {name}.")
+    } else {
+        d.set(target, s);
+        format!("Stance toward {target_id} is now {name}.")
+    };
+    act.log(note);
+    Outcome::Ran(Progress::Step)
+}
+
+/// The stance faction `of` holds toward faction `toward` (DIP-DEFAULT): the explicit
+/// one, else its default; toward itself, the rule set's own stance.
+pub fn stance_of(world: &World, of: Entity, toward: Entity) -> Option<StanceId> {
+    if of == toward {
+        return world.resource::<Catalog>().stances.toward_self();
+    }
+    world.get::<Diplomacy>(of)?.toward(toward)
+}
+
+/// Whether faction `of` grants faction `toward` `what` by the stance it holds
+/// toward it (§7).
+pub fn grants(world: &World, of: Entity, toward: Entity, what: StanceGrant) -> bool {
+    stance_of(world, of, toward).is_some_and(|s| world.resource::<Catalog>().stances.grants(s, what))
+}
+
+/// Whether the faction of unit `of` grants the faction of unit `toward` `what`.
+pub fn unit_grants(world: &World, of: Entity, toward: Entity, what: StanceGrant) -> bool {
+    match (world.get::<Owner>(of), world.get::<Owner>(toward)) {
+        (Some(a), Some(b)) => grants(world, a.0, b.0, what),
+        _ => false,
+    }
+}
