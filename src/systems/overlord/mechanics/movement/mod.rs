@@ -28,11 +28,13 @@ pub enum Arrival {
     TurnBack(String),
 }
 
-/// Decides what the stack `group` (its top unit first) meets on arriving by
-/// journey `j`: set by the mechanic that guards places (MOV-GUARD). Without one,
-/// every stack enters.
+/// What the stack `group` (its top unit first) meets on arriving by journey `j`.
+pub type ArrivalCheck = fn(&mut World, &[Entity], Journey) -> Arrival;
+
+/// Decides what a stack arriving somewhere meets: set by the mechanic that guards
+/// places (MOV-GUARD). Without one, every stack enters.
 #[derive(Resource, Default)]
-pub struct ArrivalGate(pub Option<fn(&mut World, &[Entity], Journey) -> Arrival>);
+pub struct ArrivalGate(pub Option<ArrivalCheck>);
 
 /// The movement orders, the month's location graph, and each day's travel.
 pub struct MovementPlugin;
