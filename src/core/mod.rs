@@ -5,5 +5,6 @@ pub mod data;
 pub mod diag;
 pub mod engine;
 pub mod game;
+pub mod orders;
 pub mod progress;
 pub mod system;

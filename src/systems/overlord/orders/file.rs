@@ -1,55 +1,19 @@
-//! Mails and order files: header, faction block, unit blocks, articles, report
-//! requests.
-//!
-//! A mail holds one or more *sections*, each opened by a keyword line written with or
-//! without a leading `#` (RULINGS §1):
-//!
-//! * `GAME faction password [turn|game]` — orders, up to `END`;
-//! * `PRESS faction password [game]` / `RUMOR faction password [game]` — an article
-//!   for the newspaper, up to `END` (PRS-PRESS, PRS-RUMOR);
-//! * `REPORT faction password turn` — asks for a stored report again (RPC-REPORT).
-//!
-//! Lines before the first section are ignored (FILE-HEAD). After an `END`, lines are
-//! ignored until the next section keyword (FILE-END; several articles may share a
-//! mail, PRS-MULTI).
+//! Overlord's order files: the `GAME` section of a mail read with Overlord's
+//! grammar — the faction orders before the first `UNIT` (§5), then one block per
+//! unit, each order line read by [`super::line`] (FILE-*). The envelope around it
+//! (sections, header, articles, report requests) is the core's
+//! ([`crate::core::orders::mail`]).
 
-use super::line::{FactionOrder, parse_entry_lenient, parse_faction_order, strip_comment, unit_id};
+use super::line::{FactionOrder, parse_entry_lenient, parse_faction_order, unit_id};
 use super::syntax::{Entry, Order, Vocabulary};
+use crate::core::orders::mail::{self, Grammar};
 
-/// What the third word of the header names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HeaderTarget {
-    /// Nothing: the orders are for the next turn.
-    Next,
-    /// A number: the turn the orders are for.
-    Turn(u32),
-    /// Any other word: the game's name, which must match.
-    Game(String),
-}
+pub use crate::core::orders::mail::{
+    Article, ArticleKind, Header, HeaderTarget, Line, OrderError, ReportRequest, parse_header, section_keyword,
+};
 
-/// The header line: `GAME faction password [turn|game]`, with or without a leading `#`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
-    /// The faction id, as written.
-    pub faction: String,
-    /// The password, as written (case-sensitive).
-    pub password: String,
-    /// The optional third word.
-    pub target: HeaderTarget,
-    /// Line number of the header (1-based).
-    pub line: usize,
-}
-
-/// One line of an order file, read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line<T> {
-    /// Line number in the file (1-based).
-    pub line: usize,
-    /// The text, without comment and surrounding spaces.
-    pub text: String,
-    /// What it says, or why it cannot be read.
-    pub read: Result<T, String>,
-}
+/// Everything a mail holds, its `GAME` sections read as Overlord order files.
+pub type Mail = mail::Mail<OrderFile>;
 
 /// The orders given to one unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,21 +46,6 @@ impl OrderLine {
             Order::Unreadable { reason, .. } => Some(reason),
             _ => None,
         }
-    }
-}
-
-/// A problem found in an order file, at a line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OrderError {
-    /// Line number (1-based; 0 for the file as a whole).
-    pub line: usize,
-    /// What is wrong, for the player.
-    pub message: String,
-}
-
-impl std::fmt::Display for OrderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line > 0 { write!(f, "line {}: {}", self.line, self.message) } else { f.write_str(&self.message) }
     }
 }
 
@@ -135,108 +84,6 @@ impl OrderFile {
     }
 }
 
-/// Kinds of newspaper article.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArticleKind {
-    /// Signed with the faction's name and id (PRS-PRESS).
-    Press,
-    /// Unsigned (PRS-RUMOR).
-    Rumor,
-}
-
-/// A newspaper article.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Article {
-    /// Press or rumour.
-    pub kind: ArticleKind,
-    /// The author's faction id.
-    pub faction: String,
-    /// The password given.
-    pub password: String,
-    /// The game name, if given.
-    pub game: Option<String>,
-    /// Line of the `PRESS`/`RUMOR` line.
-    pub line: usize,
-    /// The text, lines joined with newlines, without comments removed.
-    pub text: String,
-}
-
-/// `REPORT faction password turn`: a stored report asked for again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReportRequest {
-    /// The faction id.
-    pub faction: String,
-    /// The password given.
-    pub password: String,
-    /// The turn asked for; none: the last one.
-    pub turn: Option<u32>,
-    /// Line of the request.
-    pub line: usize,
-}
-
-/// Everything a mail holds.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Mail {
-    /// Order files (`GAME` sections), usually one.
-    pub orders: Vec<OrderFile>,
-    /// Articles.
-    pub articles: Vec<Article>,
-    /// Report requests.
-    pub reports: Vec<ReportRequest>,
-}
-
-/// The section keywords, which may carry a `#` (RULINGS §1).
-const SECTION_WORDS: [&str; 5] = ["GAME", "END", "PRESS", "RUMOR", "REPORT"];
-
-/// Splits off a leading section keyword: returns it (upper-case) and the rest of the line.
-fn keyword(line: &str) -> Option<(&'static str, &str)> {
-    let t = line.trim_start();
-    let body = t.strip_prefix('#').unwrap_or(t);
-    let end = body.find(char::is_whitespace).unwrap_or(body.len());
-    let word = &body[..end];
-    SECTION_WORDS.iter().find(|k| k.eq_ignore_ascii_case(word)).map(|k| (*k, &body[end..]))
-}
-
-/// The section keyword a line starts with (`GAME`, `END`, `PRESS`, `RUMOR`,
-/// `REPORT`; with or without `#`), upper-case.
-pub fn section_keyword(line: &str) -> Option<&'static str> {
-    keyword(line).map(|(k, _)| k)
-}
-
-/// The words of a section line, with `what` named in errors.
-fn section_words<'a>(line: usize, rest: &'a str, what: &str) -> Result<Vec<&'a str>, OrderError> {
-    let words: Vec<&str> = strip_comment(rest).split_whitespace().collect();
-    let err = |m: String| Err(OrderError { line, message: m });
-    match words.len() {
-        0 => err(format!("the {what} line needs a faction id and a password: `{what} faction password`")),
-        1 => err(format!("the {what} line needs a password after the faction id: `{what} faction password`")),
-        2 | 3 => Ok(words),
-        _ => err(format!("too many words after {what}: expected a faction id, a password and at most one more word")),
-    }
-}
-
-fn header_from(line: usize, rest: &str) -> Result<Header, OrderError> {
-    let words = section_words(line, rest, "GAME")?;
-    let target = match words.get(2) {
-        None => HeaderTarget::Next,
-        Some(w) => match w.parse::<u32>() {
-            Ok(n) => HeaderTarget::Turn(n),
-            Err(_) => HeaderTarget::Game(w.to_string()),
-        },
-    };
-    Ok(Header { faction: words[0].to_string(), password: words[1].to_string(), target, line })
-}
-
-/// Finds and reads the first `GAME` line. Lines before it are ignored (FILE-HEAD).
-pub fn parse_header(text: &str) -> Result<Header, OrderError> {
-    for (i, raw) in text.lines().enumerate() {
-        if let Some(("GAME", rest)) = keyword(raw) {
-            return header_from(i + 1, rest);
-        }
-    }
-    Err(OrderError { line: 0, message: "no header line: the orders must start with `GAME faction password`".into() })
-}
-
 /// Normalises a unit id as a player may write it: `206`, `u206` and `U206` all name `U206`.
 /// Ids of new units (`f06nU01`) are case-sensitive and kept as written (FILE-CASE).
 pub fn normalise_unit_id(word: &str) -> String {
@@ -253,99 +100,35 @@ pub fn parse<V: Vocabulary + ?Sized>(text: &str, vocabulary: &V) -> Result<Order
     })
 }
 
-enum Section {
-    None,
-    Orders(OrderFile),
-    Article(Article),
-}
-
-/// Reads a whole mail. Fails when a section line cannot be read or when the mail has
-/// no section at all.
+/// Reads a whole mail with Overlord's grammar. Fails when a section line cannot be
+/// read or when the mail has no section at all.
 pub fn parse_mail<V: Vocabulary + ?Sized>(text: &str, vocabulary: &V) -> Result<Mail, OrderError> {
-    let mut mail = Mail::default();
-    let mut section = Section::None;
-    let limit = vocabulary.max_orders();
-    let close = |section: Section, mail: &mut Mail| match section {
-        Section::None => {}
-        Section::Orders(mut f) => {
-            f.units.retain(|b| !b.unit.is_empty());
-            mail.orders.push(f)
-        }
-        Section::Article(mut a) => {
-            a.text = a.text.trim_end().to_string();
-            mail.articles.push(a)
-        }
-    };
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        if let Some((word, rest)) = keyword(raw) {
-            let previous = std::mem::replace(&mut section, Section::None);
-            close(previous, &mut mail);
-            match word {
-                "END" => {}
-                "GAME" => {
-                    let header = header_from(line, rest)?;
-                    section = Section::Orders(OrderFile {
-                        header,
-                        faction_orders: Vec::new(),
-                        units: Vec::new(),
-                        warnings: Vec::new(),
-                    });
-                }
-                "PRESS" | "RUMOR" => {
-                    let w = section_words(line, rest, word)?;
-                    section = Section::Article(Article {
-                        kind: if word == "PRESS" { ArticleKind::Press } else { ArticleKind::Rumor },
-                        faction: w[0].to_string(),
-                        password: w[1].to_string(),
-                        game: w.get(2).map(|g| g.to_string()),
-                        line,
-                        text: String::new(),
-                    });
-                }
-                _ => {
-                    let w = section_words(line, rest, "REPORT")?;
-                    let turn = match w.get(2) {
-                        None => None,
-                        Some(t) => Some(t.parse().map_err(|_| OrderError {
-                            line,
-                            message: format!("REPORT asks for a turn number, not '{t}'"),
-                        })?),
-                    };
-                    mail.reports.push(ReportRequest {
-                        faction: w[0].to_string(),
-                        password: w[1].to_string(),
-                        turn,
-                        line,
-                    });
-                }
-            }
-            continue;
-        }
-        match &mut section {
-            Section::None => {}
-            Section::Article(a) => {
-                a.text.push_str(raw.trim_end());
-                a.text.push('\n');
-            }
-            Section::Orders(file) => order_line(file, line, raw, vocabulary, limit),
-        }
-    }
-    close(section, &mut mail);
-    if mail.orders.is_empty() && mail.articles.is_empty() && mail.reports.is_empty() {
-        return Err(OrderError {
-            line: 0,
-            message: "no header line: the orders must start with `GAME faction password`".into(),
-        });
-    }
-    Ok(mail)
+    mail::parse_mail(text, &OverlordGrammar { vocabulary })
 }
 
-fn order_line<V: Vocabulary + ?Sized>(file: &mut OrderFile, line: usize, raw: &str, vocabulary: &V, limit: usize) {
-    let text = strip_comment(raw);
-    if text.is_empty() {
-        return;
+/// Overlord's grammar of a `GAME` section, with a game's vocabulary.
+pub struct OverlordGrammar<'v, V: Vocabulary + ?Sized> {
+    /// The words of the game's rule set.
+    pub vocabulary: &'v V,
+}
+
+impl<V: Vocabulary + ?Sized> Grammar for OverlordGrammar<'_, V> {
+    type File = OrderFile;
+
+    fn start(&self, header: Header) -> OrderFile {
+        OrderFile { header, faction_orders: Vec::new(), units: Vec::new(), warnings: Vec::new() }
     }
+
+    fn line(&self, file: &mut OrderFile, line: usize, text: &str) {
+        order_line(file, line, text, self.vocabulary, self.vocabulary.max_orders());
+    }
+
+    fn finish(&self, file: &mut OrderFile) {
+        file.units.retain(|b| !b.unit.is_empty());
+    }
+}
+
+fn order_line<V: Vocabulary + ?Sized>(file: &mut OrderFile, line: usize, text: &str, vocabulary: &V, limit: usize) {
     let mut words = text.split_whitespace();
     let first = words.next().unwrap_or("");
     if first.eq_ignore_ascii_case("UNIT") {

@@ -5,6 +5,7 @@
 //! test feeds it random input).
 
 use super::syntax::*;
+use crate::core::orders::text::{self, Res, keyword_of, number, prefixed, string_arg};
 use crate::systems::overlord::data::Tag;
 use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
 
@@ -25,22 +26,6 @@ pub enum FactionOrder {
     Reshow { what: Tag, level: Option<u32> },
 }
 
-/// The quote characters accepted around strings (FILE-STRING).
-const QUOTES: [char; 6] = ['"', '“', '”', '„', '«', '»'];
-
-/// Removes a `#` comment, unless the `#` is inside a quoted string, and trims.
-pub fn strip_comment(line: &str) -> &str {
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        if QUOTES.contains(&c) {
-            quoted = !quoted;
-        } else if c == '#' && !quoted {
-            return line[..i].trim();
-        }
-    }
-    line.trim()
-}
-
 /// Whether `word` is a new-entity id of kind `kind` (`U` units, `B` structures):
 /// `<faction>n<kind><two digits>`, case-sensitive (FILE-NEWID).
 pub fn is_new_id(word: &str, kind: char) -> bool {
@@ -51,15 +36,6 @@ pub fn is_new_id(word: &str, kind: char) -> bool {
         && b[b.len() - 2].is_ascii_digit()
         && b[b.len() - 1].is_ascii_digit()
         && b[..b.len() - 4].iter().all(|c| c.is_ascii_alphanumeric())
-}
-
-/// `L12`, `l12` → `L12` when `word` is the letter `prefix` and digits.
-fn prefixed(word: &str, prefix: char) -> Option<String> {
-    let mut chars = word.chars();
-    let first = chars.next()?;
-    let digits = chars.as_str();
-    (first.eq_ignore_ascii_case(&prefix) && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| format!("{prefix}{digits}"))
 }
 
 /// The unit id `word` names: `206`, `u206` and `U206` name `U206`; new ids as written.
@@ -80,47 +56,27 @@ pub fn structure_id(word: &str) -> Option<Tag> {
     prefixed(word, 'B').or_else(|| is_new_id(word, 'B').then(|| word.to_string()))
 }
 
-/// The words of an order after its keyword, read left to right.
+/// The words of an order after its keyword, with the game's vocabulary: the core's
+/// [`text::Args`] and the words of Overlord's orders.
 struct Args<'a, 'v, V: Vocabulary + ?Sized> {
-    keyword: &'static str,
-    words: Vec<&'a str>,
-    pos: usize,
+    words: text::Args<'a>,
     vocabulary: &'v V,
 }
 
-type Res<T> = Result<T, String>;
+impl<'a, V: Vocabulary + ?Sized> std::ops::Deref for Args<'a, '_, V> {
+    type Target = text::Args<'a>;
+    fn deref(&self) -> &text::Args<'a> {
+        &self.words
+    }
+}
 
-impl<'a, V: Vocabulary + ?Sized> Args<'a, '_, V> {
-    fn peek(&self) -> Option<&'a str> {
-        self.words.get(self.pos).copied()
+impl<V: Vocabulary + ?Sized> std::ops::DerefMut for Args<'_, '_, V> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.words
     }
-    fn next(&mut self, what: &str) -> Res<&'a str> {
-        let w = self.peek().ok_or_else(|| format!("{} needs {what}", self.keyword))?;
-        self.pos += 1;
-        Ok(w)
-    }
-    fn more(&self) -> bool {
-        self.pos < self.words.len()
-    }
-    fn end(&self) -> Res<()> {
-        match self.peek() {
-            None => Ok(()),
-            Some(w) => Err(format!("{} does not expect '{w}' here", self.keyword)),
-        }
-    }
-    fn number(&mut self, what: &str) -> Res<u32> {
-        let w = self.next(what)?;
-        number(w).ok_or_else(|| format!("{} needs {what}, a whole number, not '{w}'", self.keyword))
-    }
-    fn opt_number(&mut self) -> Res<Option<u32>> {
-        match self.peek() {
-            Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => {
-                self.pos += 1;
-                number(w).map(Some).ok_or_else(|| format!("{} has a number too large: '{w}'", self.keyword))
-            }
-            _ => Ok(None),
-        }
-    }
+}
+
+impl<V: Vocabulary + ?Sized> Args<'_, '_, V> {
     fn unit(&mut self) -> Res<Tag> {
         let w = self.next("a unit id")?;
         unit_id(w)
@@ -165,24 +121,6 @@ impl<'a, V: Vocabulary + ?Sized> Args<'a, '_, V> {
         location_id(w)
             .map(Destination::Location)
             .ok_or_else(|| format!("{} needs a direction or a location id, and '{w}' is neither", self.keyword))
-    }
-}
-
-fn number(w: &str) -> Option<u32> {
-    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    w.parse().ok()
-}
-
-/// A string argument: the rest of the line, without enclosing quotes (FILE-STRING).
-fn string_arg(rest: &str) -> String {
-    let s = rest.trim();
-    let mut chars = s.chars();
-    match (chars.next(), chars.next_back()) {
-        (Some(a), Some(b)) if QUOTES.contains(&a) && QUOTES.contains(&b) => chars.as_str().to_string(),
-        (Some(a), None) if QUOTES.contains(&a) => String::new(),
-        _ => s.to_string(),
     }
 }
 
@@ -286,12 +224,6 @@ pub fn parse_entry_lenient<V: Vocabulary + ?Sized>(text: &str, vocabulary: &V) -
     }
 }
 
-fn keyword_of(body: &str) -> (String, &str) {
-    let body = body.trim();
-    let end = body.find(char::is_whitespace).unwrap_or(body.len());
-    (body[..end].to_ascii_uppercase(), &body[end..])
-}
-
 fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order> {
     let (kw, rest) = keyword_of(body);
     if kw.is_empty() {
@@ -308,7 +240,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             format!("'{}' is not an order", body.split_whitespace().next().unwrap_or(""))
         });
     };
-    let mut a = Args { keyword: keyword.text(), words: rest.split_whitespace().collect(), pos: 0, vocabulary };
+    let mut a = Args { words: text::Args::new(keyword.text(), rest), vocabulary };
     let order = match keyword {
         Keyword::Accept => Order::Accept(a.unit()?),
         Keyword::At => {
@@ -334,7 +266,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             let skill = a.skill()?;
             let what = match a.peek() {
                 Some(w) if number(w).is_none() => {
-                    a.pos += 1;
+                    a.skip();
                     Some(if let Some(s) = structure_id(w) {
                         Target::Structure(s)
                     } else if let Some(c) = vocabulary.word(WordList::Construction, w) {
@@ -376,7 +308,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             let mut location = None;
             let mut free = false;
             while let Some(w) = a.peek() {
-                a.pos += 1;
+                a.skip();
                 if w.eq_ignore_ascii_case("FREE") {
                     free = true;
                 } else if let (Some(l), None) = (location_id(w), &location) {
@@ -390,7 +322,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
         Keyword::Combat => {
             let mut list = Vec::new();
             while let Some(w) = a.peek() {
-                a.pos += 1;
+                a.skip();
                 list.push(match w.to_ascii_uppercase().as_str() {
                     "MELEE" => CombatAction::Melee,
                     "PARRY" => CombatAction::Parry,
@@ -417,7 +349,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
         Keyword::Describe => Order::Describe(string_arg(rest)),
         Keyword::Disband => match a.peek() {
             Some(w) if w.eq_ignore_ascii_case("CONFIRM") => {
-                a.pos += 1;
+                a.skip();
                 Order::Disband
             }
             _ => return Err("DISBAND must be written DISBAND CONFIRM".into()),
@@ -470,9 +402,9 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
         Keyword::See => Order::See(a.unit()?),
         Keyword::Setting => {
             let setting = setting(a.peek())?;
-            a.pos += 1;
+            a.skip();
             let on = on_off("SETTING", a.peek())?;
-            a.pos += 1;
+            a.skip();
             Order::Setting { setting, on }
         }
         Keyword::Size => Order::Size(a.number("a number of figures")?),
@@ -482,11 +414,11 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             let days = match a.peek().map(str::to_ascii_uppercase).as_deref() {
                 None => false,
                 Some("LEVEL") => {
-                    a.pos += 1;
+                    a.skip();
                     false
                 }
                 Some("DAYS") => {
-                    a.pos += 1;
+                    a.skip();
                     true
                 }
                 Some(_) => return Err("SKILL ends with LEVEL or DAYS".into()),
@@ -540,7 +472,7 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             while let Some(w) = a.peek() {
                 let student = unit_id(w).filter(|_| vocabulary.skill(w).is_none());
                 if student.is_some() {
-                    a.pos += 1;
+                    a.skip();
                 }
                 list.push((student, a.skill()?));
             }
@@ -798,8 +730,6 @@ mod tests {
 
     #[test]
     fn comments_and_strings_file_comment_file_string() {
-        assert_eq!(strip_comment("NAME \"Team #1\" # the best"), "NAME \"Team #1\"");
-        assert_eq!(strip_comment("#@ claim shrf"), "");
         for t in ["NAME The Empire", "NAME \"The Empire\"", "NAME “The Empire”"] {
             assert_eq!(parse_entry(t, &Words).unwrap().order, Order::Name("The Empire".into()), "{t}");
         }

@@ -1,10 +1,12 @@
-//! The order language: order files as players write them, and the orders in them.
+//! Overlord's order language: order files as players write them, and the orders in
+//! them. It sits behind the core's order-language seam
+//! ([`crate::core::orders`]): the core reads the mail's sections, comments, strings
+//! and words; this module is Overlord's grammar.
 //!
 //! This module knows nothing of the game world. It reads
 //!
-//! * an order file ([`file`]): the header (`GAME faction password [turn|game]`,
-//!   RULINGS §1), the faction orders before the first `UNIT`, one block per unit, and
-//!   the press articles and report requests a mail may also carry;
+//! * an order file ([`file`]): the faction orders before the first `UNIT`, then one
+//!   block per unit (the `GAME` section of a mail; [`file::OverlordGrammar`]);
 //! * an order line ([`line`]): prefixes `-+@Dnn` and one of the 58 unit orders with
 //!   its arguments, into a typed [`Entry`] ([`syntax`]);
 //! * an order list ([`queue`]): the rules by which a unit's list is worked through

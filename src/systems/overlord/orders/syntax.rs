@@ -10,6 +10,7 @@
 //! (`U12`, `L3`, `B2`, `f01`, or a new id such as `f06nU01`): the world resolves them
 //! when the order runs.
 
+use crate::core::orders::text::quoted;
 use crate::systems::overlord::data::{RaceKind, Tag};
 use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
 use std::fmt;
@@ -662,11 +663,6 @@ impl Entry {
     pub fn written<'a, V: Vocabulary + ?Sized>(&'a self, vocabulary: &'a V) -> Written<'a, V> {
         Written { entry: self, vocabulary }
     }
-}
-
-/// Quotes a string argument; typographic quotes stand in when it holds a `"`.
-fn quoted(s: &str) -> String {
-    if s.contains('"') { format!("“{s}”") } else { format!("\"{s}\"") }
 }
 
 fn opt<T: fmt::Display>(v: &Option<T>) -> String {

@@ -1,0 +1,6 @@
+//! The order-language core, shared by every rule system's grammar: reading words,
+//! strings and numbers ([`text`]) and the mail envelope with its sections
+//! ([`mail`]). A rule system's order language is a [`mail::Grammar`].
+
+pub mod mail;
+pub mod text;
