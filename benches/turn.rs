@@ -26,6 +26,7 @@ fn root() -> PathBuf {
 
 fn one_turn(rules: &Arc<RuleSet>, scenario: &Scenario, orders: &[OrderFile]) -> usize {
     let mut e = Engine::<Overlord>::new(rules.clone(), scenario.clone(), Threads::All).unwrap();
+    e.defer_reports();
     e.submit(orders.to_vec());
     e.run_turn(|_, _| {});
     let (files, _) = overlord::core::game::turn_files(&e, &[]).unwrap();

@@ -3,9 +3,10 @@
 use crate::core::diag::Diagnostic;
 use crate::core::engine::Threads;
 use crate::core::game::{Answer, GameDir, GameError, ReportKind};
+use crate::core::orders::mail::ArticleKind;
 use crate::core::progress::Progress;
+use crate::systems;
 use crate::systems::overlord::data::{self, Counts};
-use crate::systems::overlord::orders::ArticleKind;
 use crate::systems::overlord::{generate, legacy};
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -211,23 +212,21 @@ pub fn run(cli: Cli) -> i32 {
 
 /// Loads and validates a scenario; prints the errors or a one-line summary.
 fn validate(scenario: &Path, rules: Option<&Path>, warnings: bool) -> i32 {
-    let game = match data::load_game(scenario, rules) {
-        Ok(g) => g,
-        Err(diags) => {
-            print_diags(&diags, true);
-            eprintln!("{} error(s)", diags.iter().filter(|d| d.is_error()).count());
+    let checked = systems::of_scenario(scenario, rules).and_then(|s| s.validate(scenario, rules));
+    let (diags, counts) = match checked {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{}", e.message);
             return 1;
         }
     };
-    let issues = data::validate(&game.rules, &game.scenario);
-    let diags = data::validate::resolve(&issues, &game.rules_dir, &game.scenario_dir);
     print_diags(&diags, warnings);
     let errors = diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         eprintln!("{errors} error(s)");
         return 1;
     }
-    println!("{}: valid: {}", scenario.display(), Counts::of(&game.rules, &game.scenario));
+    println!("{}: valid: {counts}", scenario.display());
     0
 }
 
@@ -279,7 +278,7 @@ fn fail(e: GameError) -> i32 {
 }
 
 fn new_game(scenario: &Path, game_dir: &Path, rules: Option<&Path>) -> i32 {
-    match GameDir::create(scenario, rules, game_dir) {
+    match systems::of_scenario(scenario, rules).and_then(|s| s.create(scenario, rules, game_dir)) {
         Ok(s) => {
             println!(
                 "created {}: turn {}, {} factions, {} units; reports and order templates in {}",
@@ -311,8 +310,9 @@ fn read_input(path: &Path) -> Result<String, GameError> {
 /// the exit code: 1 when a section was refused or, for a check, an order has an error.
 fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
     let result = GameDir::open(game_dir).and_then(|g| {
+        let system = systems::of_game(&g)?;
         let text = read_input(mail_file)?;
-        let answers = if store { g.submit_mail(&text) } else { g.check_mail(&text) };
+        let answers = system.take_mail(&g, &text, store);
         answers.map_err(|e| {
             if e.path == Path::new("orders") { GameError { path: mail_file.to_path_buf(), ..e } } else { e }
         })
@@ -403,8 +403,12 @@ fn run_turn(game_dir: &Path, threads: usize, progress: bool) -> i32 {
         Ok(g) => g,
         Err(e) => return fail(e),
     };
+    let system = match systems::of_game(&g) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
     let mut bar = Progress::new("turn", progress);
-    match g.run(Threads::from_count(threads), |day, days| bar.update(day, days)) {
+    match system.run(&g, Threads::from_count(threads), &mut |day, days| bar.update(day, days)) {
         Ok(s) => {
             bar.finish();
             println!(
@@ -432,14 +436,13 @@ fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: ReportKind) -
             Some(t) => t,
             None => g.current_turn()?,
         };
-        let state = g.state(turn)?;
-        let Some(f) = state.factions.iter().find(|f| f.id.eq_ignore_ascii_case(faction)) else {
+        let Some(id) = systems::of_game(&g)?.faction(&g, turn, faction)? else {
             return Err(GameError {
                 path: g.turn_dir(turn),
                 message: format!("no faction '{faction}' in turn {turn}"),
             });
         };
-        let path = g.report_path(turn, &f.id, kind);
+        let path = g.report_path(turn, &id, kind);
         std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
     });
     match result {
@@ -457,7 +460,11 @@ fn demo(dir: Option<PathBuf>, scenario: &Path, turns: u32) -> i32 {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
         std::env::temp_dir().join(format!("overlord-demo-{}-{stamp}", std::process::id()))
     });
-    let created = match GameDir::create(scenario, None, &dir) {
+    let system = match systems::of_scenario(scenario, None) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let created = match system.create(scenario, None, &dir) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
@@ -471,15 +478,22 @@ fn demo(dir: Option<PathBuf>, scenario: &Path, turns: u32) -> i32 {
         .unwrap_or_default();
     samples.sort();
     for p in &samples {
-        match read_input(p).and_then(|t| g.submit(&t)) {
-            Ok(r) => println!("submitted {} for {} ({} unit blocks)", p.display(), r.faction, r.unit_blocks),
+        let taken = read_input(p).and_then(|t| system.take_mail(&g, &t, true));
+        match taken.map(|a| a.into_iter().next()) {
+            Ok(Some(Answer::Orders(r))) => {
+                println!("submitted {} for {} ({} unit blocks)", p.display(), r.faction, r.unit_blocks)
+            }
+            Ok(Some(Answer::Refused { line, message })) => {
+                return fail(GameError { path: p.clone(), message: format!("line {line}: {message}") });
+            }
+            Ok(_) => return fail(GameError { path: p.clone(), message: "no orders in this file".into() }),
             Err(e) => return fail(e),
         }
     }
     let mut last = None;
     for _ in 0..turns {
         let mut bar = Progress::new("turn", true);
-        match g.run(Threads::All, |d, n| bar.update(d, n)) {
+        match system.run(&g, Threads::All, &mut |d, n| bar.update(d, n)) {
             Ok(s) => {
                 bar.finish();
                 println!(

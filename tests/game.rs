@@ -4,6 +4,7 @@
 
 use overlord::core::engine::Threads;
 use overlord::core::game::{ABORT_ENV, GameDir, ReportKind};
+use overlord::systems::overlord::Overlord;
 use overlord::systems::overlord::testkit::copy_dir;
 use std::collections::BTreeMap;
 use std::fs;
@@ -52,10 +53,10 @@ fn alpha_orders() -> Vec<String> {
 
 /// A new alpha game in `dir` with the sample orders submitted.
 fn alpha_game(dir: &Path) -> GameDir {
-    GameDir::create(&root().join("scenarios/alpha"), None, dir).unwrap();
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, dir).unwrap();
     let g = GameDir::open(dir).unwrap();
     for text in alpha_orders() {
-        g.submit(&text).unwrap();
+        g.submit::<Overlord>(&text).unwrap();
     }
     g
 }
@@ -64,17 +65,17 @@ fn alpha_game(dir: &Path) -> GameDir {
 fn new_submit_run_report() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("game");
-    let s = GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    let s = GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &dir).unwrap();
     assert_eq!((s.turn, s.factions, s.units), (0, 15, 275));
     let g = GameDir::open(&dir).unwrap();
     assert_eq!(g.current_turn().unwrap(), 0);
     // Turn 0 has reports and order templates for every faction.
     let t0 = fs::read_to_string(g.report_path(0, "f01", ReportKind::Template)).unwrap();
     assert!(t0.starts_with("GAME f01 pswd1 alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
-    let r = g.submit(&alpha_orders()[0]).unwrap();
+    let r = g.submit::<Overlord>(&alpha_orders()[0]).unwrap();
     assert_eq!((r.faction.as_str(), r.turn, r.unit_blocks, r.replaced), ("f01", 1, 87, false));
-    assert!(g.submit(&alpha_orders()[0]).unwrap().replaced, "FILE-LAST: a later file replaces the earlier");
-    let s = g.run(Threads::One, |_, _| {}).unwrap();
+    assert!(g.submit::<Overlord>(&alpha_orders()[0]).unwrap().replaced, "FILE-LAST: a later file replaces the earlier");
+    let s = g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     assert_eq!((s.turn, s.order_files), (1, 1));
     assert_eq!(g.current_turn().unwrap(), 1);
     // The turn archive holds the state, the orders it ran with and the reports.
@@ -103,7 +104,7 @@ fn bad_submissions_are_rejected_whole_and_store_nothing() {
     // FILE-HEAD, FILE-TURN, RULINGS §1.
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("game");
-    GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &dir).unwrap();
     let g = GameDir::open(&dir).unwrap();
     let cases = [
         ("GAME f01 wrong\nUNIT U1\n@ guard\n", "line 1: wrong password for faction f01; nothing was stored"),
@@ -117,15 +118,15 @@ fn bad_submissions_are_rejected_whole_and_store_nothing() {
         ("GAME f01\n", "line 1: the GAME line needs a password after the faction id: `GAME faction password`"),
     ];
     for (text, want) in cases {
-        let e = g.submit(text).unwrap_err();
+        let e = g.submit::<Overlord>(text).unwrap_err();
         assert_eq!(e.message, want);
     }
     assert!(!dir.join("orders").exists(), "nothing stored");
     // A password is case-sensitive, a faction id is not (FILE-CASE).
-    assert!(g.submit("GAME f01 PSWD1\n").is_err());
-    assert_eq!(g.submit("GAME F01 pswd1\nEND\n").unwrap().faction, "f01");
+    assert!(g.submit::<Overlord>("GAME f01 PSWD1\n").is_err());
+    assert_eq!(g.submit::<Overlord>("GAME F01 pswd1\nEND\n").unwrap().faction, "f01");
     // Orders for a later turn wait for it (FILE-TURN).
-    let r = g.submit("GAME f02 pswd2 2\nUNIT U212\nWAIT 1\n").unwrap();
+    let r = g.submit::<Overlord>("GAME f02 pswd2 2\nUNIT U212\nWAIT 1\n").unwrap();
     assert_eq!(r.turn, 2);
     assert!(g.pending_dir(2).join("f02.txt").is_file());
     // Through the command line: exit 1 and the reason, naming the file.
@@ -144,8 +145,8 @@ fn the_same_turns_in_two_directories_give_the_same_bytes() {
     let (a, b) = (t.path().join("a"), t.path().join("b"));
     for d in [&a, &b] {
         let g = alpha_game(d);
-        g.run(Threads::One, |_, _| {}).unwrap();
-        g.run(Threads::All, |_, _| {}).unwrap();
+        g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+        g.run::<Overlord>(Threads::All, |_, _| {}).unwrap();
     }
     assert_same_tree(&a, &b);
 }
@@ -189,7 +190,7 @@ fn a_run_killed_at_any_point_leaves_the_last_turn_and_reruns_to_the_same_bytes()
     let t = tempfile::tempdir().unwrap();
     let reference = t.path().join("reference");
     let g = alpha_game(&reference);
-    g.run(Threads::One, |_, _| {}).unwrap();
+    g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     let files_in_turn = tree(&g.turn_dir(1)).len();
     // Abort after each file of the turn, and just before the final rename.
     let mut points: Vec<String> = (1..=files_in_turn).step_by(7).map(|n| n.to_string()).collect();
@@ -309,7 +310,7 @@ fn every_json_report_follows_the_published_schema() {
         serde_json::from_str(&fs::read_to_string(root().join("docs/report-schema.json")).unwrap()).unwrap();
     let t = tempfile::tempdir().unwrap();
     let g = alpha_game(&t.path().join("game"));
-    g.run(Threads::One, |_, _| {}).unwrap();
+    g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     let reports = g.turn_dir(1).join("reports");
     let mut n = 0;
     for e in fs::read_dir(&reports).unwrap().flatten() {
@@ -347,7 +348,7 @@ fn mail_check_press_and_report_requests() {
     // FILE-CHECK, FILE-TURN, PRS-PRESS, PRS-RUMOR, PRS-MULTI, PRS-REWARD, RPC-REPORT.
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("game");
-    GameDir::create(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &dir).unwrap();
     let g = GameDir::open(&dir).unwrap();
     let write = |name: &str, text: &str| {
         let p = t.path().join(name);
@@ -419,11 +420,11 @@ fn mail_check_press_and_report_requests() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("orders for turn 2 are checked when turn 1 has run"));
 
     let funds = |turn: u32, f: &str| -> u64 {
-        let state = g.state(turn).unwrap();
+        let state = g.state::<Overlord>(turn).unwrap();
         state.factions.iter().find(|x| x.id == f).unwrap().funds.get("coin").copied().unwrap_or(0)
     };
     let before = (funds(0, "f01"), funds(0, "f02"));
-    g.run(Threads::One, |_, _| {}).unwrap();
+    g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     // Rewards: f01 wrote a signed article and a rumour (50, not 80); f02 a rumour.
     assert_eq!((funds(1, "f01"), funds(1, "f02")), (before.0 + 50, before.1 + 30));
     let r1 = fs::read_to_string(g.report_path(1, "f01", ReportKind::Text)).unwrap();
@@ -471,15 +472,15 @@ fn a_month_of_unit_life_on_the_alpha_world() {
     let scen_dir = t.path().join("scen");
     overlord::systems::overlord::data::save_scenario(&scen_dir, &scen).unwrap();
     let dir = t.path().join("game");
-    GameDir::create(&scen_dir, Some(&root().join("assets/rules/overlord")), &dir).unwrap();
+    GameDir::create::<Overlord>(&scen_dir, Some(&root().join("assets/rules/overlord")), &dir).unwrap();
     let g = GameDir::open(&dir).unwrap();
-    g.submit(
+    g.submit::<Overlord>(
         "GAME f05 pswd5\nUNIT U500\nWITHDRAW 300\nRECRUIT f05nU01 5 man 50\nUNIT f05nU01\nNAME \"Fresh pikes\"\n@STUDY cmbt\n\
          UNIT U503\n30 STUDY cmbt\nUNIT U502\n@TEACH U503 cmbt\n",
     )
     .unwrap();
-    g.submit("GAME f07 pswd7\nUNIT U707\n@USE blsm\n").unwrap();
-    g.run(Threads::One, |_, _| {}).unwrap();
+    g.submit::<Overlord>("GAME f07 pswd7\nUNIT U707\n@USE blsm\n").unwrap();
+    g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     let f05 = fs::read_to_string(g.report_path(1, "f05", ReportKind::Text)).unwrap();
     for want in [
         "Withdrew 300 coins [coin] from the faction funds.",
@@ -492,7 +493,7 @@ fn a_month_of_unit_life_on_the_alpha_world() {
     ] {
         assert!(f05.contains(want), "f05's report lacks {want:?}:\n{f05}");
     }
-    let state = g.state(1).unwrap();
+    let state = g.state::<Overlord>(1).unwrap();
     let fresh = state.units.iter().find(|u| u.name == "Fresh pikes").unwrap();
     assert_eq!((fresh.figures, fresh.stack_leader.as_deref()), (5, Some("U500")));
     assert!(fresh.skills.iter().any(|s| s.0 == "cmbt" && s.1 > 0), "the recruits studied from day 2");

@@ -1,6 +1,6 @@
 //! The contract between the core and a rule system.
 //!
-//! A rule system (Overlord, a generals game, …) is a type implementing
+//! A rule system (a set of rules and its mechanics) is a type implementing
 //! [`RuleSystem`]. The core's [`Engine`](crate::core::engine::Engine) runs it: it
 //! adds the system's mechanics to a Bevy app, checks the turn plan of its rule set
 //! against the steps those mechanics use, spawns the state, and runs turns step by
@@ -46,4 +46,100 @@ pub trait RuleSystem: Sized + Send + Sync + 'static {
 
     /// The state of `world`, as saved after a turn.
     fn extract(world: &World) -> Self::State;
+}
+
+/// A file of a turn folder or a rule set folder: its path relative to the folder,
+/// and its bytes.
+pub type FolderFile = (std::path::PathBuf, Vec<u8>);
+
+/// A game as the core's game folder sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct GameEntry<'a> {
+    /// The game's short name, as order files name it.
+    pub name: &'a str,
+    /// Its title for the newspaper (may be empty).
+    pub title: &'a str,
+    /// The last turn played.
+    pub turn: u32,
+}
+
+/// A faction (a player's side) as the core's mail handling sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct FactionEntry<'a> {
+    /// Its id, as order files name it.
+    pub id: &'a str,
+    /// Its name.
+    pub name: &'a str,
+    /// Its password; an empty password takes no mail.
+    pub password: &'a str,
+}
+
+/// Builds and renders the reports of a world, a batch of factions at a time.
+pub trait ReportWriter {
+    /// How many factions get a report.
+    fn factions(&self) -> usize;
+    /// The report files of factions `range` (in report order): text, JSON and order
+    /// template per faction, named `reports/<faction>.txt`, `.json` and
+    /// `.orders.txt`, rendered on `threads` threads and in faction order.
+    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<FolderFile>;
+}
+
+/// What the core's game folders and mail handling need of a rule system, besides
+/// running its turns: its data folders, its order files and its reports.
+pub trait GameSystem: RuleSystem {
+    /// The words of a rule set that its order language reads (built once, used for
+    /// every order file of a turn).
+    type Words: Send + Sync;
+    /// Builds a world's reports a batch at a time.
+    type Reports<'w>: ReportWriter
+    where
+        Self: 'w;
+
+    /// Loads the rule set in `dir`; every problem names its file, line and column.
+    fn load_rules(dir: &std::path::Path) -> Result<Self::Rules, Vec<crate::core::diag::Diagnostic>>;
+    /// The files of a rule set folder, to copy into a game.
+    fn rules_files(rules: &Self::Rules) -> std::io::Result<Vec<FolderFile>>;
+    /// Loads a state (a scenario folder, or a turn's `state/`).
+    fn load_state(dir: &std::path::Path) -> Result<Self::State, Vec<crate::core::diag::Diagnostic>>;
+    /// Checks a rule set and a state against each other; problems are resolved to the
+    /// lines of the files in `rules_dir` and `state_dir`.
+    fn validate(
+        rules: &Self::Rules,
+        state: &Self::State,
+        rules_dir: &std::path::Path,
+        state_dir: &std::path::Path,
+    ) -> Vec<crate::core::diag::Diagnostic>;
+    /// The files of a state folder.
+    fn state_files(state: &Self::State) -> std::io::Result<Vec<FolderFile>>;
+    /// The game a state is of.
+    fn game(state: &Self::State) -> GameEntry<'_>;
+    /// The factions of a state, in report order.
+    fn factions(state: &Self::State) -> Vec<FactionEntry<'_>>;
+    /// How many units (the pieces players give orders to) a state has, for summaries.
+    fn units(state: &Self::State) -> usize;
+    /// A one-line count of what a rule set and a state hold, for `validate`.
+    fn counts(rules: &Self::Rules, state: &Self::State) -> String;
+
+    /// The words of a rule set, for reading order files.
+    fn words(rules: &Arc<Self::Rules>) -> Self::Words;
+    /// Reads a mail: the core's envelope, `GAME` sections in the system's grammar.
+    fn read_mail(
+        words: &Self::Words,
+        text: &str,
+    ) -> Result<crate::core::orders::mail::Mail<Self::Orders>, crate::core::orders::mail::OrderError>;
+    /// The header of an order file.
+    fn header(file: &Self::Orders) -> &crate::core::orders::mail::Header;
+    /// How many blocks an order file has (units, generals…), for receipts.
+    fn blocks(file: &Self::Orders) -> usize;
+    /// Checks faction `faction`'s order file against a state, without running the
+    /// turn (FILE-CHECK): every problem named by line.
+    fn check(
+        words: &Self::Words,
+        state: &Self::State,
+        faction: &str,
+        file: &Self::Orders,
+    ) -> crate::core::orders::check::Check;
+
+    /// The reports of `world` as it stands.
+    fn reports(world: &World) -> Self::Reports<'_>;
 }

@@ -1,5 +1,147 @@
-//! Data files: RON reading and writing, positions in RON texts.
+//! Data files, whatever the rule system: reading RON with file, line and column in
+//! every error; writing it in a stable layout, atomically; finding positions in a
+//! RON text; the tables every rule system shares (stances); and where a scenario's
+//! rule set is and which rule system it names.
+//!
+//! Two conventions every rule system follows, so that the core can find its way:
+//! a rule set folder has a `ruleset.ron` whose record has `name` and `system`
+//! fields ([`RuleSetHead`]); a scenario folder has a `game.ron` whose record has a
+//! `ruleset` field naming the rule set's folder ([`ScenarioHead`]).
 
 pub mod ronpos;
 pub(crate) mod ronwrite;
 pub mod stances;
+
+use crate::core::diag::Diagnostic;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// An identifier of a record in a rule set or a scenario (`"swrd"`, `"L12"`).
+pub type Tag = String;
+
+/// Reads and parses one RON file. A missing file gives `None`, with an error only
+/// when it is `required`; every other problem is an error naming the file, line and
+/// column.
+pub fn read_ron<T: DeserializeOwned>(path: &Path, required: bool, diags: &mut Vec<Diagnostic>) -> Option<T> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return None,
+        Err(e) => {
+            diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
+            return None;
+        }
+    };
+    match ron::Options::default().from_str::<T>(&text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.push(Diagnostic::error(path, e.span.start.line, e.span.start.col, e.code.to_string()));
+            None
+        }
+    }
+}
+
+/// The RON layout used for saved files: one record per block, fields one per line,
+/// nested lists inline below `depth` levels.
+fn pretty(depth: usize) -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new().depth_limit(depth).indentor("  ").struct_names(false)
+}
+
+/// Serialises `value` as RON text in the saved layout, lines down to `depth` levels.
+pub fn to_ron(value: &(impl Serialize + ?Sized), depth: usize) -> Result<String, String> {
+    if let Some(text) = ronwrite::to_string_pretty(value, depth) {
+        return Ok(text);
+    }
+    ron::Options::default().to_string_pretty(value, pretty(depth)).map_err(|e| e.to_string())
+}
+
+/// A file's bytes in the saved layout: the RON text and a final newline.
+pub fn ron_file(value: &(impl Serialize + ?Sized), depth: usize) -> std::io::Result<Vec<u8>> {
+    let mut text = to_ron(value, depth).map_err(std::io::Error::other)?;
+    text.push('\n');
+    Ok(text.into_bytes())
+}
+
+/// Serialises one record as a single line of RON (for streamed list files).
+pub fn to_ron_record<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
+    ron::Options::default().to_string(value).map_err(|e| e.to_string())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed to disk, then renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+/// What the core reads of any rule set's `ruleset.ron`: its name and the rule
+/// system it is written for. Other fields are the rule system's.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RuleSetHead {
+    /// Short name; scenarios name their rule set by it (the folder name).
+    pub name: String,
+    /// The rule system (`"overlord"`).
+    pub system: String,
+}
+
+/// What the core reads of any scenario's `game.ron`: the rule set it is played with.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ScenarioHead {
+    /// The rule set's folder name (`assets/rules/<ruleset>/`).
+    pub ruleset: String,
+}
+
+/// The head of the rule set in `dir`.
+pub fn rule_set_head(dir: &Path) -> Result<RuleSetHead, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    read_ron(&dir.join("ruleset.ron"), true, &mut diags).ok_or(diags)
+}
+
+/// The head of the scenario in `dir`.
+pub fn scenario_head(dir: &Path) -> Result<ScenarioHead, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    read_ron(&dir.join("game.ron"), true, &mut diags).ok_or(diags)
+}
+
+/// Finds the folder of the rule set `name` used by the scenario in `scenario_dir`:
+/// `explicit` if given, else `<scenario>/rules`, else the folder a file
+/// `rules.path` names (as the world generator writes), else `assets/rules/<name>`
+/// in the scenario's folder or any folder above it, else in the current folder.
+pub fn find_ruleset_dir(scenario_dir: &Path, name: &str, explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    let own = scenario_dir.join("rules");
+    if own.join("ruleset.ron").is_file() {
+        return Some(own);
+    }
+    // A generated scenario records the folder of the rule set it was drawn from.
+    if let Ok(text) = fs::read_to_string(scenario_dir.join("rules.path")) {
+        // A relative path is tried against the scenario folder, then the current folder.
+        let p = PathBuf::from(text.trim());
+        for cand in [scenario_dir.join(&p), p] {
+            if cand.join("ruleset.ron").is_file() {
+                return Some(cand);
+            }
+        }
+    }
+    let abs = fs::canonicalize(scenario_dir).unwrap_or_else(|_| scenario_dir.to_path_buf());
+    for anc in abs.ancestors() {
+        let cand = anc.join("assets").join("rules").join(name);
+        if cand.join("ruleset.ron").is_file() {
+            return Some(cand);
+        }
+    }
+    let cand = Path::new("assets").join("rules").join(name);
+    cand.join("ruleset.ron").is_file().then_some(cand)
+}

@@ -556,22 +556,4 @@ mod tests {
         assert_eq!(to_string_pretty(&1u128, 2), None);
         assert_eq!(to_string_pretty(&(1..2), 2), None);
     }
-
-    #[test]
-    fn writes_what_ron_writes_for_the_bundled_world_and_rules() {
-        let s = &crate::systems::overlord::testkit::alpha();
-        assert_eq!(to_string_pretty(&s.units, 2).unwrap(), by_ron(&s.units, 2));
-        assert_eq!(to_string_pretty(&s.locations, 2).unwrap(), by_ron(&s.locations, 2));
-        assert_eq!(to_string_pretty(&s.structures, 2).unwrap(), by_ron(&s.structures, 2));
-        assert_eq!(to_string_pretty(&s.factions, 2).unwrap(), by_ron(&s.factions, 2));
-        assert_eq!(to_string_pretty(&s.game, 2).unwrap(), by_ron(&s.game, 2));
-        let r = &*crate::systems::overlord::testkit::overlord_rules();
-        assert_eq!(to_string_pretty(&r.skills, 4).unwrap(), by_ron(&r.skills, 4));
-        assert_eq!(to_string_pretty(&r.items, 4).unwrap(), by_ron(&r.items, 4));
-        assert_eq!(to_string_pretty(&r.info, 4).unwrap(), by_ron(&r.info, 4));
-        let opts = crate::systems::overlord::generate::Options { locations: 300, factions: 20, units: 400, seed: 3 };
-        let big = crate::systems::overlord::generate::generate(r, "overlord", &opts).unwrap();
-        assert_eq!(to_string_pretty(&big.units, 2).unwrap(), by_ron(&big.units, 2));
-        assert_eq!(to_string_pretty(&big.locations, 2).unwrap(), by_ron(&big.locations, 2));
-    }
 }

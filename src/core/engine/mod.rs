@@ -12,6 +12,7 @@ pub mod parallel;
 pub mod plan;
 pub mod rng;
 
+use crate::core::orders::mail::ArticleKind;
 use crate::core::system::RuleSystem;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -65,6 +66,24 @@ impl<F: Send + Sync + 'static> Default for Submissions<F> {
     }
 }
 
+/// Mail for the turn to be played other than orders: newspaper articles (for
+/// their rewards) and notices to factions, from the game folder. Emptied when a
+/// turn ends.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Inbox {
+    /// Articles to be published: the author's faction id and the kind, in the order
+    /// received.
+    pub articles: Vec<(String, ArticleKind)>,
+    /// Notices: a faction id and a text for that faction's report.
+    pub notices: Vec<(String, String)>,
+}
+
+/// When present, a turn's report steps build no reports: the caller builds them a
+/// batch of factions at a time as it writes them (a game folder does), so that a
+/// big world's reports never sit in memory all at once.
+#[derive(Resource, Debug, Default)]
+pub struct ReportsDeferred;
+
 /// A game of rule system `S` loaded into an ECS world, ready to run turns.
 pub struct Engine<S: RuleSystem> {
     app: App,
@@ -104,6 +123,7 @@ impl<S: RuleSystem> Engine<S> {
         let plan = S::plan(&rules);
         app.insert_resource(Clock { turn: 0, tick: 0, ticks: plan.ticks });
         app.init_resource::<Submissions<S::Orders>>();
+        app.init_resource::<Inbox>();
         // Mechanics first: they register the components each entity requires, which
         // are then spawned with it rather than added one entity at a time.
         plugins(&mut app, &rules);
@@ -141,6 +161,16 @@ impl<S: RuleSystem> Engine<S> {
         self.world_mut().insert_resource(Submissions(files));
     }
 
+    /// Sets the articles and notices for the next turn.
+    pub fn deliver(&mut self, inbox: Inbox) {
+        self.world_mut().insert_resource(inbox);
+    }
+
+    /// From now on the report steps build no reports ([`ReportsDeferred`]).
+    pub fn defer_reports(&mut self) {
+        self.world_mut().init_resource::<ReportsDeferred>();
+    }
+
     /// Runs the next turn. `on_tick(tick, ticks)` is called after each tick.
     pub fn run_turn(&mut self, on_tick: impl FnMut(u32, u32)) {
         let world = self.world_mut();
@@ -152,6 +182,7 @@ impl<S: RuleSystem> Engine<S> {
         S::begin_turn(world);
         plan::run_turn(world, on_tick);
         world.insert_resource(Submissions::<S::Orders>::default());
+        world.insert_resource(Inbox::default());
         S::end_turn(world);
     }
 

@@ -1,8 +1,8 @@
 //! The turn plan: which steps a turn runs, in which order, read from the rule set.
 //!
 //! A rule system's turn is a sequence of named **steps**. Its rule set says, in one
-//! RON file (`plan.ron`), how many **ticks** a turn has (30 days for Overlord, one
-//! for a game resolved all at once) and which steps run before the ticks, in every
+//! RON file (`plan.ron`), how many **ticks** a turn has (30 days for a month of
+//! days, one for a game resolved all at once) and which steps run before the ticks, in every
 //! tick, after given ticks only, after the last tick, and to prepare the reports:
 //!
 //! ```ron
@@ -39,7 +39,7 @@ use std::sync::Arc;
 pub struct TurnPlan {
     /// What a tick is called (`"day"`, `"phase"`), for messages and progress.
     pub tick: String,
-    /// Ticks in a turn. A game may set its own (Overlord's `days_per_month`).
+    /// Ticks in a turn. A rule system may let a game set its own.
     pub ticks: u32,
     /// Steps before the first tick, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

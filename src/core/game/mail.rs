@@ -16,10 +16,10 @@
 //! section and stores nothing of it. A faction without a password takes no mail.
 
 use super::{GameDir, GameError, ReportKind};
-use crate::systems::overlord::check::{self, Check};
-use crate::systems::overlord::data::{Faction, GameSettings, Scenario};
-use crate::systems::overlord::orders::{self, Article, ArticleKind, HeaderTarget, OrderFile, ReportRequest};
-use crate::systems::overlord::world::Catalog;
+use crate::core::data::write_atomic;
+use crate::core::orders::check::Check;
+use crate::core::orders::mail::{Article, ArticleKind, HeaderTarget, ReportRequest, section_keyword};
+use crate::core::system::{FactionEntry, GameEntry, GameSystem};
 use std::path::{Path, PathBuf};
 
 /// An order file taken in.
@@ -87,10 +87,9 @@ pub(super) enum Mode {
     CheckOnly,
 }
 
-/// The faction `id` if `password` is its password.
-fn authenticate<'a>(state: &'a Scenario, id: &str, password: &str) -> Result<&'a Faction, String> {
-    let f = state
-        .factions
+/// The faction `id` (any case) if `password` is its password.
+fn authenticate<'a>(factions: &[FactionEntry<'a>], id: &str, password: &str) -> Result<FactionEntry<'a>, String> {
+    let f = factions
         .iter()
         .find(|f| f.id.eq_ignore_ascii_case(id))
         .ok_or_else(|| format!("there is no faction '{id}' in this game"))?;
@@ -100,27 +99,53 @@ fn authenticate<'a>(state: &'a Scenario, id: &str, password: &str) -> Result<&'a
     if f.password != password {
         return Err(format!("wrong password for faction {}", f.id));
     }
-    Ok(f)
+    Ok(*f)
 }
 
 impl GameDir {
     /// Reads a mail and stores (or, with [`Mode::CheckOnly`], only checks) each of
     /// its sections. Fails when the mail cannot be read at all, or on I/O errors.
-    pub(super) fn take_mail(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
+    pub(super) fn take_mail<S: GameSystem>(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
         let current = self.current_turn()?;
-        let state = self.state(current)?;
-        let catalog = Catalog::new(std::sync::Arc::new(self.rules()?));
-        let mail = orders::parse_mail(text, &catalog).map_err(|e| GameError::new("orders", e.to_string()))?;
+        let state = self.state::<S>(current)?;
+        let words = S::words(&std::sync::Arc::new(self.rules::<S>()?));
+        let mail = S::read_mail(&words, text).map_err(|e| GameError::new("orders", e.to_string()))?;
+        let factions = S::factions(&state);
+        let game = S::game(&state);
         let mut answers = Vec::new();
         for file in &mail.orders {
-            answers.push(self.take_orders(text, file, &state, &catalog, current, mode)?);
+            let h = S::header(file);
+            let refuse = |m: String| Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") };
+            let faction = match authenticate(&factions, &h.faction, &h.password) {
+                Ok(f) => f,
+                Err(m) => {
+                    answers.push(refuse(m));
+                    continue;
+                }
+            };
+            let turn = match &h.target {
+                HeaderTarget::Next => current + 1,
+                HeaderTarget::Turn(n) if *n <= current => {
+                    answers.push(refuse(format!("turn {n} has already been run (the next turn is {})", current + 1)));
+                    continue;
+                }
+                HeaderTarget::Turn(n) => *n,
+                HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(game.name) => {
+                    let m = format!("these orders are for game '{name}', but this game is '{}'", game.name);
+                    answers.push(refuse(m));
+                    continue;
+                }
+                HeaderTarget::Game(_) => current + 1,
+            };
+            let check = (turn == current + 1).then(|| S::check(&words, &state, faction.id, file));
+            answers.push(self.store_orders(text, h.line, faction.id, turn, S::blocks(file), check, mode)?);
         }
         let mut numbered = 0;
         for a in &mail.articles {
-            answers.push(self.take_article(a, &state, current, mode, &mut numbered)?);
+            answers.push(self.take_article(a, &factions, game, current, mode, &mut numbered)?);
         }
         for r in &mail.reports {
-            answers.push(self.take_report_request(r, &state, current, mode)?);
+            answers.push(self.take_report_request(r, &factions, current, mode)?);
         }
         answers.sort_by_key(|a| match a {
             Answer::Orders(r) => r.line,
@@ -129,70 +154,48 @@ impl GameDir {
         Ok(answers)
     }
 
-    fn take_orders(
+    /// Stores (or only checks) the order file of `faction` for `turn`, the section of
+    /// `text` that starts at line `line`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_orders(
         &self,
         text: &str,
-        file: &OrderFile,
-        state: &Scenario,
-        catalog: &Catalog,
-        current: u32,
+        line: usize,
+        faction: &str,
+        turn: u32,
+        unit_blocks: usize,
+        check: Option<Check>,
         mode: Mode,
     ) -> Result<Answer, GameError> {
-        let h = &file.header;
-        let refuse = |m: String| Ok(Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") });
-        let faction = match authenticate(state, &h.faction, &h.password) {
-            Ok(f) => f,
-            Err(m) => return refuse(m),
-        };
-        let turn = match &h.target {
-            HeaderTarget::Next => current + 1,
-            HeaderTarget::Turn(n) if *n <= current => {
-                return refuse(format!("turn {n} has already been run (the next turn is {})", current + 1));
-            }
-            HeaderTarget::Turn(n) => *n,
-            HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&state.game.name) => {
-                return refuse(format!("these orders are for game '{name}', but this game is '{}'", state.game.name));
-            }
-            HeaderTarget::Game(_) => current + 1,
-        };
-        let check = (turn == current + 1).then(|| check::check(file, &faction.id, state, catalog));
-        let path = self.pending_dir(turn).join(format!("{}.txt", faction.id));
+        let path = self.pending_dir(turn).join(format!("{faction}.txt"));
         let replaced = path.is_file();
         if mode == Mode::Store {
             // The section is stored with the mail's line numbers, which the turn's
             // notes will quote.
-            let section = section_text(text, h.line);
-            crate::systems::overlord::data::load::write_atomic(&path, section.as_bytes())
-                .map_err(|e| GameError::io(&path, e))?;
+            let section = section_text(text, line);
+            write_atomic(&path, section.as_bytes()).map_err(|e| GameError::io(&path, e))?;
         }
-        Ok(Answer::Orders(Receipt {
-            line: h.line,
-            faction: faction.id.clone(),
-            turn,
-            path,
-            unit_blocks: file.units.len(),
-            check,
-            replaced,
-        }))
+        Ok(Answer::Orders(Receipt { line, faction: faction.to_string(), turn, path, unit_blocks, check, replaced }))
     }
 
     fn take_article(
         &self,
         a: &Article,
-        state: &Scenario,
+        factions: &[FactionEntry],
+        game: GameEntry,
         current: u32,
         mode: Mode,
         numbered: &mut u32,
     ) -> Result<Answer, GameError> {
         let refuse = |m: String| Ok(Answer::Refused { line: a.line, message: format!("{m}; nothing was stored") });
-        let faction = match authenticate(state, &a.faction, &a.password) {
+        let faction = match authenticate(factions, &a.faction, &a.password) {
             Ok(f) => f,
             Err(m) => return refuse(m),
         };
         if let Some(g) = &a.game
-            && !g.eq_ignore_ascii_case(&state.game.name)
+            && !g.eq_ignore_ascii_case(game.name)
         {
-            return refuse(format!("this article is for game '{g}', but this game is '{}'", state.game.name));
+            return refuse(format!("this article is for game '{g}', but this game is '{}'", game.name));
         }
         if a.text.trim().is_empty() {
             return refuse("the article is empty".into());
@@ -218,21 +221,20 @@ impl GameDir {
         if mode == Mode::Store {
             let mut body = a.text.clone();
             body.push('\n');
-            crate::systems::overlord::data::load::write_atomic(&path, body.as_bytes())
-                .map_err(|e| GameError::io(&path, e))?;
+            write_atomic(&path, body.as_bytes()).map_err(|e| GameError::io(&path, e))?;
         }
-        Ok(Answer::Article { line: a.line, faction: faction.id.clone(), kind: a.kind, turn, path })
+        Ok(Answer::Article { line: a.line, faction: faction.id.to_string(), kind: a.kind, turn, path })
     }
 
     fn take_report_request(
         &self,
         r: &ReportRequest,
-        state: &Scenario,
+        factions: &[FactionEntry],
         current: u32,
         mode: Mode,
     ) -> Result<Answer, GameError> {
         let refuse = |m: String| Ok(Answer::Refused { line: r.line, message: m });
-        let faction = match authenticate(state, &r.faction, &r.password) {
+        let faction = match authenticate(factions, &r.faction, &r.password) {
             Ok(f) => f,
             Err(m) => return refuse(m),
         };
@@ -240,7 +242,7 @@ impl GameDir {
         if turn > current {
             return refuse(format!("turn {turn} has not been run yet (the last turn is {current})"));
         }
-        let path = self.report_path(turn, &faction.id, ReportKind::Text);
+        let path = self.report_path(turn, faction.id, ReportKind::Text);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(_) => return refuse(format!("there is no report of faction {} for turn {turn}", faction.id)),
@@ -249,10 +251,9 @@ impl GameDir {
             let notice = self.pending_dir(current + 1).join("notices").join(format!("{}.txt", faction.id));
             let mut lines = std::fs::read_to_string(&notice).unwrap_or_default();
             lines.push_str(&format!("Your report for turn {turn} was sent again on request.\n"));
-            crate::systems::overlord::data::load::write_atomic(&notice, lines.as_bytes())
-                .map_err(|e| GameError::io(&notice, e))?;
+            write_atomic(&notice, lines.as_bytes()).map_err(|e| GameError::io(&notice, e))?;
         }
-        Ok(Answer::Report { line: r.line, faction: faction.id.clone(), turn, text })
+        Ok(Answer::Report { line: r.line, faction: faction.id.to_string(), turn, text })
     }
 
     /// The articles and notices waiting for `turn`: the engine's inbox, the files to
@@ -281,7 +282,7 @@ impl GameDir {
 #[derive(Debug, Default)]
 pub(super) struct PendingMail {
     /// For the engine.
-    pub inbox: crate::systems::overlord::world::resources::Inbox,
+    pub inbox: crate::core::engine::Inbox,
     /// Articles: author, kind, text; in file-name order.
     pub articles: Vec<(String, ArticleKind, String)>,
     /// Files to archive with the turn.
@@ -340,12 +341,12 @@ pub(super) fn read_txt_files(dir: &Path) -> Result<Vec<(String, String)>, GameEr
 fn section_text(text: &str, from: usize) -> String {
     let mut out = "\n".repeat(from - 1);
     for (i, raw) in text.lines().enumerate().skip(from - 1) {
-        if i + 1 > from && orders::file::section_keyword(raw).is_some_and(|k| k != "END") {
+        if i + 1 > from && section_keyword(raw).is_some_and(|k| k != "END") {
             break;
         }
         out.push_str(raw);
         out.push('\n');
-        if orders::file::section_keyword(raw) == Some("END") {
+        if section_keyword(raw) == Some("END") {
             break;
         }
     }
@@ -355,12 +356,12 @@ fn section_text(text: &str, from: usize) -> String {
 /// The newspaper of `turn`: signed articles by author, then rumours in an order that
 /// says nothing of who wrote them (by their text).
 pub(super) fn newspaper(
-    game: &GameSettings,
-    factions: &[Faction],
+    game: GameEntry,
+    factions: &[FactionEntry],
     turn: u32,
     articles: &[(String, ArticleKind, String)],
 ) -> String {
-    let title = if game.title.is_empty() { &game.name } else { &game.title };
+    let title = if game.title.is_empty() { game.name } else { game.title };
     let mut s = format!("{title}: the newspaper of turn {turn}\n");
     s.push_str(&"=".repeat(s.trim_end().chars().count()));
     s.push_str("\n\n");
@@ -375,7 +376,7 @@ pub(super) fn newspaper(
     if !signed.is_empty() {
         s.push_str("Signed articles\n---------------\n\n");
         for (faction, _, text) in signed {
-            let name = factions.iter().find(|f| f.id == *faction).map_or("", |f| f.name.as_str());
+            let name = factions.iter().find(|f| f.id == *faction).map_or("", |f| f.name);
             s.push_str(text.trim_end());
             s.push_str(&format!("\n\n    -- {name} ({faction})\n\n"));
         }

@@ -22,11 +22,9 @@
 mod fsutil;
 pub mod mail;
 
-use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::data::{self, RuleSet, Scenario};
-use crate::systems::overlord::orders::{self, OrderFile};
-use crate::systems::overlord::report::{json, text};
-use crate::systems::overlord::world::Catalog;
+use crate::core::diag::Diagnostic;
+use crate::core::engine::{Engine, ThreadCount, Threads};
+use crate::core::system::{FolderFile, GameSystem, ReportWriter};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -141,23 +139,26 @@ impl GameDir {
         best.ok_or_else(|| GameError::new(&dir, "no complete turn"))
     }
 
-    /// Creates a game from a scenario: copies the rule set, writes turn 0's state and
-    /// reports. The scenario must validate.
-    pub fn create(scenario_dir: &Path, rules_dir: Option<&Path>, root: &Path) -> Result<TurnSummary, GameError> {
+    /// Creates a game of rule system `S` from a scenario: copies the rule set, writes
+    /// turn 0's state and reports. The scenario must validate.
+    pub fn create<S: GameSystem>(
+        scenario_dir: &Path,
+        rules_dir: Option<&Path>,
+        root: &Path,
+    ) -> Result<TurnSummary, GameError> {
         let started = Instant::now();
         if root.exists() && std::fs::read_dir(root).map(|mut d| d.next().is_some()).unwrap_or(true) {
             return Err(GameError::new(root, "already exists and is not empty"));
         }
-        let game = data::load_game(scenario_dir, rules_dir).map_err(|d| diag_error(scenario_dir, &d))?;
-        let issues = data::validate(&game.rules, &game.scenario);
-        let diags = data::validate::resolve(&issues, &game.rules_dir, &game.scenario_dir);
+        let (rules, state, rules_dir) = load_scenario::<S>(scenario_dir, rules_dir)?;
+        let diags = S::validate(&rules, &state, &rules_dir, scenario_dir);
         if diags.iter().any(|d| d.is_error()) {
             return Err(diag_error(scenario_dir, &diags));
         }
-        let rules = Arc::new(game.rules);
-        let turn = game.scenario.game.turn;
-        tracing::info!(scenario = %scenario_dir.display(), units = game.scenario.units.len(), "creating game");
-        let mut engine = Engine::<crate::systems::overlord::Overlord>::new(rules.clone(), game.scenario, Threads::All)
+        let rules = Arc::new(rules);
+        let turn = S::game(&state).turn;
+        tracing::info!(scenario = %scenario_dir.display(), system = S::NAME, "creating game");
+        let mut engine = Engine::<S>::new(rules.clone(), state, Threads::All)
             .map_err(|e| GameError::new(scenario_dir, e.join("; ")))?;
         let t = Instant::now();
         engine.defer_reports();
@@ -165,111 +166,136 @@ impl GameDir {
         let run_time = t.elapsed();
         let tmp_rules = root.join(".rules.partial");
         fsutil::remove_if_exists(&tmp_rules).map_err(|e| GameError::io(&tmp_rules, e))?;
-        write_tree(&tmp_rules, &data::load::ruleset_files(&rules).map_err(|e| GameError::io(&tmp_rules, e))?)
+        write_tree(&tmp_rules, &S::rules_files(&rules).map_err(|e| GameError::io(&tmp_rules, e))?)
             .map_err(|e| GameError::io(&tmp_rules, e))?;
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
-        let settings = &engine.world().resource::<crate::systems::overlord::world::resources::Game>().0;
-        let newspaper = mail::newspaper(settings, &[], turn, &[]);
-        let inputs = [(PathBuf::from("newspaper.txt"), newspaper.into_bytes())];
-        let mut summary = g.write_turn(&engine, turn, &inputs, |_| Vec::new())?;
+        let mut summary = g.write_turn(&engine, turn, |state| {
+            let newspaper = mail::newspaper(S::game(state), &[], turn, &[]);
+            vec![(PathBuf::from("newspaper.txt"), newspaper.into_bytes())]
+        })?;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
         Ok(summary)
     }
 
-    /// Loads the rule set of the game.
-    pub fn rules(&self) -> Result<RuleSet, GameError> {
+    /// The name of the rule system the game is played with (its rule set's
+    /// `system`).
+    pub fn system(&self) -> Result<String, GameError> {
         let dir = self.root.join("rules");
-        data::load_ruleset(&dir).map_err(|d| diag_error(&dir, &d))
+        crate::core::data::rule_set_head(&dir).map(|h| h.system).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Loads the rule set of the game.
+    pub fn rules<S: GameSystem>(&self) -> Result<S::Rules, GameError> {
+        let dir = self.root.join("rules");
+        S::load_rules(&dir).map_err(|d| diag_error(&dir, &d))
     }
 
     /// Loads the state of a complete turn.
-    pub fn state(&self, turn: u32) -> Result<Scenario, GameError> {
+    pub fn state<S: GameSystem>(&self, turn: u32) -> Result<S::State, GameError> {
         let dir = self.turn_dir(turn).join("state");
-        data::load_scenario(&dir).map_err(|d| diag_error(&dir, &d))
+        S::load_state(&dir).map_err(|d| diag_error(&dir, &d))
     }
 
     /// Takes in a mail: stores its order files, articles and notices, and answers
     /// its report requests (see [`mail`]). Fails only when the mail has no section
     /// that can be read, or on I/O errors; a refused section is an
     /// [`Answer::Refused`].
-    pub fn submit_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
-        self.take_mail(text, mail::Mode::Store)
+    pub fn submit_mail<S: GameSystem>(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail::<S>(text, mail::Mode::Store)
     }
 
     /// Checks a mail as [`submit_mail`](Self::submit_mail) would take it, storing
     /// nothing.
-    pub fn check_mail(&self, text: &str) -> Result<Vec<Answer>, GameError> {
-        self.take_mail(text, mail::Mode::CheckOnly)
+    pub fn check_mail<S: GameSystem>(&self, text: &str) -> Result<Vec<Answer>, GameError> {
+        self.take_mail::<S>(text, mail::Mode::CheckOnly)
     }
 
     /// Stores one order file for its turn: the first section of `text` must be a
     /// `GAME` section. A wrong faction, password, game or turn is an error and
     /// stores nothing.
-    pub fn submit(&self, text: &str) -> Result<Receipt, GameError> {
-        match self.submit_mail(text)?.into_iter().next() {
+    pub fn submit<S: GameSystem>(&self, text: &str) -> Result<Receipt, GameError> {
+        match self.submit_mail::<S>(text)?.into_iter().next() {
             Some(Answer::Orders(r)) => Ok(r),
             Some(Answer::Refused { line, message }) => Err(GameError::new("orders", format!("line {line}: {message}"))),
             _ => Err(GameError::new("orders", "no header line: the orders must start with `GAME faction password`")),
         }
     }
 
-    /// The order files waiting for `turn`, parsed, in faction-id order.
-    fn pending(&self, turn: u32, catalog: &Catalog) -> Result<Vec<(String, String, OrderFile)>, GameError> {
+    /// The order files waiting for `turn`, read, in faction-id order.
+    fn pending<S: GameSystem>(
+        &self,
+        turn: u32,
+        words: &S::Words,
+    ) -> Result<Vec<(String, String, S::Orders)>, GameError> {
         let dir = self.pending_dir(turn);
         let mut out = Vec::new();
         for (name, text) in mail::read_txt_files(&dir)? {
-            let file = orders::parse(&text, catalog).map_err(|e| GameError::new(dir.join(&name), e.to_string()))?;
+            let read = S::read_mail(words, &text).map_err(|e| GameError::new(dir.join(&name), e.to_string()))?;
+            let Some(file) = read.orders.into_iter().next() else {
+                return Err(GameError::new(
+                    dir.join(&name),
+                    "no header line: the orders must start with `GAME faction password`",
+                ));
+            };
             out.push((name, text, file));
         }
         Ok(out)
     }
 
-    /// Runs the next turn and writes it. `on_day(day, days)` is called after each day.
+    /// Runs the next turn and writes it. `on_tick(tick, ticks)` is called after
+    /// each tick.
     ///
     /// The turn runs with the order files, articles and notices waiting for it; its
     /// folder archives them, holds the newspaper, and the check of the orders already
     /// waiting for the turn after it (FILE-TURN).
-    pub fn run(&self, threads: Threads, on_day: impl FnMut(u32, u32)) -> Result<TurnSummary, GameError> {
+    pub fn run<S: GameSystem>(
+        &self,
+        threads: Threads,
+        on_tick: impl FnMut(u32, u32),
+    ) -> Result<TurnSummary, GameError> {
         let started = Instant::now();
         let current = self.current_turn()?;
         let next = current + 1;
-        let rules = Arc::new(self.rules()?);
-        let catalog = Catalog::new(rules.clone());
+        let rules = Arc::new(self.rules::<S>()?);
+        let words = S::words(&rules);
         let t = Instant::now();
-        let state = self.state(current)?;
+        let state = self.state::<S>(current)?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
-        let pending = self.pending(next, &catalog)?;
+        let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
-        let newspaper = mail::newspaper(&state.game, &state.factions, next, &mail.articles);
-        tracing::info!(turn = next, units = state.units.len(), order_files = pending.len(), "running turn");
-        let mut engine = Engine::<crate::systems::overlord::Overlord>::new(rules.clone(), state, threads)
+        let newspaper = {
+            let factions = S::factions(&state);
+            mail::newspaper(S::game(&state), &factions, next, &mail.articles)
+        };
+        tracing::info!(turn = next, order_files = pending.len(), "running turn");
+        let mut engine = Engine::<S>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
         engine.defer_reports();
         engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
         engine.deliver(mail.inbox);
         let t = Instant::now();
-        engine.run_turn(on_day);
+        engine.run_turn(on_tick);
         let run_time = t.elapsed();
         tracing::info!(seconds = run_time.as_secs_f64(), "month run");
         let order_files = pending.len();
-        let mut inputs: Vec<TurnFile> =
+        let mut inputs: Vec<FolderFile> =
             pending.into_iter().map(|(n, text, _)| (Path::new("orders").join(n), text.into_bytes())).collect();
         inputs.extend(mail.files);
         inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
-        let later = self.pending(next + 1, &catalog)?;
-        let mut summary = self.write_turn(&engine, next, &inputs, |state| {
-            later
-                .iter()
-                .filter_map(|(_, _, file)| {
-                    let f = state.factions.iter().find(|f| f.id.eq_ignore_ascii_case(&file.header.faction))?;
-                    let check = crate::systems::overlord::check::check(file, &f.id, state, &catalog);
-                    let text = mail::check_text(&f.id, next + 1, &check);
-                    Some((Path::new("checks").join(format!("{}.txt", f.id)), text.into_bytes()))
-                })
-                .collect()
+        let later = self.pending::<S>(next + 1, &words)?;
+        let mut summary = self.write_turn(&engine, next, |state| {
+            let factions = S::factions(state);
+            let checks = later.iter().filter_map(|(_, _, file)| {
+                let h = S::header(file);
+                let f = factions.iter().find(|f| f.id.eq_ignore_ascii_case(&h.faction))?;
+                let check = S::check(&words, state, f.id, file);
+                let text = mail::check_text(f.id, next + 1, &check);
+                Some((Path::new("checks").join(format!("{}.txt", f.id)), text.into_bytes()))
+            });
+            inputs.into_iter().chain(checks).collect()
         })?;
         summary.order_files = order_files;
         summary.run_time = run_time;
@@ -277,14 +303,14 @@ impl GameDir {
         Ok(summary)
     }
 
-    /// Writes turn `turn` atomically: state, reports, the `inputs` it ran with (paths
-    /// relative to the turn's folder) and the files `more` makes from the new state.
-    fn write_turn(
+    /// Writes turn `turn` atomically: state, reports, and the files `more` makes
+    /// from the new state (the inputs the turn ran with, paths relative to the
+    /// turn's folder).
+    fn write_turn<S: GameSystem>(
         &self,
-        engine: &Engine<crate::systems::overlord::Overlord>,
+        engine: &Engine<S>,
         turn: u32,
-        inputs: &[TurnFile],
-        more: impl FnOnce(&Scenario) -> Vec<TurnFile>,
+        more: impl FnOnce(&S::State) -> Vec<FolderFile>,
     ) -> Result<TurnSummary, GameError> {
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
@@ -298,20 +324,18 @@ impl GameDir {
         let started = Instant::now();
         let io = |e| GameError::io(&partial, e);
         let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
-        let (state, files) = state_files(engine.world()).map_err(io)?;
+        let (state, files) = state_files::<S>(engine.world()).map_err(io)?;
         w.write(&files).map_err(io)?;
         drop(files);
-        w.write(inputs).map_err(io)?;
         w.write(&more(&state)).map_err(io)?;
-        let units = state.units.len();
+        let units = S::units(&state);
         drop(state);
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
-        let threads = engine.world().get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
-        let builder = crate::systems::overlord::report::build::Builder::new(engine.world());
-        let factions = builder.factions();
+        let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+        let reports = S::reports(engine.world());
+        let factions = reports.factions();
         for start in (0..factions).step_by(REPORT_BATCH) {
-            let reports = builder.build(start..(start + REPORT_BATCH).min(factions));
-            w.write(&report_files(engine.world(), &reports, threads)).map_err(io)?;
+            w.write(&reports.files(start..(start + REPORT_BATCH).min(factions), threads)).map_err(io)?;
         }
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
         w.finish().map_err(io)?;
@@ -339,7 +363,7 @@ impl GameDir {
 const REPORT_BATCH: usize = 1024;
 
 /// A file of a turn folder: its path relative to the folder, and its bytes.
-pub type TurnFile = (PathBuf, Vec<u8>);
+pub type TurnFile = FolderFile;
 
 /// Which report file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,67 +376,80 @@ pub enum ReportKind {
     Template,
 }
 
-fn diag_error(path: &Path, diags: &[crate::core::diag::Diagnostic]) -> GameError {
+fn diag_error(path: &Path, diags: &[Diagnostic]) -> GameError {
     let errors: Vec<String> = diags.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
     GameError::new(path, format!("{} error(s):\n{}", errors.len(), errors.join("\n")))
 }
 
-/// The files of a turn folder, relative to it: the state, the `inputs` (the order
-/// files and mail the turn ran with, its newspaper), and each faction's text report,
-/// JSON report and order template. Also returns the state. Reports are rendered on as many threads as the
-/// engine uses, and come out in faction order.
-pub fn turn_files(
-    engine: &Engine<crate::systems::overlord::Overlord>,
+/// Loads the scenario in `scenario_dir` and the rule set it names (`rules_dir` if
+/// given): the rule set, the state and the rule set's folder. Syntax errors of both
+/// are reported together.
+pub fn load_scenario<S: GameSystem>(
+    scenario_dir: &Path,
+    rules_dir: Option<&Path>,
+) -> Result<(S::Rules, S::State, PathBuf), GameError> {
+    let state = S::load_state(scenario_dir);
+    let name = crate::core::data::scenario_head(scenario_dir).map(|h| h.ruleset).unwrap_or_default();
+    // Even when the scenario is broken, a rule set found without its name (given,
+    // or the scenario's own) is loaded, so that its errors are reported too.
+    let dir = crate::core::data::find_ruleset_dir(scenario_dir, &name, rules_dir);
+    let rules = match &dir {
+        Some(d) => S::load_rules(d),
+        None if state.is_ok() => Err(vec![Diagnostic::error(
+            scenario_dir.join("game.ron"),
+            0,
+            0,
+            format!("rule set '{name}' not found (looked for assets/rules/{name}; give its folder with --rules)"),
+        )]),
+        None => Err(Vec::new()),
+    };
+    match (state, rules) {
+        (Ok(state), Ok(rules)) => Ok((rules, state, dir.unwrap_or_default())),
+        (s, r) => {
+            let mut d = r.err().unwrap_or_default();
+            d.extend(s.err().unwrap_or_default());
+            Err(diag_error(scenario_dir, &d))
+        }
+    }
+}
+
+/// The files of a turn folder, relative to it, built in memory: the state, the
+/// `inputs` and every faction's reports (text, JSON, order template), in faction
+/// order. Also returns the state. For benchmarks and tests; a game folder writes
+/// the same files as it makes them.
+pub fn turn_files<S: GameSystem>(
+    engine: &Engine<S>,
     inputs: &[TurnFile],
-) -> std::io::Result<(Vec<TurnFile>, Scenario)> {
+) -> std::io::Result<(Vec<TurnFile>, S::State)> {
     let t = Instant::now();
-    let reports = engine.reports();
-    let threads = engine.world().get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
-    // The state is extracted and written while the reports are rendered: both only
-    // read the world, and each output keeps its own order whatever the threads.
     let world = engine.world();
-    let ((state, state_files), rendered) = if threads <= 1 {
-        (state_files(world)?, report_files(world, reports, 1))
+    let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+    // The state is extracted and written while the reports are made: both only read
+    // the world, and each output keeps its own order whatever the threads.
+    let reports = || {
+        let w = S::reports(world);
+        w.files(0..w.factions(), threads)
+    };
+    let ((state, mut files), rendered) = if threads <= 1 {
+        (state_files::<S>(world)?, reports())
     } else {
         std::thread::scope(|s| {
-            let job = s.spawn(|| state_files(world));
-            let rendered = report_files(world, reports, threads);
+            let job = s.spawn(|| state_files::<S>(world));
+            let rendered = reports();
             job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)).map(|state| (state, rendered))
         })?
     };
-    let mut files = state_files;
-    files.reserve(inputs.len() + rendered.len());
     files.extend(inputs.iter().cloned());
     files.extend(rendered);
-    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports written");
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports made");
     Ok((files, state))
 }
 
 /// The state folder's files of the world as it stands, and the state itself.
-fn state_files(world: &bevy_ecs::world::World) -> std::io::Result<(Scenario, Vec<TurnFile>)> {
-    let state = crate::systems::overlord::world::extract(world);
+fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result<(S::State, Vec<TurnFile>)> {
+    let state = S::extract(world);
     let mut files: Vec<TurnFile> =
-        data::scenario_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
+        S::state_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
     files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
     Ok((state, files))
-}
-
-/// The report files of `reports` (text, JSON, order template), in faction order,
-/// rendered on `threads` threads.
-fn report_files(
-    world: &bevy_ecs::world::World,
-    reports: &[crate::systems::overlord::report::FactionReport],
-    threads: usize,
-) -> Vec<TurnFile> {
-    let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
-    let render = |r: &crate::systems::overlord::report::FactionReport| {
-        let dir = Path::new("reports");
-        let orders = text::template(r);
-        [
-            (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
-            (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
-            (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
-        ]
-    };
-    crate::core::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten().collect()
 }

@@ -25,11 +25,14 @@ pub mod report;
 pub mod testkit;
 pub mod world;
 
+use crate::core::diag::Diagnostic;
 use crate::core::engine::Engine;
 use crate::core::engine::plan::{Clock, TurnPlan};
-use crate::core::system::RuleSystem;
+use crate::core::orders::check::Check;
+use crate::core::system::{FactionEntry, FolderFile, GameEntry, GameSystem, RuleSystem};
 use bevy_app::{App, PluginGroup, PluginGroupBuilder};
 use bevy_ecs::prelude::*;
+use std::path::Path;
 use std::sync::Arc;
 
 /// The Overlord rule system.
@@ -69,12 +72,73 @@ impl RuleSystem for Overlord {
         }
     }
 
-    fn end_turn(world: &mut World) {
-        world.insert_resource(world::resources::Inbox::default());
-    }
-
     fn extract(world: &World) -> data::Scenario {
         world::extract(world)
+    }
+}
+
+impl GameSystem for Overlord {
+    type Words = world::Catalog;
+    type Reports<'w> = report::Writer<'w>;
+
+    fn load_rules(dir: &Path) -> Result<data::RuleSet, Vec<Diagnostic>> {
+        data::load_ruleset(dir)
+    }
+
+    fn rules_files(rules: &data::RuleSet) -> std::io::Result<Vec<FolderFile>> {
+        data::load::ruleset_files(rules)
+    }
+
+    fn load_state(dir: &Path) -> Result<data::Scenario, Vec<Diagnostic>> {
+        data::load_scenario(dir)
+    }
+
+    fn validate(rules: &data::RuleSet, state: &data::Scenario, rules_dir: &Path, state_dir: &Path) -> Vec<Diagnostic> {
+        data::validate::resolve(&data::validate(rules, state), rules_dir, state_dir)
+    }
+
+    fn state_files(state: &data::Scenario) -> std::io::Result<Vec<FolderFile>> {
+        Ok(data::scenario_files(state)?.into_iter().map(|(name, bytes)| (name.into(), bytes)).collect())
+    }
+
+    fn game(state: &data::Scenario) -> GameEntry<'_> {
+        GameEntry { name: &state.game.name, title: &state.game.title, turn: state.game.turn }
+    }
+
+    fn factions(state: &data::Scenario) -> Vec<FactionEntry<'_>> {
+        state.factions.iter().map(|f| FactionEntry { id: &f.id, name: &f.name, password: &f.password }).collect()
+    }
+
+    fn units(state: &data::Scenario) -> usize {
+        state.units.len()
+    }
+
+    fn counts(rules: &data::RuleSet, state: &data::Scenario) -> String {
+        data::Counts::of(rules, state).to_string()
+    }
+
+    fn words(rules: &Arc<data::RuleSet>) -> world::Catalog {
+        world::Catalog::new(rules.clone())
+    }
+
+    fn read_mail(words: &world::Catalog, text: &str) -> Result<orders::Mail, orders::OrderError> {
+        orders::parse_mail(text, words)
+    }
+
+    fn header(file: &orders::OrderFile) -> &orders::Header {
+        &file.header
+    }
+
+    fn blocks(file: &orders::OrderFile) -> usize {
+        file.units.len()
+    }
+
+    fn check(words: &world::Catalog, state: &data::Scenario, faction: &str, file: &orders::OrderFile) -> Check {
+        check::check(file, faction, state, words)
+    }
+
+    fn reports(world: &World) -> report::Writer<'_> {
+        report::Writer::new(world)
     }
 }
 
@@ -168,19 +232,6 @@ impl Engine<Overlord> {
     /// Reads an order file with this game's vocabulary.
     pub fn parse(&self, text: &str) -> Result<orders::OrderFile, orders::OrderError> {
         orders::parse(text, self.world().resource::<world::Catalog>())
-    }
-
-    /// Sets the articles and notices for the next turn.
-    pub fn deliver(&mut self, inbox: world::resources::Inbox) {
-        self.world_mut().insert_resource(inbox);
-    }
-
-    /// From now on no reports are built at the end of a month; the caller builds
-    /// them from the world with [`report::build::Builder`] (as the game folder's
-    /// writer does, a batch of factions at a time), and
-    /// [`reports`](Self::reports) is empty.
-    pub fn defer_reports(&mut self) {
-        self.world_mut().init_resource::<report::DeferReports>();
     }
 
     /// The reports built by the last turn or [`report_only`](Self::report_only), in

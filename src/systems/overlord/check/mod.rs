@@ -22,6 +22,7 @@
 //! units. It does not simulate the month, so a check is about the state when the file
 //! is checked (a unit's position for its first move, the skills it has now).
 
+use crate::core::orders::check::{Check, Problem, Severity};
 use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, Unit};
 use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
 use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
@@ -29,80 +30,9 @@ use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::ids::{RaceId, SkillId};
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt;
 
 #[cfg(test)]
 mod tests;
-
-/// How serious a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// The order (or block) will be ignored or removed when reached.
-    Error,
-    /// The order may fail, depending on what happens first.
-    Warning,
-}
-
-/// One problem, at a line of the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Line number (1-based; 0 for the file as a whole).
-    pub line: usize,
-    /// Error or warning.
-    pub severity: Severity,
-    /// What is wrong, for the player.
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        if self.line > 0 {
-            write!(f, "line {}: {kind}: {}", self.line, self.message)
-        } else {
-            write!(f, "{kind}: {}", self.message)
-        }
-    }
-}
-
-/// The result of checking one order file.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Check {
-    /// The problems, in line order (errors before warnings on the same line).
-    pub problems: Vec<Problem>,
-    /// Number of `UNIT` blocks.
-    pub units: usize,
-    /// Number of unit orders.
-    pub orders: usize,
-    /// Number of faction orders.
-    pub faction_orders: usize,
-}
-
-impl Check {
-    /// Number of errors.
-    pub fn errors(&self) -> usize {
-        self.problems.iter().filter(|p| p.severity == Severity::Error).count()
-    }
-    /// Number of warnings.
-    pub fn warnings(&self) -> usize {
-        self.problems.len() - self.errors()
-    }
-    /// One line: "3 unit blocks, 12 orders: 1 error, 2 warnings".
-    pub fn summary(&self) -> String {
-        fn n(count: usize, one: &str) -> String {
-            format!("{count} {one}{}", if count == 1 { "" } else { "s" })
-        }
-        let mut s = format!("{}, {}", n(self.units, "unit block"), n(self.orders, "order"));
-        if self.faction_orders > 0 {
-            s.push_str(&format!(", {}", n(self.faction_orders, "faction order")));
-        }
-        s.push_str(&format!(": {}, {}", n(self.errors(), "error"), n(self.warnings(), "warning")));
-        s
-    }
-}
 
 /// What the checker knows of a unit: its race and where it is.
 #[derive(Clone, Copy)]
@@ -207,7 +137,11 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
     }
     let mut problems = cx.problems;
     problems.sort_by_key(|p| (p.line, p.severity));
-    Check { problems, units: file.units.len(), orders, faction_orders: file.faction_orders.len() }
+    let mut counts = vec![(file.units.len(), "unit block"), (orders, "order")];
+    if !file.faction_orders.is_empty() {
+        counts.push((file.faction_orders.len(), "faction order"));
+    }
+    Check { problems, counts }
 }
 
 /// The new unit ids the faction's orders create this month: in the file, and in the

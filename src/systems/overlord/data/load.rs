@@ -5,12 +5,12 @@
 
 use super::rules::*;
 use super::scenario::*;
+use crate::core::data::{find_ruleset_dir, read_ron, to_ron, write_atomic};
 use crate::core::diag::Diagnostic;
 use crate::core::engine::plan::TurnPlan;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A rule set and a scenario loaded together, with the folders they came from.
@@ -24,25 +24,6 @@ pub struct GameData {
     pub rules_dir: PathBuf,
     /// Folder of the scenario.
     pub scenario_dir: PathBuf,
-}
-
-/// Reads and parses one RON file. A missing optional file gives `None` and no error.
-fn read_ron<T: DeserializeOwned>(path: &Path, required: bool, diags: &mut Vec<Diagnostic>) -> Option<T> {
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => return None,
-        Err(e) => {
-            diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
-            return None;
-        }
-    };
-    match ron::Options::default().from_str::<T>(&text) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            diags.push(Diagnostic::error(path, e.span.start.line, e.span.start.col, e.code.to_string()));
-            None
-        }
-    }
 }
 
 fn part<T: DeserializeOwned + Default>(dir: &Path, name: &str, diags: &mut Vec<Diagnostic>) -> T {
@@ -90,6 +71,7 @@ pub fn empty_ruleset() -> RuleSet {
     RuleSet {
         info: RuleSetInfo {
             name: String::new(),
+            system: String::new(),
             description: String::new(),
             source: String::new(),
             parameters: zero_parameters(),
@@ -204,40 +186,6 @@ fn read_orders(dir: &Path, diags: &mut Vec<Diagnostic>) -> Vec<(String, String)>
     out
 }
 
-/// Finds the folder of the rule set `name` used by the scenario in `scenario_dir`:
-/// `explicit` if given, else `<scenario>/rules`, else `assets/rules/<name>` in the
-/// scenario's folder or any folder above it, else in the current folder. A
-/// scenario may also name its rule set folder in a file `rules.path`, as the
-/// world generator does.
-pub fn find_ruleset_dir(scenario_dir: &Path, name: &str, explicit: Option<&Path>) -> Option<PathBuf> {
-    if let Some(p) = explicit {
-        return Some(p.to_path_buf());
-    }
-    let own = scenario_dir.join("rules");
-    if own.join("ruleset.ron").is_file() {
-        return Some(own);
-    }
-    // A generated scenario records the folder of the rule set it was drawn from.
-    if let Ok(text) = fs::read_to_string(scenario_dir.join("rules.path")) {
-        // A relative path is tried against the scenario folder, then the current folder.
-        let p = PathBuf::from(text.trim());
-        for cand in [scenario_dir.join(&p), p] {
-            if cand.join("ruleset.ron").is_file() {
-                return Some(cand);
-            }
-        }
-    }
-    let abs = fs::canonicalize(scenario_dir).unwrap_or_else(|_| scenario_dir.to_path_buf());
-    for anc in abs.ancestors() {
-        let cand = anc.join("assets").join("rules").join(name);
-        if cand.join("ruleset.ron").is_file() {
-            return Some(cand);
-        }
-    }
-    let cand = Path::new("assets").join("rules").join(name);
-    cand.join("ruleset.ron").is_file().then_some(cand)
-}
-
 /// Loads a scenario and the rule set it names. Syntax errors of both are reported together.
 pub fn load_game(scenario_dir: &Path, rules_dir: Option<&Path>) -> Result<GameData, Vec<Diagnostic>> {
     let scenario = load_scenario(scenario_dir);
@@ -275,49 +223,10 @@ pub fn load_game(scenario_dir: &Path, rules_dir: Option<&Path>) -> Result<GameDa
 
 // ------------------------------------------------------------------ saving
 
-/// The RON layout used for saved files: one record per block, fields one per line,
-/// nested lists inline.
-/// Rule sets nest one level deeper (skill levels), and get one more level of lines.
-fn pretty(depth: usize) -> ron::ser::PrettyConfig {
-    ron::ser::PrettyConfig::new().depth_limit(depth).indentor("  ").struct_names(false)
-}
-
-/// Serialises `value` as RON text in the saved layout of scenario files.
-pub fn to_ron<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
-    to_ron_depth(value, 2)
-}
-
-fn to_ron_depth<T: Serialize + ?Sized>(value: &T, depth: usize) -> Result<String, String> {
-    if let Some(text) = crate::core::data::ronwrite::to_string_pretty(value, depth) {
-        return Ok(text);
-    }
-    ron::Options::default().to_string_pretty(value, pretty(depth)).map_err(|e| e.to_string())
-}
-
-/// Serialises one record as a single line of RON (for streamed list files).
-pub fn to_ron_record<T: Serialize + ?Sized>(value: &T) -> Result<String, String> {
-    ron::Options::default().to_string(value).map_err(|e| e.to_string())
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed to disk, then renamed over the target.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp"));
-    {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)
-}
-
 /// The files of a rule set folder, as bytes, in the saved layout.
 pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
     fn one<T: Serialize + ?Sized>(name: &str, value: &T) -> std::io::Result<(std::path::PathBuf, Vec<u8>)> {
-        let mut text = to_ron_depth(value, 4).map_err(std::io::Error::other)?;
+        let mut text = to_ron(value, 4).map_err(std::io::Error::other)?;
         text.push('\n');
         Ok((name.into(), text.into_bytes()))
     }
@@ -348,7 +257,7 @@ fn plan_text(plan: &TurnPlan) -> std::io::Result<Vec<u8>> {
     {
         return Ok(text.as_bytes().to_vec());
     }
-    let mut text = to_ron_depth(plan, 2).map_err(std::io::Error::other)?;
+    let mut text = to_ron(plan, 2).map_err(std::io::Error::other)?;
     text.push('\n');
     Ok(text.into_bytes())
 }
@@ -365,7 +274,7 @@ pub fn save_ruleset(dir: &Path, r: &RuleSet) -> std::io::Result<()> {
 /// layout: `(file name, contents)`.
 pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
     fn one<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
-        let mut text = to_ron_depth(value, 2).map_err(std::io::Error::other)?;
+        let mut text = to_ron(value, 2).map_err(std::io::Error::other)?;
         text.push('\n');
         Ok(text.into_bytes())
     }
@@ -387,4 +296,34 @@ pub fn save_scenario(dir: &Path, s: &Scenario) -> std::io::Result<()> {
         write_atomic(&dir.join("orders").join(name), text.as_bytes())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::data::ronwrite::to_string_pretty;
+    use serde::Serialize;
+
+    fn by_ron<T: Serialize + ?Sized>(v: &T, depth: usize) -> String {
+        let cfg = ron::ser::PrettyConfig::new().depth_limit(depth).indentor("  ").struct_names(false);
+        ron::Options::default().to_string_pretty(v, cfg).unwrap()
+    }
+
+    #[test]
+    fn the_fast_writer_writes_what_ron_writes_for_the_bundled_world_and_rules() {
+        let s = &crate::systems::overlord::testkit::alpha();
+        assert_eq!(to_string_pretty(&s.units, 2).unwrap(), by_ron(&s.units, 2));
+        assert_eq!(to_string_pretty(&s.locations, 2).unwrap(), by_ron(&s.locations, 2));
+        assert_eq!(to_string_pretty(&s.structures, 2).unwrap(), by_ron(&s.structures, 2));
+        assert_eq!(to_string_pretty(&s.factions, 2).unwrap(), by_ron(&s.factions, 2));
+        assert_eq!(to_string_pretty(&s.game, 2).unwrap(), by_ron(&s.game, 2));
+        let r = &*crate::systems::overlord::testkit::overlord_rules();
+        assert_eq!(to_string_pretty(&r.skills, 4).unwrap(), by_ron(&r.skills, 4));
+        assert_eq!(to_string_pretty(&r.items, 4).unwrap(), by_ron(&r.items, 4));
+        assert_eq!(to_string_pretty(&r.info, 4).unwrap(), by_ron(&r.info, 4));
+        assert_eq!(to_string_pretty(&r.stances, 4).unwrap(), by_ron(&r.stances, 4));
+        let opts = crate::systems::overlord::generate::Options { locations: 300, factions: 20, units: 400, seed: 3 };
+        let big = crate::systems::overlord::generate::generate(r, "overlord", &opts).unwrap();
+        assert_eq!(to_string_pretty(&big.units, 2).unwrap(), by_ron(&big.units, 2));
+        assert_eq!(to_string_pretty(&big.locations, 2).unwrap(), by_ron(&big.locations, 2));
+    }
 }

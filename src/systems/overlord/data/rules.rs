@@ -78,6 +78,8 @@ pub struct RuleSet {
 pub struct RuleSetInfo {
     /// Short name; scenarios name their rule set by it (the folder name).
     pub name: String,
+    /// The rule system the rule set is written for: `"overlord"`.
+    pub system: String,
     /// Free text shown to the GM.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,

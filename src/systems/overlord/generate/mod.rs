@@ -568,7 +568,7 @@ pub fn generate_to_dir(rules_dir: &Path, o: &Options, out: &Path) -> Result<Stri
     // Point the generated scenario at the rule set it was drawn from.
     let abs = std::fs::canonicalize(rules_dir).unwrap_or_else(|_| rules_dir.to_path_buf());
     let link = format!("{}\n", abs.display());
-    crate::systems::overlord::data::load::write_atomic(&out.join("rules.path"), link.as_bytes())
+    crate::core::data::write_atomic(&out.join("rules.path"), link.as_bytes())
         .map_err(|e| vec![Diagnostic::error(out, 0, 0, format!("cannot write: {e}"))])?;
     Ok(format!("{}", Counts::of(&rules, &s)))
 }
@@ -585,7 +585,7 @@ pub fn write_scenario(dir: &Path, s: &Scenario) -> std::io::Result<()> {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
         w.write_all(b"[\n")?;
         for u in &s.units {
-            let text = crate::systems::overlord::data::load::to_ron_record(u).map_err(std::io::Error::other)?;
+            let text = crate::core::data::to_ron_record(u).map_err(std::io::Error::other)?;
             w.write_all(b"  ")?;
             w.write_all(text.as_bytes())?;
             w.write_all(b",\n")?;

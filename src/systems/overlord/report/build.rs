@@ -14,10 +14,10 @@ use bevy_ecs::prelude::*;
 /// Builds every faction's report into [`Reports`]. Factions are built in parallel
 /// on [`ThreadCount`] threads; the result is in faction order whatever the count.
 ///
-/// With [`super::DeferReports`] in the world nothing is built: the caller builds the
+/// With [`ReportsDeferred`](crate::core::engine::ReportsDeferred) in the world nothing is built: the caller builds the
 /// reports a batch at a time with a [`Builder`] when it writes them.
 pub fn build_reports(world: &mut World) {
-    if world.contains_resource::<super::DeferReports>() {
+    if world.contains_resource::<crate::core::engine::ReportsDeferred>() {
         world.resource_mut::<Reports>().0.clear();
         return;
     }

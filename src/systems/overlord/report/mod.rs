@@ -22,11 +22,46 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug, Default, Clone)]
 pub struct Reports(pub Vec<FactionReport>);
 
-/// When present, the month's end builds no reports: a caller that writes them
-/// builds them a batch at a time ([`build::Builder`]), so that a big world's reports
-/// never sit in memory all at once.
-#[derive(Resource, Debug, Default)]
-pub struct DeferReports;
+/// Builds and renders the reports of a world a batch of factions at a time: the
+/// text report, the JSON report and the order template of each faction.
+pub struct Writer<'w> {
+    world: &'w World,
+    builder: build::Builder<'w>,
+}
+
+impl<'w> Writer<'w> {
+    /// Indexes `world` for its reports.
+    pub fn new(world: &'w World) -> Self {
+        Writer { world, builder: build::Builder::new(world) }
+    }
+}
+
+impl crate::core::system::ReportWriter for Writer<'_> {
+    fn factions(&self) -> usize {
+        self.builder.factions()
+    }
+
+    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<crate::core::system::FolderFile> {
+        let reports = self.builder.build(range);
+        files(self.world, &reports, threads)
+    }
+}
+
+/// The report files of `reports` (text, JSON, order template), in faction order,
+/// rendered on `threads` threads.
+pub fn files(world: &World, reports: &[FactionReport], threads: usize) -> Vec<crate::core::system::FolderFile> {
+    let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
+    let render = |r: &FactionReport| {
+        let dir = std::path::Path::new("reports");
+        let orders = text::template(r);
+        [
+            (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
+            (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
+            (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
+        ]
+    };
+    crate::core::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten().collect()
+}
 
 /// Adds report building to the plan's `reports` step.
 pub struct ReportPlugin;

@@ -3,7 +3,7 @@
 
 use crate::core::engine::rng;
 use crate::systems::overlord::data::{GameSettings, Tag};
-use crate::systems::overlord::orders::{ArticleKind, OrderFile};
+use crate::systems::overlord::orders::OrderFile;
 use bevy_ecs::prelude::*;
 use rand::rngs::ChaCha8Rng;
 use std::collections::HashMap;
@@ -126,14 +126,3 @@ impl Directory {
 /// The order files submitted for the turn being played, in faction order. Applied
 /// in the plan's `orders` step.
 pub type Submissions = crate::core::engine::Submissions<OrderFile>;
-
-/// Mail for the turn being played other than orders: newspaper articles (for their
-/// rewards, PRS-REWARD) and notices to factions (RPC-REPORT). Applied before day 1.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Inbox {
-    /// Articles to be published: the author's faction id and the kind, in the order
-    /// received.
-    pub articles: Vec<(Tag, ArticleKind)>,
-    /// Notices: a faction id and a text for that faction's report.
-    pub notices: Vec<(Tag, String)>,
-}

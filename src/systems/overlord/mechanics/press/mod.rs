@@ -8,11 +8,12 @@
 //! "these rewards are not cumulative; you cannot earn more than $50 per turn". The
 //! reward is paid in the game's money into the faction's funds.
 
+use crate::core::engine::Inbox;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::orders::ArticleKind;
+use crate::core::orders::mail::ArticleKind;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Events, Funds};
-use crate::systems::overlord::world::resources::{Directory, Inbox, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
@@ -22,7 +23,6 @@ pub struct PressPlugin;
 
 impl Plugin for PressPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Inbox>();
         app.add_step_system("press", pay_rewards);
         app.add_step_system("press", deliver_notices);
     }

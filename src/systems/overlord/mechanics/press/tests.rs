@@ -1,10 +1,11 @@
 //! Rewards for articles and notices, over a whole month.
 
-use crate::systems::overlord::orders::ArticleKind;
+use crate::core::engine::Inbox;
+use crate::core::orders::mail::ArticleKind;
 use crate::systems::overlord::testkit::{engine_without_money, scenario};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{Events, Funds};
-use crate::systems::overlord::world::resources::{Directory, Inbox, Kind};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 
 const WORLD: &str = r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
