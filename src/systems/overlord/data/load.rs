@@ -144,6 +144,11 @@ fn zero_parameters() -> Parameters {
         follower_move_skill: None,
         guard_skill: None,
         coastal_sailing: None,
+        guard_work_percent: 0,
+        journey_seen_percent: 0,
+        refusal_percent_per_control_point: 0,
+        follower_basic_skills: 0,
+        follower_overbasic_max_level: 0,
     }
 }
 

@@ -202,6 +202,21 @@ pub struct Parameters {
     /// `("walk", 200)`, 9 days' walk → 18 days). `None`: no coastal sailing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coastal_sailing: Option<(Tag, u32)>,
+    /// A unit on guard works, studies and produces as if it had this share (%) of
+    /// its figures, rounded down (GRD-HALF: 50).
+    pub guard_work_percent: u32,
+    /// A travelling unit is seen at its destination once this share (%) of the
+    /// journey's days is behind it, rounded down (MOV-HALF: 50).
+    pub journey_seen_percent: u32,
+    /// For each control point a faction needs beyond what it may use, each of its
+    /// units refuses to act for the month with this chance in % (CP-IDLE: 1).
+    pub refusal_percent_per_control_point: u32,
+    /// Basic skills (not combat skills) a follower unit may know (RACE-FOLLOWER-BASIC:
+    /// one).
+    pub follower_basic_skills: u32,
+    /// A follower unit that knows more basic skills than that reaches no higher than
+    /// this level in any skill, even taught (RACE-FOLLOWER-BASIC: 1st).
+    pub follower_overbasic_max_level: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -262,10 +262,11 @@ pub struct Journey {
 }
 
 impl Journey {
-    /// The day of the journey from which the unit is seen at its destination
-    /// (MOV-HALF: after half the journey, rounded down).
-    pub fn halfway(&self) -> u32 {
-        self.days / 2
+    /// The day of the journey from which the unit is seen at its destination:
+    /// after `percent` % of its days, rounded down (MOV-HALF: the rule set's
+    /// `journey_seen_percent`).
+    pub fn seen_from(&self, percent: u32) -> u32 {
+        (u64::from(self.days) * u64::from(percent) / 100) as u32
     }
 }
 

@@ -80,7 +80,7 @@ pub fn check_control_points(world: &mut World) {
             continue;
         }
         let over = needed - max;
-        let chance = over.min(100) as u32;
+        let chance = over.saturating_mul(u64::from(p.refusal_percent_per_control_point)).min(100) as u32;
         world.get_mut::<Events>(f).expect("faction").push(
             day,
             format!(

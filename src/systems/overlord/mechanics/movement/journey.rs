@@ -338,13 +338,14 @@ pub fn advance(world: &mut World) {
         return;
     }
     let day = world.resource::<Clock>().tick;
+    let seen_percent = world.resource::<Catalog>().rules.info.parameters.journey_seen_percent;
     let mut arriving = Vec::new();
     for &u in &movers {
         let mut r = world.entity_mut(u);
         let Some(mut j) = r.get_mut::<Journey>() else { continue };
         j.elapsed += 1;
         let j = *j;
-        if j.elapsed >= j.halfway() {
+        if j.elapsed >= j.seen_from(seen_percent) {
             let mut at = r.get_mut::<At>().expect("unit");
             if at.location != j.to {
                 at.location = j.to;

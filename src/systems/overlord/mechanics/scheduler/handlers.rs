@@ -118,11 +118,11 @@ impl Act<'_> {
         self.world.get::<crate::systems::overlord::world::components::OnGuard>(u).is_some_and(|g| g.0 == self.day)
     }
 
-    /// The figures unit `u` works with today: all of them, or half (rounded down)
-    /// when it is on guard (GRD-HALF).
+    /// The figures unit `u` works with today: all of them, or when it is on guard
+    /// the rule set's `guard_work_percent` of them, rounded down (GRD-HALF).
     pub fn working_figures(&self, u: Entity) -> u32 {
         let n = self.figures(u);
-        if self.on_guard(u) { n / 2 } else { n }
+        if self.on_guard(u) { on_guard_share(self.catalog(), n) } else { n }
     }
 
     /// Whether unit `other` is in the acting unit's location (structures aside).
@@ -227,4 +227,10 @@ pub fn label(world: &World, e: Entity) -> String {
     }
     let id = world.get::<Id>(e).map(|i| i.0.as_str()).unwrap_or("");
     format!("{n} [{id}]")
+}
+
+/// What is left of `n` (figures, a day's gain) for a unit on guard: the rule set's
+/// `guard_work_percent`, rounded down (GRD-HALF).
+pub fn on_guard_share(catalog: &Catalog, n: u32) -> u32 {
+    (u64::from(n) * u64::from(catalog.rules.info.parameters.guard_work_percent) / 100) as u32
 }

@@ -390,9 +390,10 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         f.contains(&SkillFlag::Basic) && !f.contains(&SkillFlag::Combat)
     };
     let basics_known = skills.0.iter().filter(|x| x.1 > 0 && plain_basic(x.0)).count();
+    let allowed = catalog.rules.info.parameters.follower_basic_skills as usize;
     if kind == RaceKind::Follower
         && plain_basic(studying)
-        && basics_known >= 1
+        && basics_known >= allowed
         && !skills.0.iter().any(|x| x.0 == studying && x.1 > 0)
     {
         let k = &catalog.rules.skills[studying.index()];
@@ -401,7 +402,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
             k.name, k.tag
         ));
     }
-    let two_basics = kind == RaceKind::Follower && basics_known >= 2;
+    let over_basic = kind == RaceKind::Follower && basics_known > allowed;
     let taught = act
         .world
         .resource::<Teaching>()
@@ -426,10 +427,10 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         None
     };
     let mut beyond = false;
-    if two_basics {
-        limit = limit.min(1);
+    if over_basic {
+        limit = limit.min(p.follower_overbasic_max_level);
     }
-    if current >= limit && !two_basics {
+    if current >= limit && !over_basic {
         match lesson {
             // Taught past its own limit: a small unit, at normal speed.
             Some(l) if figures <= u64::from(p.teach_beyond_max_figures) => {
@@ -499,7 +500,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     let mut gain = (i64::from(p.experience_per_day) * speed.max(0) / 100) as u32;
     if guarding {
-        gain /= 2;
+        gain = crate::systems::overlord::mechanics::scheduler::on_guard_share(&catalog, gain);
     }
     let basic_gain = (u64::from(gain) * u64::from(p.study_basic_percent) / 100) as u32;
     let basics = act.world.resource::<SkillTree>().basics[studying.index()].clone();
