@@ -198,7 +198,6 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::scheduler::note_unhandled",
             "mechanics::study::start_month",
             "mechanics::study::find_teachers",
-            "mechanics::production::read_stocks",
             "mechanics::movement::routes::build_routes",
             "mechanics::movement::journey::retreat_at_month_start",
             "mechanics::guards::index_titles",

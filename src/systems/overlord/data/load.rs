@@ -149,6 +149,7 @@ fn zero_parameters() -> Parameters {
         refusal_percent_per_control_point: 0,
         follower_basic_skills: 0,
         follower_overbasic_max_level: 0,
+        withdraw_terrains: Vec::new(),
     }
 }
 

@@ -217,6 +217,8 @@ pub struct Parameters {
     /// A follower unit that knows more basic skills than that reaches no higher than
     /// this level in any skill, even taught (RACE-FOLLOWER-BASIC: 1st).
     pub follower_overbasic_max_level: u32,
+    /// Terrains where units may WITHDRAW from faction funds (ORD-WITHDRAW: cities).
+    pub withdraw_terrains: Vec<Tag>,
 }
 
 /// Study limits for combat skills, by kind of unit.

@@ -7,7 +7,7 @@ use crate::core::engine::plan::Clock;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::Catalog;
-use crate::systems::overlord::world::resources::{Directory, Game, Kind};
+use crate::systems::overlord::world::resources::{Directory, Game};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
@@ -85,8 +85,8 @@ fn index(world: &World, dir: &Directory) -> Index {
         if let Some(&l) = world.get::<StructureAt>(s).and_then(|a| location_index.get(&a.0)) {
             structures_at[l].push(s);
         }
-        let owner = world.get::<Structure>(s).and_then(|x| x.0.owner.as_deref());
-        if let Some(&f) = owner.and_then(|o| dir.get(Kind::Faction, o)).and_then(|f| faction_index.get(&f)) {
+        let owner = world.get::<StructureOwner>(s).and_then(|x| x.0);
+        if let Some(&f) = owner.and_then(|f| faction_index.get(&f)) {
             structures_of[f].push(s);
         }
     }
@@ -113,11 +113,12 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
     let game = &world.resource::<Game>().0;
     let fe = dir.factions[i];
     let f = world.entity(fe);
-    let record = &f.get::<Faction>().expect("faction").0;
+    let contact = f.get::<Contact>().cloned().unwrap_or_default();
+    let faction_id = id_of(world, fe);
     let faction = FactionInfo {
-        id: record.id.clone(),
+        id: faction_id.clone(),
         name: f.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-        email: record.email.clone(),
+        email: contact.email,
         funds: f
             .get::<Funds>()
             .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it).to_string(), n)).collect())
@@ -130,7 +131,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
             max: u64::from(catalog.rules.info.parameters.starting_control_points)
                 + idx.titles.get(&fe).copied().unwrap_or(0),
         },
-        password: record.password.clone(),
+        password: contact.password,
     };
     let played = world.get_resource::<crate::systems::overlord::mechanics::climate::PlayedWeather>();
     let mut locations: Vec<usize> = Vec::new();
@@ -145,7 +146,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
             UnitRecord {
                 id: id_of(world, u),
                 name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-                faction: record.id.clone(),
+                faction: faction_id.clone(),
                 location: at.map(|a| id_of(world, a.location)).unwrap_or_default(),
                 structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
                 race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
@@ -215,15 +216,15 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         .map(|l| {
             let le = dir.locations[l];
             let r = world.entity(le);
-            let record = &r.get::<Location>().expect("location").0;
+            let weathers = &catalog.rules.climate.weathers;
             LocationRecord {
-                id: record.id.clone(),
+                id: id_of(world, le),
                 name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
                 terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
                 population: r.get::<Population>().map_or(0, |p| p.0),
-                container: record.container.clone(),
-                weather: played.and_then(|p| p.0.get(&le)).map(|&w| catalog.rules.climate.weathers[w].tag.clone()),
-                forecast: record.weather.clone(),
+                container: r.get::<Within>().and_then(|w| w.container).map(|c| id_of(world, c)),
+                weather: played.and_then(|p| p.0.get(&le)).map(|&w| weathers[w].tag.clone()),
+                forecast: r.get::<Weather>().and_then(|w| w.0).map(|w| weathers[w].tag.clone()),
                 exits: crate::systems::overlord::mechanics::movement::routes::exits_now(world, le)
                     .into_iter()
                     .map(|(dir, to, days)| ExitRecord {
@@ -268,17 +269,19 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
 
 fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRecord {
     let r = world.entity(s);
-    let record = &r.get::<Structure>().expect("structure").0;
     let name = r.get::<DisplayName>().map(|n| n.0.clone()).filter(|n| !n.is_empty());
     let kind = r.get::<StructureKind>().map(|k| &catalog.rules.constructions.constructions[k.0]);
+    let works = &catalog.rules.constructions.works;
     StructureRecord {
-        id: record.id.clone(),
+        id: id_of(world, s),
         name: name.or_else(|| kind.map(|k| k.name.clone())).unwrap_or_default(),
-        kind: record.kind.clone(),
+        kind: kind.map(|k| k.tag.clone()).unwrap_or_default(),
         location: r.get::<StructureAt>().map(|a| id_of(world, a.0)).unwrap_or_default(),
-        owner: record.owner.clone(),
+        owner: r.get::<StructureOwner>().and_then(|o| o.0).map(|f| id_of(world, f)),
         vessel: kind.is_some_and(|k| !k.capacity.is_empty()),
-        missing: record.missing.iter().map(|m| (m.0.clone(), m.1)).collect(),
+        missing: r
+            .get::<Missing>()
+            .map_or(Default::default(), |m| m.0.iter().map(|&(w, n)| (works[w].tag.clone(), n)).collect()),
     }
 }
 
@@ -286,7 +289,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
     let r = world.entity(u);
     let owner = r.get::<Owner>().map(|o| o.0);
     let own = owner == Some(observer);
-    let advertises = r.get::<Unit>().is_some_and(|x| x.0.settings.advertise);
+    let advertises = r.get::<UnitSettings>().is_some_and(|x| x.0.advertise);
     let at = r.get::<At>().copied();
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
     // faction's stance toward the observer.

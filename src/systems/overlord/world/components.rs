@@ -5,9 +5,11 @@
 //! interned ids (the *hot* data); what they rarely touch stays in the scenario record
 //! the entity was loaded from (the *cold* data: descriptions, market offers, tactics, …).
 //!
-//! Invariant: a value lives in one place only. When a field has a typed component, the
-//! copy in the cold record is ignored while the game runs and overwritten when the
-//! world is saved (see [`super::world::extract`]).
+//! Invariant: a value lives in one place only. Every field a mechanic reads or writes
+//! is taken out of the record into a typed component when the world is built, and
+//! put back when it is saved ([`super::extract`]). The cold records hold only what
+//! no mechanic touches while a turn runs; their contents are private to the world
+//! module, so no mechanic can read them.
 
 use super::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
 use crate::core::data::stances::StanceId;
@@ -31,9 +33,45 @@ pub struct DisplayName(pub String);
 
 // ------------------------------------------------------------------ factions
 
-/// Marks a faction entity; holds its cold record (funds live in [`Funds`]).
+/// Marks a faction entity; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone)]
-pub struct Faction(pub data::Faction);
+#[require(FactionRole, Contact, FactionSettings, KnownSkills)]
+pub struct Faction(pub(in crate::systems::overlord::world) data::Faction);
+
+/// What a faction is (FAC-*; no order changes it): a non-player faction, the
+/// faction of wild creatures (FAC-RESIGN), one that takes resignations.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FactionRole {
+    /// Run by the engine or the game master.
+    pub npc: bool,
+    /// Creature units of resigning factions, and lone creatures, go to it.
+    pub creatures: bool,
+    /// Other factions may RESIGN in its favour.
+    pub takes_resignations: bool,
+}
+
+/// A faction that lost its last unit (UNIT-FACTION-DEATH).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Destroyed;
+
+/// How a faction's player is reached: the password of its order files and the
+/// address of its reports (PASSWORD, EMAIL).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Contact {
+    /// Password for order files.
+    pub password: String,
+    /// Where reports are mailed.
+    pub email: String,
+}
+
+/// Faction-wide settings (FAC-SETTING): the default of every unit of the faction.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct FactionSettings(pub data::FactionSettings);
+
+/// Skills the faction knows, with the highest level it has seen described, in the
+/// order learnt (SKL-AUTOPRE, RPT-KNOW).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct KnownSkills(pub Vec<(SkillId, u32)>);
 
 /// A faction's stances (§7): its default stance and its explicit stances toward
 /// other factions, sorted by faction. Changed by STANCE; read through the
@@ -72,10 +110,93 @@ pub struct Funds(pub Vec<(ItemId, u64)>);
 
 // ------------------------------------------------------------------ locations
 
-/// Marks a location entity; holds its cold record (terrain and population live in
-/// [`Terrain`] and [`Population`]).
+/// Marks a location entity; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone)]
-pub struct Location(pub data::Location);
+pub struct Location(pub(in crate::systems::overlord::world) data::Location);
+
+/// Where a location lies: a territory, or an inner location inside `container`
+/// (LOC-INNER).
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Within {
+    /// Whether it is an inner location.
+    pub inner: bool,
+    /// The location it lies in.
+    pub container: Option<Entity>,
+}
+
+/// A location's exits, in the order reports list them (MOV-DEST).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exits(pub Vec<Exit>);
+
+/// One exit of a location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// Its direction: index in the rule set's directions.
+    pub dir: usize,
+    /// Where it leads.
+    pub to: Entity,
+    /// The only movement mode it allows, if it names one (index in the modes).
+    pub mode: Option<usize>,
+    /// Its own travel days, if it names them.
+    pub days: Option<u32>,
+}
+
+/// A location's weather (index in the rule set's weathers): during a turn the
+/// weather of the month played; after the month's end, the next month's.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Weather(pub Option<usize>);
+
+/// Wages paid for a day of work, per figure (CASH-WORK).
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wages(pub u32);
+
+/// The titles attached to a location (title index in the rule set) and their
+/// holders' unit ids.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Titles(pub Vec<(usize, Option<Tag>)>);
+
+/// The legal owner of a location's land: the faction, and the location of the
+/// title that grants it.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct LandOwner(pub Option<(Entity, Option<Tag>)>);
+
+/// Items lying on the ground of a location, in the order the data lists them.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ground(pub Vec<(ItemId, u32)>);
+
+/// A location's natural resources: what is left this month and its monthly amount.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resources(pub Vec<Stock>);
+
+/// One natural resource of a location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stock {
+    /// The item.
+    pub item: ItemId,
+    /// Amount left this month.
+    pub current: u32,
+    /// Amount available in a normal month.
+    pub max: u32,
+}
+
+/// Figures offered for recruiting this month (REC-OFFER).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recruits(pub Vec<Offer>);
+
+/// One offer of recruits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    /// The race.
+    pub race: RaceId,
+    /// Figures left this month.
+    pub count: u32,
+    /// Price per figure.
+    pub price: u32,
+}
+
+/// Skills taught in a location, up to a level (LOC-TEACH).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Teaches(pub Vec<(SkillId, u32)>);
 
 /// A location's terrain.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,9 +208,27 @@ pub struct Population(pub u32);
 
 // ------------------------------------------------------------------ structures
 
-/// Marks a structure (building or vessel); holds its cold record.
+/// Marks a structure (building or vessel); holds the part of its record no mechanic
+/// touches.
 #[derive(Component, Debug, Clone)]
-pub struct Structure(pub data::Structure);
+#[require(Missing, StructureOwner)]
+pub struct Structure(pub(in crate::systems::overlord::world) data::Structure);
+
+/// Works still missing before a structure is complete: work index in the rule
+/// set's construction works, and how many; empty when complete (STR-WORK).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Missing(pub Vec<(usize, u32)>);
+
+impl Missing {
+    /// Whether the structure is complete.
+    pub fn complete(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The faction that owns a structure (STR-OWNER).
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StructureOwner(pub Option<Entity>);
 
 /// Where a structure stands.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,9 +240,31 @@ pub struct StructureKind(pub usize);
 
 // ------------------------------------------------------------------ units
 
-/// Marks a unit; holds the cold part of its record (description, tactics, settings).
+/// Marks a unit; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone, Default)]
-pub struct Unit(pub data::Unit);
+#[require(UnitSettings, SkillTarget, Description, Tactics, CombatOrders)]
+pub struct Unit(pub(in crate::systems::overlord::world) data::Unit);
+
+/// A unit's switches (SET-*).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnitSettings(pub data::UnitSettings);
+
+/// What the unit's skills aim at, as set by TARGET or BUILD (ORD-TARGET): a
+/// construction tag to start, a structure, unit, location or faction id.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkillTarget(pub Option<Tag>);
+
+/// A unit's description (DESCRIBE).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Description(pub String);
+
+/// A unit's battle settings (TACTIC).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tactics(pub Option<data::CombatTactics>);
+
+/// A unit's combat actions (COMBAT).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct CombatOrders(pub Vec<String>);
 
 /// The faction a unit belongs to.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]

@@ -28,11 +28,29 @@ pub fn meets(world: &World, u: Entity, req: &data::SkillLevelReq) -> bool {
 pub fn structure_bonuses(world: &World, u: Entity) -> Option<&data::Bonuses> {
     let s = world.get::<At>(u)?.structure?;
     let r = world.get_entity(s).ok()?;
-    if !r.get::<Structure>()?.0.missing.is_empty() {
+    if !r.get::<Missing>()?.complete() {
         return None;
     }
     let c = &world.resource::<Catalog>().rules.constructions.constructions[r.get::<StructureKind>()?.0];
     (!c.bonuses.is_empty()).then_some(&c.bonuses)
+}
+
+/// Whether unit `u` has setting `which` on, itself or through its faction's
+/// settings (SET-*: a unit setting ON adds to the faction's).
+pub fn setting_on(
+    world: &World,
+    u: Entity,
+    which: fn(&data::UnitSettings) -> bool,
+    faction: fn(&data::FactionSettings) -> bool,
+) -> bool {
+    world.get::<UnitSettings>(u).is_some_and(|s| which(&s.0))
+        || world.get::<Owner>(u).and_then(|o| world.get::<FactionSettings>(o.0)).is_some_and(|s| faction(&s.0))
+}
+
+/// Whether unit `u`'s routine activity is left out of its report (SET-SILENT, for
+/// the unit or its faction).
+pub fn silent(world: &World, u: Entity) -> bool {
+    setting_on(world, u, |s| s.silent, |s| s.silent)
 }
 
 /// The month index (into the rule set's calendar) in which `turn` is played. Turn 0
@@ -77,18 +95,35 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             }
         }
         funds.sort();
-        let id = f.id.clone();
-        let e = world
-            .spawn((
-                Seq(seq as u32),
-                Id(id.clone()),
-                DisplayName(f.name.clone()),
-                Funds(funds),
-                Diplomacy { default, ..Default::default() },
-                Events::default(),
-                Faction(f),
-            ))
-            .id();
+        let mut known = Vec::with_capacity(f.known_skills.len());
+        for k in std::mem::take(&mut f.known_skills) {
+            match catalog.skill(&k.skill) {
+                Some(s) => known.push((s, k.level)),
+                None => errors.push(format!("faction {}: unknown known skill '{}'", f.id, k.skill)),
+            }
+        }
+        let id = std::mem::take(&mut f.id);
+        let role = FactionRole { npc: f.npc, creatures: f.creatures, takes_resignations: f.takes_resignations };
+        let contact = Contact { password: std::mem::take(&mut f.password), email: std::mem::take(&mut f.email) };
+        let settings = FactionSettings(std::mem::take(&mut f.settings));
+        let destroyed = std::mem::take(&mut f.destroyed);
+        let mut e = world.spawn((
+            Seq(seq as u32),
+            Id(id.clone()),
+            DisplayName(std::mem::take(&mut f.name)),
+            Funds(funds),
+            Diplomacy { default, ..Default::default() },
+            role,
+            contact,
+            settings,
+            KnownSkills(known),
+            Events::default(),
+            Faction(f),
+        ));
+        if destroyed {
+            e.insert(Destroyed);
+        }
+        let e = e.id();
         dir.insert(Kind::Faction, &id, e);
     }
     for (seq, other, s) in explicit {
@@ -100,23 +135,54 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             None => d.unknown.push((other, s)),
         }
     }
-    for (seq, l) in locations.into_iter().enumerate() {
+    let mut places = Vec::new();
+    for (seq, mut l) in locations.into_iter().enumerate() {
         let Some(terrain) = catalog.terrain(&l.terrain) else {
             errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
             continue;
         };
         let id = l.id.clone();
+        let (container, exits) = (l.container.take(), std::mem::take(&mut l.exits));
+        let inner = std::mem::take(&mut l.kind) == data::LocationKind::Inner;
+        let hot = hot_location(&catalog, &dir, &mut l, &mut errors);
         let e = world
             .spawn((
-                Seq(seq as u32),
-                Id(id.clone()),
-                DisplayName(l.name.clone()),
-                Terrain(terrain),
-                Population(l.population),
+                (Seq(seq as u32), Id(id.clone()), DisplayName(std::mem::take(&mut l.name))),
+                (Terrain(terrain), Population(std::mem::take(&mut l.population))),
+                hot,
                 Location(l),
             ))
             .id();
+        places.push((e, inner, container, exits));
         dir.insert(Kind::Location, &id, e);
+    }
+    // Exits and containers name other locations: resolved once all are spawned.
+    for (e, inner, container, exits) in places {
+        let id = world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
+        let container = container.and_then(|c| {
+            let found = dir.get(Kind::Location, &c);
+            if found.is_none() {
+                errors.push(format!("location {id}: unknown container '{c}'"));
+            }
+            found
+        });
+        let mut resolved = Vec::with_capacity(exits.len());
+        let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
+        for x in exits {
+            let to = dir.get(Kind::Location, &x.to);
+            let d = directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir));
+            let mode = x.mode.as_deref().map(|m| modes.iter().position(|y| y.tag == m));
+            match (to, d, mode) {
+                (Some(to), Some(dir), None | Some(Some(_))) => {
+                    resolved.push(Exit { dir, to, mode: mode.flatten(), days: x.days })
+                }
+                _ => errors.push(format!(
+                    "location {id}: exit {} to '{}' names an unknown direction, location or mode",
+                    x.dir, x.to
+                )),
+            }
+        }
+        world.entity_mut(e).insert((Within { inner, container }, Exits(resolved)));
     }
     for (seq, s) in structures.into_iter().enumerate() {
         let Some(at) = dir.get(Kind::Location, &s.location) else {
@@ -128,7 +194,8 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             continue;
         };
         let id = s.id.clone();
-        let e = world.spawn(structure_bundle(seq as u32, s, kind, at)).id();
+        let Some(bundle) = structure_bundle(&catalog, &dir, seq as u32, s, kind, at, &mut errors) else { continue };
+        let e = world.spawn(bundle).id();
         dir.insert(Kind::Structure, &id, e);
     }
     let mut leaders = Vec::new();
@@ -212,26 +279,22 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         let id = std::mem::take(&mut u.id);
         let name = DisplayName(std::mem::take(&mut u.name));
         let figures = Figures(u.figures);
+        let presentation = (
+            UnitSettings(std::mem::take(&mut u.settings)),
+            SkillTarget(u.target.take()),
+            Description(std::mem::take(&mut u.description)),
+            Tactics(u.tactics.take()),
+            CombatOrders(std::mem::take(&mut u.combat_orders)),
+        );
         if let Some(leader) = u.stack_leader.take() {
             leaders.push((seq, id.clone(), leader));
         }
         let at = At { location, structure: structure.flatten() };
         let e = world
             .spawn((
-                Seq(seq as u32),
-                Id(id.clone()),
-                name,
-                Owner(owner),
-                Race(race),
-                figures,
-                at,
-                StackLeader(None),
-                Inventory(inventory),
-                Skills(skills),
-                Effects(effects),
-                production,
-                orders,
-                Events::default(),
+                (Seq(seq as u32), Id(id.clone()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
+                (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
+                presentation,
                 Unit(u),
             ))
             .id();
@@ -279,8 +342,25 @@ pub fn extract(world: &World) -> Scenario {
         .factions
         .iter()
         .map(|&e| {
-            let mut f = world.get::<Faction>(e).expect("faction entity").0.clone();
-            f.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
+            let r = world.entity(e);
+            let mut f = r.get::<Faction>().expect("faction entity").0.clone();
+            f.id = id_of(e);
+            f.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
+            if let Some(role) = r.get::<FactionRole>() {
+                (f.npc, f.creatures, f.takes_resignations) = (role.npc, role.creatures, role.takes_resignations);
+            }
+            f.destroyed = r.contains::<Destroyed>();
+            if let Some(c) = r.get::<Contact>() {
+                (f.password, f.email) = (c.password.clone(), c.email.clone());
+            }
+            f.settings = r.get::<FactionSettings>().map(|s| s.0.clone()).unwrap_or_default();
+            f.known_skills = r
+                .get::<KnownSkills>()
+                .map(|k| {
+                    let req = |&(s, level)| data::SkillLevelReq { skill: catalog.skill_tag(s).to_string(), level };
+                    k.0.iter().map(req).collect()
+                })
+                .unwrap_or_default();
             f.funds = world
                 .get::<Funds>(e)
                 .map(|fu| fu.0.iter().map(|&(item, n)| (catalog.item_tag(item).to_string(), n)).collect())
@@ -298,10 +378,63 @@ pub fn extract(world: &World) -> Scenario {
         .locations
         .iter()
         .map(|&e| {
-            let mut l = world.get::<Location>(e).expect("location entity").0.clone();
-            l.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
-            l.terrain = catalog.terrain_tag(world.get::<Terrain>(e).expect("terrain").0).to_string();
-            l.population = world.get::<Population>(e).map_or(0, |p| p.0);
+            let r = world.entity(e);
+            let mut l = r.get::<Location>().expect("location entity").0.clone();
+            l.id = id_of(e);
+            l.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
+            l.terrain = catalog.terrain_tag(r.get::<Terrain>().expect("terrain").0).to_string();
+            l.population = r.get::<Population>().map_or(0, |p| p.0);
+            if let Some(w) = r.get::<Within>() {
+                l.kind = if w.inner { data::LocationKind::Inner } else { data::LocationKind::Territory };
+                l.container = w.container.map(id_of);
+            }
+            let rules = &catalog.rules;
+            let (modes, directions) = (&rules.movement.modes, &rules.movement.directions);
+            l.exits = r.get::<Exits>().map_or(Vec::new(), |x| {
+                x.0.iter()
+                    .map(|x| data::Exit {
+                        dir: directions[x.dir].tag.clone(),
+                        to: id_of(x.to),
+                        mode: x.mode.map(|m| modes[m].tag.clone()),
+                        days: x.days,
+                    })
+                    .collect()
+            });
+            l.weather = r.get::<Weather>().and_then(|w| w.0).map(|w| rules.climate.weathers[w].tag.clone());
+            l.wages = r.get::<Wages>().map_or(0, |w| w.0);
+            l.titles = r.get::<Titles>().map_or(Vec::new(), |t| {
+                t.0.iter()
+                    .map(|(i, holder)| data::TitleHolding {
+                        title: rules.titles[*i].tag.clone(),
+                        holder: holder.clone(),
+                    })
+                    .collect()
+            });
+            l.owner = r
+                .get::<LandOwner>()
+                .and_then(|o| o.0.clone())
+                .map(|(f, title_location)| data::Ownership { faction: id_of(f), title_location });
+            let tag = |i| catalog.item_tag(i).to_string();
+            l.inventory = r
+                .get::<Ground>()
+                .map_or(Vec::new(), |g| g.0.iter().map(|&(i, n)| data::ItemCount(tag(i), n)).collect());
+            l.resources = r.get::<Resources>().map_or(Vec::new(), |x| {
+                x.0.iter().map(|s| data::ResourceStock { item: tag(s.item), current: s.current, max: s.max }).collect()
+            });
+            l.recruits = r.get::<Recruits>().map_or(Vec::new(), |x| {
+                x.0.iter()
+                    .map(|o| data::RecruitOffer {
+                        race: catalog.race_tag(o.race).to_string(),
+                        count: o.count,
+                        price: o.price,
+                    })
+                    .collect()
+            });
+            l.teaches = r.get::<Teaches>().map_or(Vec::new(), |x| {
+                x.0.iter()
+                    .map(|&(s, level)| data::SkillLevelReq { skill: catalog.skill_tag(s).to_string(), level })
+                    .collect()
+            });
             l
         })
         .collect();
@@ -309,9 +442,16 @@ pub fn extract(world: &World) -> Scenario {
         .structures
         .iter()
         .map(|&e| {
-            let mut s = world.get::<Structure>(e).expect("structure entity").0.clone();
-            s.name = world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
-            s.location = world.get::<StructureAt>(e).map(|a| id_of(a.0)).unwrap_or_default();
+            let r = world.entity(e);
+            let mut s = r.get::<Structure>().expect("structure entity").0.clone();
+            s.id = id_of(e);
+            s.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
+            s.location = r.get::<StructureAt>().map(|a| id_of(a.0)).unwrap_or_default();
+            let works = &catalog.rules.constructions.works;
+            s.missing = r
+                .get::<Missing>()
+                .map_or(Vec::new(), |m| m.0.iter().map(|&(w, n)| data::ItemCount(works[w].tag.clone(), n)).collect());
+            s.owner = r.get::<StructureOwner>().and_then(|o| o.0).map(id_of);
             s
         })
         .collect();
@@ -361,6 +501,11 @@ pub fn extract(world: &World) -> Scenario {
                 .get::<Orders>()
                 .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
                 .unwrap_or_default();
+            u.settings = r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default();
+            u.target = r.get::<SkillTarget>().and_then(|t| t.0.clone());
+            u.description = r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default();
+            u.tactics = r.get::<Tactics>().and_then(|t| t.0.clone());
+            u.combat_orders = r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default();
             u
         })
         .collect();
@@ -422,20 +567,147 @@ pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
     e
 }
 
-/// Spawns a structure made during a turn (a building started, a vessel launched),
-/// with the same components as a loaded one, last in report order. `s.location`
-/// must name `at`.
-pub fn spawn_structure(world: &mut World, s: data::Structure, kind: usize, at: Entity) -> Entity {
+/// A structure made during a turn (a building started, a vessel launched).
+#[derive(Debug, Clone)]
+pub struct NewStructure {
+    /// Its permanent id.
+    pub id: Tag,
+    /// Its name.
+    pub name: String,
+    /// Its construction: index in the rule set's constructions.
+    pub kind: usize,
+    /// Where it stands.
+    pub at: Entity,
+    /// The faction that owns it.
+    pub owner: Option<Entity>,
+    /// Works still missing (work index, count); empty when complete.
+    pub missing: Vec<(usize, u32)>,
+}
+
+/// Spawns a structure made during a turn, with the same components as a loaded
+/// one, last in report order.
+pub fn spawn_structure(world: &mut World, s: NewStructure) -> Entity {
     let seq = world.resource::<Directory>().next_seq(Kind::Structure);
-    let id = s.id.clone();
-    let e = world.spawn(structure_bundle(seq, s, kind, at)).id();
-    world.resource_mut::<Directory>().insert(Kind::Structure, &id, e);
+    let cold = data::Structure {
+        kind: world.resource::<Catalog>().rules.constructions.constructions[s.kind].tag.clone(),
+        ..Default::default()
+    };
+    let e = world
+        .spawn((
+            (Seq(seq), Id(s.id.clone()), DisplayName(s.name), StructureAt(s.at), StructureKind(s.kind)),
+            (Missing(s.missing), StructureOwner(s.owner), Structure(cold)),
+        ))
+        .id();
+    world.resource_mut::<Directory>().insert(Kind::Structure, &s.id, e);
     e
 }
 
-/// The components of a structure.
-fn structure_bundle(seq: u32, s: data::Structure, kind: usize, at: Entity) -> impl Bundle {
-    (Seq(seq), Id(s.id.clone()), DisplayName(s.name.clone()), StructureAt(at), StructureKind(kind), Structure(s))
+/// The components of a structure of the data, its references resolved; `None`
+/// (with errors) when one does not resolve.
+fn structure_bundle(
+    catalog: &Catalog,
+    dir: &Directory,
+    seq: u32,
+    mut s: data::Structure,
+    kind: usize,
+    at: Entity,
+    errors: &mut Vec<String>,
+) -> Option<impl Bundle + use<>> {
+    let works = &catalog.rules.constructions.works;
+    let mut missing = Vec::with_capacity(s.missing.len());
+    for data::ItemCount(tag, n) in std::mem::take(&mut s.missing) {
+        match works.iter().position(|w| w.tag == tag) {
+            Some(w) => missing.push((w, n)),
+            None => errors.push(format!("structure {}: unknown construction work '{tag}'", s.id)),
+        }
+    }
+    let owner = match s.owner.take() {
+        Some(f) => match dir.get(Kind::Faction, &f) {
+            Some(e) => Some(e),
+            None => {
+                errors.push(format!("structure {}: unknown owner '{f}'", s.id));
+                return None;
+            }
+        },
+        None => None,
+    };
+    let (id, name) = (std::mem::take(&mut s.id), std::mem::take(&mut s.name));
+    Some((
+        (Seq(seq), Id(id), DisplayName(name), StructureAt(at), StructureKind(kind)),
+        (Missing(missing), StructureOwner(owner), Structure(s)),
+    ))
+}
+
+/// Takes the fields mechanics use out of a location's record, into components.
+fn hot_location(
+    catalog: &Catalog,
+    dir: &Directory,
+    l: &mut data::Location,
+    errors: &mut Vec<String>,
+) -> impl Bundle + use<> {
+    let id = l.id.clone();
+    let mut unknown = |what: &str, tag: &str| errors.push(format!("location {id}: unknown {what} '{tag}'"));
+    let weathers = &catalog.rules.climate.weathers;
+    let weather = l.weather.take().and_then(|w| {
+        let found = weathers.iter().position(|x| x.tag == w);
+        if found.is_none() {
+            unknown("weather", &w);
+        }
+        found
+    });
+    let titles = std::mem::take(&mut l.titles)
+        .into_iter()
+        .filter_map(|t| match catalog.rules.titles.iter().position(|x| x.tag == t.title) {
+            Some(i) => Some((i, t.holder)),
+            None => {
+                unknown("title", &t.title);
+                None
+            }
+        })
+        .collect();
+    let owner = l.owner.take().and_then(|o| match dir.get(Kind::Faction, &o.faction) {
+        Some(f) => Some((f, o.title_location)),
+        None => {
+            unknown("owner", &o.faction);
+            None
+        }
+    });
+    let mut item = |tag: &str| {
+        let found = catalog.item(tag);
+        if found.is_none() {
+            unknown("item", tag);
+        }
+        found
+    };
+    let ground = std::mem::take(&mut l.inventory).into_iter().filter_map(|c| Some((item(&c.0)?, c.1))).collect();
+    let resources = std::mem::take(&mut l.resources)
+        .into_iter()
+        .filter_map(|r| Some(Stock { item: item(&r.item)?, current: r.current, max: r.max }))
+        .collect();
+    let mut recruits = Vec::with_capacity(l.recruits.len());
+    for o in std::mem::take(&mut l.recruits) {
+        match catalog.race(&o.race) {
+            Some(race) => recruits.push(Offer { race, count: o.count, price: o.price }),
+            None => unknown("race", &o.race),
+        }
+    }
+    let mut teaches = Vec::with_capacity(l.teaches.len());
+    for t in std::mem::take(&mut l.teaches) {
+        match catalog.skill(&t.skill) {
+            Some(s) => teaches.push((s, t.level)),
+            None => unknown("skill", &t.skill),
+        }
+    }
+    (
+        Wages(std::mem::take(&mut l.wages)),
+        Weather(weather),
+        Titles(titles),
+        LandOwner(owner),
+        Ground(ground),
+        Resources(resources),
+        Recruits(recruits),
+        Teaches(teaches),
+    )
 }
 
 #[cfg(test)]

@@ -18,10 +18,9 @@
 //! report, which shows it with next month's forecast (CLI-REPORT).
 
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::data::LocationKind;
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Id, Location, Terrain};
-use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
+use crate::systems::overlord::world::components::{Exits, Id, Terrain, Weather, Within};
+use crate::systems::overlord::world::resources::{Directory, Randomness};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -88,14 +87,17 @@ pub fn draw_weather(world: &mut World) {
     let mut played = EntityHashMap::default();
     let mut drawn: EntityHashMap<usize> = EntityHashMap::default();
     for &l in &dir.locations {
-        let (Some(loc), Some(t)) = (world.get::<Location>(l), world.get::<Terrain>(l)) else { continue };
-        if let Some(w) = loc.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w)) {
+        let (Some(within), Some(t), Some(id)) = (world.get::<Within>(l), world.get::<Terrain>(l), world.get::<Id>(l))
+        else {
+            continue;
+        };
+        if let Some(w) = world.get::<Weather>(l).and_then(|w| w.0) {
             played.insert(l, w);
         }
-        if loc.0.kind != LocationKind::Territory || catalog.rules.terrains[t.0.index()].covered {
+        if within.inner || catalog.rules.terrains[t.0.index()].covered {
             continue;
         }
-        let mut rng = rand.stream("weather", &loc.0.id);
+        let mut rng = rand.stream("weather", &id.0);
         if let Some(w) = pick(&mut rng, &all) {
             drawn.insert(l, w);
         }
@@ -106,21 +108,8 @@ pub fn draw_weather(world: &mut World) {
         if neighbours[w].is_empty() {
             continue;
         }
-        let exits: Vec<(usize, String)> = world
-            .get::<Location>(l)
-            .map(|loc| {
-                loc.0
-                    .exits
-                    .iter()
-                    .filter_map(|x| {
-                        let d = catalog.rules.movement.directions.iter().position(|d| d.tag == x.dir)?;
-                        hex[d].then(|| (d, x.to.clone()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        for (_, to) in exits {
-            let Some(n) = dir.get(Kind::Location, &to) else { continue };
+        let Some(exits) = world.get::<Exits>(l) else { continue };
+        for n in exits.0.iter().filter(|x| hex[x.dir]).map(|x| x.to) {
             let Some(&nw) = drawn.get(&n) else { continue };
             let allowed = nw == w || neighbours[w].iter().any(|x| x.0 == nw);
             if allowed {
@@ -137,36 +126,31 @@ pub fn draw_weather(world: &mut World) {
         .locations
         .iter()
         .map(|&l| {
-            let inner_of = world
-                .get::<Location>(l)
-                .filter(|loc| loc.0.kind == LocationKind::Inner)
-                .and_then(|loc| dir.get(Kind::Location, loc.0.container.as_deref()?));
+            let inner_of = world.get::<Within>(l).filter(|w| w.inner).and_then(|w| w.container);
             let w = match inner_of {
-                Some(c) => outer_weather(world, dir, &drawn, c),
+                Some(c) => outer_weather(world, &drawn, c),
                 None => drawn.get(&l).copied(),
             };
             (l, w)
         })
         .collect();
     for (l, w) in writes {
-        if let Some(mut loc) = world.get_mut::<Location>(l) {
-            let tag = w.map(|i| &weathers[i].tag);
-            if loc.0.weather.as_ref() != tag {
-                loc.0.weather = tag.cloned();
-            }
+        if let Some(mut weather) = world.get_mut::<Weather>(l)
+            && weather.0 != w
+        {
+            weather.0 = w;
         }
     }
     world.resource_mut::<PlayedWeather>().0 = played;
 }
 
 /// The weather of the territory an inner location lies in, through any depth.
-fn outer_weather(world: &World, dir: &Directory, drawn: &EntityHashMap<usize>, mut at: Entity) -> Option<usize> {
+fn outer_weather(world: &World, drawn: &EntityHashMap<usize>, mut at: Entity) -> Option<usize> {
     for _ in 0..64 {
         if let Some(&w) = drawn.get(&at) {
             return Some(w);
         }
-        let loc = world.get::<Location>(at)?;
-        at = dir.get(Kind::Location, loc.0.container.as_deref()?)?;
+        at = world.get::<Within>(at)?.container?;
     }
     None
 }

@@ -4,8 +4,6 @@ use crate::systems::overlord::Overlord;
 
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario};
-use crate::systems::overlord::world::components::Location;
-use crate::systems::overlord::world::resources::{Directory, Kind};
 use std::sync::Arc;
 
 const DIRS: [(&str, i32, i32); 6] =
@@ -53,8 +51,7 @@ fn engine(weights: &[(&str, i32)]) -> Engine<Overlord> {
 }
 
 fn weather(e: &Engine<Overlord>, id: &str) -> Option<String> {
-    let l = e.world().resource::<Directory>().get(Kind::Location, id).unwrap();
-    e.world().get::<Location>(l).unwrap().0.weather.clone()
+    e.state().locations.into_iter().find(|l| l.id == id).unwrap().weather
 }
 
 #[test]

@@ -22,7 +22,7 @@ use crate::systems::overlord::mechanics::scheduler::{Visiting, label};
 use crate::systems::overlord::mechanics::stats::{UnitStats, refresh};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    Events, Faction, Id, Location, Owner, Race, Refusing, StackLeader, Unit,
+    Destroyed, Events, FactionRole, Id, Owner, Race, Refusing, StackLeader, Titles, Unit,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
 use bevy_app::{App, Plugin};
@@ -68,11 +68,11 @@ pub fn check_control_points(world: &mut World) {
         }
     }
     for f in factions {
-        let Some(rec) = world.get::<Faction>(f) else { continue };
-        if rec.0.npc {
+        let Some(role) = world.get::<FactionRole>(f) else { continue };
+        if role.npc {
             continue;
         }
-        let fid = rec.0.id.clone();
+        let fid = world.get::<Id>(f).map(|i| i.0.clone()).unwrap_or_default();
         let mine = by_faction.remove(&f).unwrap_or_default();
         let needed: u64 = mine.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control()))).sum();
         let max = u64::from(p.starting_control_points) + titles.get(&f).copied().unwrap_or(0);
@@ -109,12 +109,11 @@ pub fn title_control(world: &World) -> bevy_ecs::entity::EntityHashMap<u64> {
     let dir = world.resource::<Directory>();
     let mut out: bevy_ecs::entity::EntityHashMap<u64> = Default::default();
     for &l in &dir.locations {
-        let Some(loc) = world.get::<Location>(l) else { continue };
-        for t in &loc.0.titles {
-            let Some(holder) = t.holder.as_deref().and_then(|h| dir.get(Kind::Unit, h)) else { continue };
+        let Some(titles) = world.get::<Titles>(l) else { continue };
+        for (title, holder) in &titles.0 {
+            let Some(holder) = holder.as_deref().and_then(|h| dir.get(Kind::Unit, h)) else { continue };
             let Some(f) = world.get::<Owner>(holder).map(|o| o.0) else { continue };
-            let control = catalog.rules.titles.iter().find(|x| x.tag == t.title).map_or(0, |x| x.control);
-            *out.entry(f).or_default() += u64::from(control);
+            *out.entry(f).or_default() += u64::from(catalog.rules.titles[*title].control);
         }
     }
     out
@@ -127,7 +126,7 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
     let dir = world.resource::<Directory>();
     let units = dir.units.clone();
     let creatures_faction =
-        dir.factions.iter().copied().find(|&f| world.get::<Faction>(f).is_some_and(|x| x.0.creatures));
+        dir.factions.iter().copied().find(|&f| world.get::<FactionRole>(f).is_some_and(|x| x.creatures));
     let day = world.resource::<Clock>().tick;
     for u in units {
         let Some(race) = world.get::<Race>(u) else { continue };
@@ -138,12 +137,13 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
         let leader = world.get::<StackLeader>(u).and_then(|s| s.0);
         let target = match leader {
             Some(l) => world.get::<Owner>(l).map(|o| o.0),
-            None if world.get::<Faction>(owner).is_some_and(|f| !f.0.npc) => creatures_faction,
+            None if world.get::<FactionRole>(owner).is_some_and(|f| !f.npc) => creatures_faction,
             None => None,
         };
         let Some(target) = target.filter(|&t| t != owner) else { continue };
         let name = label(world, u);
-        let to = world.get::<Faction>(target).map(|f| format!("{} [{}]", f.0.name, f.0.id)).unwrap_or_default();
+        // The faction's name as it stands this month (NAME may have changed it).
+        let to = label(world, target);
         world.get_mut::<Owner>(u).expect("unit").0 = target;
         world.get_mut::<Events>(owner).expect("faction").push(day, format!("{name} now follows {to}."));
         world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
@@ -159,17 +159,17 @@ pub fn end_empty_factions(world: &mut World) {
     let mut alive: bevy_ecs::entity::EntityHashSet = Default::default();
     for &u in &units {
         if let Some(o) = world.get::<Owner>(u)
-            && world.get::<Unit>(u).is_some()
+            && world.entity(u).contains::<Unit>()
         {
             alive.insert(o.0);
         }
     }
     for f in factions {
-        let Some(rec) = world.get::<Faction>(f) else { continue };
-        if rec.0.npc || rec.0.destroyed || alive.contains(&f) {
+        let Some(role) = world.get::<FactionRole>(f) else { continue };
+        if role.npc || world.entity(f).contains::<Destroyed>() || alive.contains(&f) {
             continue;
         }
-        world.get_mut::<Faction>(f).expect("faction").0.destroyed = true;
+        world.entity_mut(f).insert(Destroyed);
         world.get_mut::<Events>(f).expect("faction").push(
             day,
             "The faction has no units left and is destroyed. Write to the game master to join the game again.",

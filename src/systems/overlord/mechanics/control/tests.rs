@@ -125,3 +125,21 @@ fn a_faction_with_no_units_left_is_destroyed_unit_faction_death() {
     assert!(fb.destroyed);
     assert!(!s.factions.iter().find(|f| f.id == "fc").unwrap().destroyed, "NPC factions stay");
 }
+
+#[test]
+fn a_faction_renamed_in_the_month_its_creatures_join_it_is_named_anew_stk_creature() {
+    // fb renames itself before day 1 (NAME) and U3, stacked under fb's Bob, joins
+    // it at the month's end: both sides read the new name.
+    let mut e = engine_without_money(scenario(&crowded(0, false)));
+    run_month(&mut e, &["GAME fa pa\n", "GAME fb pb\nNAME \"Gammans\"\n"]);
+    let texts = |kind: Kind, id: &str| -> Vec<String> {
+        let x = e.world().resource::<Directory>().get(kind, id).unwrap();
+        e.world().get::<Events>(x).unwrap().0.iter().map(|v| v.text.clone()).collect()
+    };
+    assert!(
+        texts(Kind::Unit, "U3").contains(&"Now follows Gammans [fb].".to_string()),
+        "{:?}",
+        texts(Kind::Unit, "U3")
+    );
+    assert!(texts(Kind::Faction, "fa").contains(&"Bones [U3] now follows Gammans [fb].".to_string()));
+}

@@ -36,7 +36,7 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Events, Faction, Journey, OnGuard, Owner, Seq};
+use crate::systems::overlord::world::components::{At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Titles};
 use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
@@ -97,19 +97,14 @@ impl Plugin for GuardsPlugin {
 
 /// Month start: which faction holds which land title.
 pub fn index_titles(world: &mut World) {
-    let catalog = world.resource::<Catalog>();
     let dir = world.resource::<Directory>();
     let mut index: EntityHashMap<Vec<(Entity, usize)>> = EntityHashMap::default();
     for &l in &dir.locations {
-        let Some(loc) = world.get::<crate::systems::overlord::world::components::Location>(l) else { continue };
-        for t in &loc.0.titles {
-            let (Some(holder), Some(ti)) =
-                (t.holder.as_deref(), catalog.rules.titles.iter().position(|x| x.tag == t.title))
-            else {
-                continue;
-            };
+        let Some(titles) = world.get::<Titles>(l) else { continue };
+        for (ti, holder) in &titles.0 {
+            let Some(holder) = holder.as_deref() else { continue };
             if let Some(f) = dir.get(Kind::Unit, holder).and_then(|u| world.get::<Owner>(u)) {
-                index.entry(f.0).or_default().push((l, ti));
+                index.entry(f.0).or_default().push((l, *ti));
             }
         }
     }
@@ -148,7 +143,7 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     let me = act.unit;
     let Some(at) = act.at(me) else { return Outcome::NotNow };
     let Some(f) = act.faction_of(me) else { return Outcome::NotNow };
-    let npc = act.world.get::<Faction>(f).is_some_and(|x| x.0.npc);
+    let npc = act.world.get::<FactionRole>(f).is_some_and(|x| x.npc);
     if !npc {
         let req = act.catalog().rules.info.parameters.guard_skill.clone();
         if let Some(req) = req

@@ -6,7 +6,9 @@ use crate::systems::overlord::data::CombatTactics;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{CombatAction, Entry, Keyword, Order, Setting};
-use crate::systems::overlord::world::components::{DisplayName, Faction, Unit};
+use crate::systems::overlord::world::components::{
+    CombatOrders, Description, DisplayName, FactionSettings, Tactics, UnitSettings,
+};
 use bevy_app::{App, Plugin};
 
 /// Registers the identity orders.
@@ -30,7 +32,7 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
             format!("Is now called {n}.")
         }
         Order::Describe(d) => {
-            act.world.get_mut::<Unit>(me).expect("unit").0.description = d.clone();
+            act.world.get_mut::<Description>(me).expect("unit").0 = d.clone();
             if d.is_empty() { "Description erased.".to_string() } else { "Description changed.".to_string() }
         }
         Order::Setting { setting, on } => {
@@ -38,11 +40,11 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
             if *setting == Setting::Terse {
                 // TERSE is a faction setting only (SET-TERSE).
                 let Some(f) = act.faction_of(me) else { return Outcome::NotNow };
-                act.world.get_mut::<Faction>(f).expect("faction").0.settings.terse = *on;
+                act.world.get_mut::<FactionSettings>(f).expect("faction").0.terse = *on;
                 format!("Faction setting TERSE is {word}.")
             } else {
-                let mut u = act.world.get_mut::<Unit>(me).expect("unit");
-                let s = &mut u.0.settings;
+                let mut u = act.world.get_mut::<UnitSettings>(me).expect("unit");
+                let s = &mut u.0;
                 *match setting {
                     Setting::Advertise => &mut s.advertise,
                     Setting::Announce => &mut s.announce,
@@ -55,7 +57,7 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
             }
         }
         Order::Tactic(t) => {
-            act.world.get_mut::<Unit>(me).expect("unit").0.tactics = Some(CombatTactics {
+            act.world.get_mut::<Tactics>(me).expect("unit").0 = Some(CombatTactics {
                 stance: t.stance.clone(),
                 rank: t.rank.clone(),
                 file: t.file.clone(),
@@ -76,7 +78,7 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
                 })
                 .collect();
             let text = words.join(" ");
-            act.world.get_mut::<Unit>(me).expect("unit").0.combat_orders = words;
+            act.world.get_mut::<CombatOrders>(me).expect("unit").0 = words;
             format!("Combat actions: {text}, then melee and parry.")
         }
         _ => return Outcome::NotNow,

@@ -18,7 +18,9 @@ use crate::systems::overlord::orders::queue::Queued;
 use crate::systems::overlord::orders::syntax::Setting;
 use crate::systems::overlord::orders::{FactionOrder, OrderFile};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{DisplayName, Events, Faction, Orders, Owner, Race, Unit};
+use crate::systems::overlord::world::components::{
+    Contact, DisplayName, Events, FactionRole, FactionSettings, Id, Orders, Owner, Race, Unit,
+};
 use crate::systems::overlord::world::resources::{Directory, Kind, Submissions};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -187,16 +189,16 @@ fn faction_order(world: &mut World, faction: Entity, order: &FactionOrder) -> St
             format!("The faction is now called {name}.")
         }
         FactionOrder::Password(p) => {
-            world.get_mut::<Faction>(faction).expect("faction").0.password = p.clone();
+            world.get_mut::<Contact>(faction).expect("faction").password = p.clone();
             "The password was changed.".into()
         }
         FactionOrder::Email(e) => {
-            world.get_mut::<Faction>(faction).expect("faction").0.email = e.clone();
+            world.get_mut::<Contact>(faction).expect("faction").email = e.clone();
             format!("Reports now go to {e}.")
         }
         FactionOrder::Setting { setting, on } => {
-            let mut f = world.get_mut::<Faction>(faction).expect("faction");
-            let s = &mut f.0.settings;
+            let mut f = world.get_mut::<FactionSettings>(faction).expect("faction");
+            let s = &mut f.0;
             *match setting {
                 Setting::Advertise => &mut s.advertise,
                 Setting::Announce => &mut s.announce,
@@ -219,21 +221,14 @@ fn faction_order(world: &mut World, faction: Entity, order: &FactionOrder) -> St
 /// faction; the faction is left with no units.
 fn resign(world: &mut World, faction: Entity, to: &str) -> String {
     let dir = world.resource::<Directory>();
-    let target =
-        dir.factions.iter().copied().find(|&f| {
-            world.get::<Faction>(f).is_some_and(|r| r.0.takes_resignations && r.0.id.eq_ignore_ascii_case(to))
-        });
+    let takes = |f: Entity| world.get::<FactionRole>(f).is_some_and(|r| r.takes_resignations);
+    let id_of = |f: Entity| world.get::<Id>(f).map_or("", |i| i.0.as_str());
+    let target = dir.factions.iter().copied().find(|&f| takes(f) && id_of(f).eq_ignore_ascii_case(to));
     let Some(target) = target else {
-        let names: Vec<String> = dir
-            .factions
-            .iter()
-            .filter_map(|&f| world.get::<Faction>(f))
-            .filter(|r| r.0.takes_resignations)
-            .map(|r| r.0.id.clone())
-            .collect();
+        let names: Vec<&str> = dir.factions.iter().copied().filter(|&f| takes(f)).map(id_of).collect();
         return format!("RESIGN {to} refused: you may resign only to {}.", names.join(", "));
     };
-    let creatures = dir.factions.iter().copied().find(|&f| world.get::<Faction>(f).is_some_and(|r| r.0.creatures));
+    let creatures = dir.factions.iter().copied().find(|&f| world.get::<FactionRole>(f).is_some_and(|r| r.creatures));
     let units: Vec<Entity> =
         dir.units.iter().copied().filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == faction)).collect();
     let catalog = world.resource::<Catalog>().clone();

@@ -35,7 +35,7 @@ use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Effects, Events, Faction, Figures, Funds, Inventory, Location, Owner, Unit,
+    At, Effects, Events, FactionRole, FactionSettings, Figures, Funds, Inventory, Owner, UnitSettings, Wages,
 };
 use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
@@ -114,7 +114,7 @@ pub fn pay_wages(world: &mut World) {
         let Some(&(place, worked)) = log.get(&u) else { continue };
         let Some(at) = world.get::<At>(u).copied() else { continue };
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
-        let wages = world.get::<Location>(place).map_or(0, |l| l.0.wages);
+        let wages = world.get::<Wages>(place).map_or(0, |w| w.0);
         let place_name = label(world, place);
         let catalog = world.resource::<Catalog>();
         if worked == 0 || (wages == 0 && at.location == place) {
@@ -181,12 +181,12 @@ pub fn pay_upkeep(world: &mut World) {
             continue;
         };
         let (figures, faction, location) = (u64::from(figures.0), owner.0, at.location);
-        if !params.npc_upkeep && world.get::<Faction>(faction).is_some_and(|f| f.0.npc) {
+        if !params.npc_upkeep && world.get::<FactionRole>(faction).is_some_and(|f| f.npc) {
             continue;
         }
         let owed = stats.upkeep() * percent / 100;
-        let us = world.get::<Unit>(u).map(|x| &x.0.settings);
-        let fs = world.get::<Faction>(faction).map(|f| &f.0.settings);
+        let us = world.get::<UnitSettings>(u).map(|x| &x.0);
+        let fs = world.get::<FactionSettings>(faction).map(|f| &f.0);
         let flag = |unit: fn(&crate::systems::overlord::data::UnitSettings) -> bool,
                     fac: fn(&crate::systems::overlord::data::FactionSettings) -> bool| {
             us.is_some_and(unit) || fs.is_some_and(fac)

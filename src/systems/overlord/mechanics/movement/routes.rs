@@ -4,10 +4,9 @@
 //! in walking days along the cheapest path (rulings 5, for title ranges).
 
 use super::travel::{Coast, Leg, TravelTables};
-use crate::systems::overlord::data::LocationKind;
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Location, Terrain};
-use crate::systems::overlord::world::resources::{Directory, Kind};
+use crate::systems::overlord::world::components::{Exits, Terrain, Weather, Within};
+use crate::systems::overlord::world::resources::Directory;
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -54,35 +53,29 @@ pub struct Routes {
 }
 
 impl Routes {
-    /// Builds the graph from the locations' exits, locations in report order and
-    /// exits in data order. Exits to unknown locations (the validator reports
-    /// them) are left out.
+    /// Builds the graph from the locations' exits ([`Exits`]), locations in report
+    /// order and exits in data order, with each location's weather this month.
     pub fn build(world: &World) -> Self {
         let catalog = world.resource::<Catalog>();
         let dir = world.resource::<Directory>();
-        let modes = &catalog.rules.movement.modes;
-        let directions = &catalog.rules.movement.directions;
-        let weathers = &catalog.rules.climate.weathers;
         let season = world
             .get_resource::<crate::systems::overlord::world::resources::Month>()
             .and_then(|m| catalog.season_index(m.0));
         let mut r = Routes { season, ..Default::default() };
         for &e in &dir.locations {
-            let (Some(l), Some(t)) = (world.get::<Location>(e), world.get::<Terrain>(e)) else { continue };
-            let weather = l.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w));
+            let Some(t) = world.get::<Terrain>(e) else { continue };
+            let weather = world.get::<Weather>(e).and_then(|w| w.0);
             let water = catalog.rules.terrains[t.0.index()].water;
-            let inner = l.0.kind == LocationKind::Inner;
+            let inner = world.get::<Within>(e).is_some_and(|w| w.inner);
             let n = r.graph.add_node(Place { entity: e, terrain: t.0, inner, weather, water });
             r.node.insert(e, n);
         }
         let mut edges = Vec::new();
         for &e in &dir.locations {
-            let Some(l) = world.get::<Location>(e) else { continue };
-            for x in &l.0.exits {
-                let Some(to) = dir.get(Kind::Location, &x.to) else { continue };
-                let Some(d) = directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir)) else { continue };
-                let mode = x.mode.as_deref().and_then(|m| modes.iter().position(|y| y.tag == m));
-                edges.push((r.node[&e], r.node[&to], Way { dir: d, mode, days: x.days, coast: Coast::Open }));
+            let Some(exits) = world.get::<Exits>(e) else { continue };
+            for x in &exits.0 {
+                let Some(&to) = r.node.get(&x.to) else { continue };
+                edges.push((r.node[&e], to, Way { dir: x.dir, mode: x.mode, days: x.days, coast: Coast::Open }));
             }
         }
         // Bodies of water: water locations joined by exits.
@@ -206,39 +199,36 @@ pub enum Toward<'a> {
     Location(Entity),
 }
 
-/// The exits of location `l` as the data gives them now, each with its direction
-/// tag, destination and days per mode under the destination's current weather:
-/// what a report lists for the coming month (MOV-RATE, CLI-REPORT).
+/// The exits of location `l`, each with its direction tag, destination and days
+/// per mode under the destination's current weather: what a report lists for the
+/// coming month (MOV-RATE, CLI-REPORT).
 pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u32>>)> {
     let catalog = world.resource::<Catalog>();
-    let dir = world.resource::<Directory>();
     let Some(tables) = world.get_resource::<super::Travel>() else { return Vec::new() };
-    let Some(loc) = world.get::<Location>(l) else { return Vec::new() };
+    let Some(exits) = world.get::<Exits>(l) else { return Vec::new() };
     let routes = world.get_resource::<Routes>();
     // The coming month's season: the report lists travel for the month ahead.
     let months = catalog.rules.climate.months.len().max(1) as u32;
     let season = world
         .get_resource::<crate::systems::overlord::world::resources::Month>()
         .and_then(|m| catalog.season_index((m.0 + 1) % months));
-    let modes = &catalog.rules.movement.modes;
-    let weathers = &catalog.rules.climate.weathers;
-    let inner_here = loc.0.kind == LocationKind::Inner;
-    loc.0
-        .exits
+    let directions = &catalog.rules.movement.directions;
+    let inner = |e: Entity| world.get::<Within>(e).is_some_and(|w| w.inner);
+    exits
+        .0
         .iter()
         .filter_map(|x| {
-            let to = dir.get(Kind::Location, &x.to)?;
-            let (target, terrain) = (world.get::<Location>(to)?, world.get::<Terrain>(to)?);
+            let terrain = world.get::<Terrain>(x.to)?;
             let leg = Leg {
                 terrain: terrain.0,
-                weather: target.0.weather.as_deref().and_then(|w| weathers.iter().position(|x| x.tag == w)),
-                mode: x.mode.as_deref().and_then(|m| modes.iter().position(|x| x.tag == m)),
+                weather: world.get::<Weather>(x.to).and_then(|w| w.0),
+                mode: x.mode,
                 days: x.days,
-                inner: inner_here || target.0.kind == LocationKind::Inner,
-                coast: routes.map_or(Coast::Open, |r| r.coast(l, to)),
+                inner: inner(l) || inner(x.to),
+                coast: routes.map_or(Coast::Open, |r| r.coast(l, x.to)),
                 season,
             };
-            Some((x.dir.clone(), to, tables.0.days(catalog, &leg)))
+            Some((directions[x.dir].tag.clone(), x.to, tables.0.days(catalog, &leg)))
         })
         .collect()
 }
@@ -255,6 +245,7 @@ mod tests {
     use crate::core::engine::{Engine, Threads};
     use crate::systems::overlord::Overlord;
     use crate::systems::overlord::testkit::{alpha, overlord_rules};
+    use crate::systems::overlord::world::resources::Kind;
 
     #[test]
     fn the_graph_holds_every_exit_in_data_order_and_finds_walking_distances() {
@@ -285,6 +276,7 @@ mod sailing_tests {
     use crate::core::engine::{Engine, Threads};
     use crate::systems::overlord::Overlord;
     use crate::systems::overlord::testkit::{overlord_rules, scenario};
+    use crate::systems::overlord::world::resources::Kind;
 
     /// TV-MOVE's coast: L216 (mountains) and L214 (9 days' walk: plains here) both on
     /// the shore of the lake L774, and L212 (hills) inland behind L214. (In the alpha

@@ -32,7 +32,7 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Inventory, Location, Orders, Production, Skills};
+use crate::systems::overlord::world::components::{Events, Inventory, Orders, Production, Resources, Skills};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -60,18 +60,11 @@ struct Claim {
     progress: u32,
 }
 
-/// The month's resources of each location that has some, typed; written back to
-/// the location as they are harvested.
-#[derive(Resource, Debug, Default)]
-pub struct Stocks(pub bevy_ecs::entity::EntityHashMap<Vec<(ItemId, u32)>>);
-
 /// Registers USE and adds [`settle_harvests`] after the full-day orders.
 pub struct ProductionPlugin;
 
 impl Plugin for ProductionPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Stocks>();
-        app.add_step_system("month_start", read_stocks);
         app.init_resource::<Harvests>();
         app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Use, use_skill);
         app.add_step_system("harvests", settle_harvests);
@@ -143,13 +136,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         if let Some(n) = count {
             wanted = wanted.min(n);
         }
-        let available = act
-            .world
-            .resource::<Stocks>()
-            .0
-            .get(&at.location)
-            .and_then(|l| l.iter().find(|r| r.0 == item))
-            .map_or(0, |r| r.1);
+        let available = stock(act.world, at.location, item);
         if available == 0 && wip == 0 {
             return Outcome::NotNow;
         }
@@ -197,15 +184,9 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step })
 }
 
-/// The month's stocks, read from the locations.
-fn read_stocks(catalog: Res<Catalog>, mut stocks: ResMut<Stocks>, places: Query<(Entity, &Location)>) {
-    stocks.0.clear();
-    for (e, l) in &places {
-        if !l.0.resources.is_empty() {
-            let list = l.0.resources.iter().filter_map(|r| catalog.item(&r.item).map(|i| (i, r.current))).collect();
-            stocks.0.insert(e, list);
-        }
-    }
+/// What is left this month of resource `item` at `location`.
+fn stock(world: &World, location: Entity, item: ItemId) -> u32 {
+    world.get::<Resources>(location).and_then(|l| l.0.iter().find(|r| r.item == item)).map_or(0, |r| r.current)
 }
 
 /// RES-SHARE: the day's harvests, location by location and resource by resource;
@@ -223,8 +204,7 @@ pub fn settle_harvests(world: &mut World) {
     }
     let mut given = vec![0u32; claims.len()];
     for ((location, item), idx) in groups {
-        let available =
-            world.resource::<Stocks>().0.get(&location).and_then(|l| l.iter().find(|r| r.0 == item)).map_or(0, |r| r.1);
+        let available = stock(world, location, item);
         let demand: u64 = idx.iter().map(|&i| u64::from(claims[i].wanted)).sum();
         let mut taken = 0u32;
         for &i in &idx {
@@ -240,14 +220,8 @@ pub fn settle_harvests(world: &mut World) {
         if taken == 0 {
             continue;
         }
-        if let Some(r) =
-            world.resource_mut::<Stocks>().0.get_mut(&location).and_then(|l| l.iter_mut().find(|r| r.0 == item))
-        {
-            r.1 -= taken.min(r.1);
-        }
-        let tag = catalog.item_tag(item).to_string();
-        if let Some(mut l) = world.get_mut::<Location>(location)
-            && let Some(r) = l.0.resources.iter_mut().find(|r| r.item == tag)
+        if let Some(mut l) = world.get_mut::<Resources>(location)
+            && let Some(r) = l.0.iter_mut().find(|r| r.item == item)
         {
             r.current -= taken.min(r.current);
         }
@@ -269,8 +243,8 @@ pub fn settle_harvests(world: &mut World) {
             c.item,
             g,
         );
-        let silent =
-            world.get::<crate::systems::overlord::world::components::Unit>(c.unit).is_some_and(|u| u.0.settings.silent);
+        // SET-SILENT, the unit's or its faction's.
+        let silent = crate::systems::overlord::world::silent(world, c.unit);
         if !silent && let Some(mut e) = world.get_mut::<Events>(c.unit) {
             e.push(day, format!("Harvested {}.", catalog.items_text(c.item, u64::from(g))));
         }

@@ -6,8 +6,7 @@ use crate::systems::overlord::Overlord;
 
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
-use crate::systems::overlord::world::components::{Inventory, Location, Production};
-use crate::systems::overlord::world::resources::{Directory, Kind};
+use crate::systems::overlord::world::components::{Inventory, Production};
 
 fn world(stone: u32, units: &str) -> String {
     format!(
@@ -28,8 +27,7 @@ fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
 }
 
 fn stock(e: &Engine<Overlord>) -> u32 {
-    let l = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
-    e.world().get::<Location>(l).unwrap().0.resources[0].current
+    e.state().locations[0].resources[0].current
 }
 
 fn digger(id: &str, figures: u32) -> String {
@@ -142,4 +140,19 @@ fn a_guard_stops_factions_it_does_not_hold_friendly_from_harvesting_grd_effect()
     assert!(
         events.iter().any(|x| x.text.contains("Warden [U9], on guard here, does not let this unit's faction harvest"))
     );
+}
+
+#[test]
+fn a_faction_wide_silent_setting_silences_harvest_lines_set_silent() {
+    // SET-SILENT, FAC-SETTING: a faction's SETTING SILENT ON silences the routine
+    // lines of all its units, harvests included; the unit's own setting does too.
+    let harvested = |files: &[&str]| {
+        let mut e = engine_without_money(scenario(&world(100, &digger("U2", 6))));
+        run_month(&mut e, files);
+        let events = e.world().get::<crate::systems::overlord::world::components::Events>(unit(&e, "U2")).unwrap();
+        (count(&e, "U2", "ston"), events.0.iter().filter(|x| x.text.starts_with("Harvested")).count())
+    };
+    assert_eq!(harvested(&["GAME fa pa\nUNIT U2\n3 USE digg\n"]), (3, 3), "a line a day when not silent");
+    assert_eq!(harvested(&["GAME fa pa\nSETTING SILENT ON\nUNIT U2\n3 USE digg\n"]), (3, 0));
+    assert_eq!(harvested(&["GAME fa pa\nUNIT U2\nSETTING SILENT ON\n3 USE digg\n"]), (3, 0));
 }

@@ -24,7 +24,7 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Events, Holding, Id, Inventory, Location, Population};
+use crate::systems::overlord::world::components::{At, Events, Holding, Id, Inventory, Population, Recruits};
 use crate::systems::overlord::world::ids::{ItemId, RaceId};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use crate::systems::overlord::world::{NewUnit, spawn_unit};
@@ -82,11 +82,10 @@ fn recruit(act: &mut Act, entry: &mut Entry) -> Outcome {
     let catalog = act.catalog().clone();
     let Some(money) = catalog.money() else { return Outcome::Invalid("this game has no money".into()) };
     let Some(at) = act.at(me) else { return Outcome::NotNow };
-    let tag = &catalog.rules.races[race.index()].tag;
     let Some(offer) = act
         .world
-        .get::<Location>(at.location)
-        .and_then(|l| l.0.recruits.iter().find(|o| o.race == *tag).map(|o| (o.count, o.price)))
+        .get::<Recruits>(at.location)
+        .and_then(|l| l.0.iter().find(|o| o.race == *race).map(|o| (o.count, o.price)))
     else {
         return Outcome::NotNow;
     };
@@ -104,8 +103,8 @@ fn recruit(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     let cost = u64::from(n) * u64::from(pay);
     take(&mut act.world.get_mut::<Inventory>(me).expect("unit"), money, cost as u32);
-    if let Some(mut l) = act.world.get_mut::<Location>(at.location)
-        && let Some(o) = l.0.recruits.iter_mut().find(|o| o.race == *tag)
+    if let Some(mut l) = act.world.get_mut::<Recruits>(at.location)
+        && let Some(o) = l.0.iter_mut().find(|o| o.race == *race)
     {
         o.count -= n;
     }

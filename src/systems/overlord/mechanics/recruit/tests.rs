@@ -5,9 +5,7 @@ use crate::systems::overlord::Overlord;
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{engine_without_money, run_month, scenario, unit};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{
-    Events, Figures, Inventory, Location, Orders, Population, StackLeader,
-};
+use crate::systems::overlord::world::components::{Events, Figures, Inventory, Orders, Population, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
 
@@ -37,8 +35,7 @@ fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
 }
 
 fn offer(e: &Engine<Overlord>) -> u32 {
-    let l1 = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
-    e.world().get::<Location>(l1).unwrap().0.recruits[0].count
+    e.state().locations.into_iter().find(|l| l.id == "L1").unwrap().recruits[0].count
 }
 
 const TWO: &str = r#"

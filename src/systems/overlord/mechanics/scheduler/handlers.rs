@@ -5,7 +5,7 @@ use crate::systems::overlord::orders::queue::Outcome;
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, DisplayName, Events, Faction, Figures, Id, Journey, Owner, Race, StackLeader, Unit,
+    At, DisplayName, Events, Figures, Id, Journey, Owner, Race, StackLeader,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
@@ -183,10 +183,7 @@ impl Act<'_> {
     /// Whether the acting unit's routine activity is left out of its report
     /// (SET-SILENT, for the unit or its faction).
     pub fn silent(&self) -> bool {
-        let unit = self.world.get::<Unit>(self.unit).is_some_and(|u| u.0.settings.silent);
-        let faction =
-            self.faction_of(self.unit).and_then(|f| self.world.get::<Faction>(f)).is_some_and(|f| f.0.settings.silent);
-        unit || faction
+        crate::systems::overlord::world::silent(self.world, self.unit)
     }
 
     /// Records an event of unit `u` today.

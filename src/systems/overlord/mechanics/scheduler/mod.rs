@@ -408,10 +408,10 @@ pub fn purge_new_ids(world: &mut World) {
     for (id, units) in &new.named_by {
         for &u in units {
             // A skill target naming the id goes too (ORD-TARGET).
-            if let Some(mut c) = world.get_mut::<crate::systems::overlord::world::components::Unit>(u)
-                && c.0.target.as_deref() == Some(id.as_str())
+            if let Some(mut c) = world.get_mut::<crate::systems::overlord::world::components::SkillTarget>(u)
+                && c.0.as_deref() == Some(id.as_str())
             {
-                c.0.target = None;
+                c.0 = None;
             }
             let removed = world.get_mut::<Orders>(u).map_or(0, |mut o| queue::purge(&mut o.0, id));
             if removed > 0

@@ -7,7 +7,7 @@ use super::*;
 use crate::core::engine::plan::PlanApp;
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::testkit::{engine_with, engine_without_money, overlord_rules, scenario};
-use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, Location as Loc, StackLeader};
+use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, StackLeader};
 use bevy_app::App;
 
 /// Two factions; fb holds fa Friendly. U5 of fa waits in L2; the structure B1 stands in L1.
@@ -282,12 +282,12 @@ fn identity_orders_and_settings() {
     );
     let u1 = unit(&e, "U1");
     assert_eq!(e.world().get::<DisplayName>(u1).unwrap().0, "Ann the Bold");
-    let rec = &e.world().get::<crate::systems::overlord::world::components::Unit>(u1).unwrap().0;
+    let s = e.state();
+    let rec = s.units.iter().find(|u| u.id == "U1").unwrap();
     assert_eq!(rec.description, "tall");
     assert!(rec.settings.silent);
     assert_eq!(rec.tactics.as_ref().unwrap().rank, "middle", "CENTER is the middle rank (ORD-TACTIC)");
     assert_eq!(rec.combat_orders, ["cmbt"]);
-    let s = e.state();
     let fa = s.factions.iter().find(|f| f.id == "fa").unwrap();
     assert_eq!(fa.stances.get("fb").map(String::as_str), Some("ally"));
     assert_eq!(fa.default_stance, "hostile");
@@ -300,11 +300,7 @@ fn equip_drop_get_and_withdraw() {
     run(&mut e, &["GAME fa pa\nUNIT U2\nEQUIP swrd\nDROP swrd 0 10\nUNIT U1\nWITHDRAW 50\n"]);
     let inv = e.world().get::<Inventory>(unit(&e, "U2")).unwrap().0.clone();
     assert_eq!((inv[0].count, inv[0].equipped), (10, 10), "2 unequipped swords were dropped first");
-    let l1 = e.world().get::<At>(unit(&e, "U1")).unwrap().location;
-    assert_eq!(
-        e.world().get::<Loc>(l1).unwrap().0.inventory,
-        [crate::systems::overlord::data::ItemCount("swrd".into(), 2)]
-    );
+    assert_eq!(e.state().locations[0].inventory, [crate::systems::overlord::data::ItemCount("swrd".into(), 2)]);
     assert_eq!(coins(&e, "U1"), 150);
     let fa = e.world().resource::<Directory>().factions[0];
     assert_eq!(e.world().get::<Funds>(fa).unwrap().0[0].1, 450);

@@ -12,7 +12,7 @@ use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::{
-    At, Events, Id, Journey, Orders, Population, StackLeader, StackMembers, Structure, StructureAt, substack,
+    At, Events, Id, Journey, Missing, Orders, Population, StackLeader, StackMembers, StructureAt, substack,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
@@ -155,7 +155,7 @@ fn enter(act: &mut Act, entry: &mut Entry) -> Outcome {
     if at.structure == Some(s) {
         return Outcome::Invalid(format!("already inside {id}"));
     }
-    if act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty())
+    if act.world.get::<Missing>(s).is_some_and(|m| !m.complete())
         || crate::systems::overlord::mechanics::structures::under_way(act.world, s)
     {
         return Outcome::NotNow;

@@ -55,9 +55,10 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
 use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::NewStructure;
 use crate::systems::overlord::world::components::{
-    At, DisplayName, Events, Id, Location, Owner, Production, Skills, Structure, StructureAt, StructureKind, Terrain,
-    Unit,
+    At, DisplayName, Events, Exits, Id, Missing, Owner, Production, SkillTarget, Skills, StructureAt, StructureKind,
+    StructureOwner, Terrain,
 };
 use crate::systems::overlord::world::ids::SkillId;
 use crate::systems::overlord::world::resources::{Directory, Kind};
@@ -93,11 +94,11 @@ fn target_word(t: &Target) -> &str {
 /// of a building or construction skill (ORD-TARGET).
 fn set_target(act: &mut Act, word: &str) {
     let me = act.unit;
-    let same = act.world.get::<Unit>(me).is_some_and(|u| u.0.target.as_deref() == Some(word));
+    let same = act.world.get::<SkillTarget>(me).is_some_and(|t| t.0.as_deref() == Some(word));
     if same {
         return;
     }
-    act.world.get_mut::<Unit>(me).expect("unit").0.target = Some(word.to_string());
+    act.world.get_mut::<SkillTarget>(me).expect("unit").0 = Some(word.to_string());
     let catalog = act.catalog().clone();
     let lost = act.world.get::<Production>(me).and_then(|p| p.0).is_some_and(|(s, w)| {
         w > 0 && matches!(catalog.rules.skills[s.index()].use_kind, Some(UseKind::Build | UseKind::Construction))
@@ -200,10 +201,7 @@ pub fn on_coast(world: &World, location: Entity) -> bool {
     if water(location) {
         return true;
     }
-    let dir = world.resource::<Directory>();
-    world
-        .get::<Location>(location)
-        .is_some_and(|l| l.0.exits.iter().any(|x| dir.get(Kind::Location, &x.to).is_some_and(water)))
+    world.get::<Exits>(location).is_some_and(|x| x.0.iter().any(|x| water(x.to)))
 }
 
 /// What a building skill works on today.
@@ -217,7 +215,7 @@ enum Site {
 /// Finds the site the unit's target names, or why there is none.
 fn site(act: &Act, at: At) -> Result<Site, Outcome> {
     let catalog = act.catalog();
-    let Some(word) = act.world.get::<Unit>(act.unit).and_then(|u| u.0.target.clone()) else {
+    let Some(word) = act.world.get::<SkillTarget>(act.unit).and_then(|t| t.0.clone()) else {
         return Err(Outcome::Invalid(
             "a building skill needs a TARGET: a construction to start (TARGET mine) or a structure to work on".into(),
         ));
@@ -227,7 +225,7 @@ fn site(act: &Act, at: At) -> Result<Site, Outcome> {
         if act.world.get::<StructureAt>(s).map(|a| a.0) != Some(at.location) {
             return Err(Outcome::Invalid(format!("{word} is not here")));
         }
-        if act.world.get::<Structure>(s).is_some_and(|x| x.0.missing.is_empty()) {
+        if act.world.get::<Missing>(s).is_some_and(Missing::complete) {
             return Err(Outcome::Invalid(format!("{word} is complete")));
         }
         return Ok(Site::Existing(s));
@@ -239,11 +237,12 @@ fn site(act: &Act, at: At) -> Result<Site, Outcome> {
         return Err(Outcome::Invalid(format!("the target {word} is not a structure or a construction")));
     };
     // STR-START: the faction's unfinished structure of that kind here, if any.
-    let faction = act.faction_of(act.unit).and_then(|f| act.world.get::<Id>(f)).map(|i| i.0.clone());
+    let faction = act.faction_of(act.unit);
     let found = dir.structures.iter().copied().find(|&s| {
         act.world.get::<StructureKind>(s).is_some_and(|k| k.0 == c)
             && act.world.get::<StructureAt>(s).is_some_and(|a| a.0 == at.location)
-            && act.world.get::<Structure>(s).is_some_and(|x| !x.0.missing.is_empty() && x.0.owner == faction)
+            && act.world.get::<Missing>(s).is_some_and(|m| !m.complete())
+            && act.world.get::<StructureOwner>(s).is_some_and(|o| o.0 == faction)
     });
     Ok(found.map_or(Site::New(c), Site::Existing))
 }
@@ -261,13 +260,13 @@ fn put_in_works(act: &mut Act, skill: SkillId, spec: &Spec, work: &str, at: At, 
         Site::New(c) => c,
     };
     let construction = &catalog.rules.constructions.constructions[c];
-    let work_name = catalog.rules.constructions.works.iter().find(|w| w.tag == work).map_or(work, |w| &w.name);
+    let works = &catalog.rules.constructions.works;
+    let w = works.iter().position(|w| w.tag == work);
+    let work_name = w.map_or(work, |w| &works[w].name);
     let needed = match site {
-        Site::Existing(s) => act
-            .world
-            .get::<Structure>(s)
-            .and_then(|x| x.0.missing.iter().find(|m| m.0 == work).map(|m| m.1))
-            .unwrap_or(0),
+        Site::Existing(s) => {
+            act.world.get::<Missing>(s).and_then(|x| x.0.iter().find(|m| Some(m.0) == w).map(|m| m.1)).unwrap_or(0)
+        }
         Site::New(_) => construction.materials.iter().find(|m| m.0 == work).map_or(0, |m| m.1),
     };
     if construction.materials.is_empty() {
@@ -300,8 +299,8 @@ fn put_in_works(act: &mut Act, skill: SkillId, spec: &Spec, work: &str, at: At, 
         Site::New(c) => start(act, c, at.location),
     };
     let id = act.world.get::<Id>(structure).map(|i| i.0.clone()).unwrap_or_default();
-    if act.world.get::<Unit>(act.unit).and_then(|u| u.0.target.as_deref()) != Some(id.as_str()) {
-        act.world.get_mut::<Unit>(act.unit).expect("unit").0.target = Some(id.clone());
+    if act.world.get::<SkillTarget>(act.unit).and_then(|t| t.0.as_deref()) != Some(id.as_str()) {
+        act.world.get_mut::<SkillTarget>(act.unit).expect("unit").0 = Some(id.clone());
     }
     let (mut left, mut made) = (needed, 0u32);
     batches(act, skill, spec, wip, daily_work(act, &catalog, skill, &spec.tools, figures), |_| {
@@ -315,12 +314,12 @@ fn put_in_works(act: &mut Act, skill: SkillId, spec: &Spec, work: &str, at: At, 
     });
     if made > 0 {
         let complete = {
-            let mut st = act.world.get_mut::<Structure>(structure).expect("structure");
-            if let Some(m) = st.0.missing.iter_mut().find(|m| m.0 == work) {
+            let mut st = act.world.get_mut::<Missing>(structure).expect("structure");
+            if let Some(m) = st.0.iter_mut().find(|m| Some(m.0) == w) {
                 m.1 -= made.min(m.1);
             }
-            st.0.missing.retain(|m| m.1 > 0);
-            st.0.missing.is_empty()
+            st.0.retain(|m| m.1 > 0);
+            st.complete()
         };
         let name = label(act.world, structure);
         act.routine(format!("Put {made} {work_name} into {name}."));
@@ -349,7 +348,10 @@ fn outcome(count: Option<u32>) -> Outcome {
 fn start(act: &mut Act, c: usize, location: Entity) -> Entity {
     let catalog = act.catalog().clone();
     let construction = &catalog.rules.constructions.constructions[c];
-    let s = new_structure(act, c, location, construction.materials.clone());
+    let works = &catalog.rules.constructions.works;
+    let missing =
+        construction.materials.iter().filter_map(|m| Some((works.iter().position(|w| w.tag == m.0)?, m.1))).collect();
+    let s = new_structure(act, c, location, missing);
     let name = label(act.world, s);
     act.log(format!("Started {name}, a {}.", construction.name));
     s
@@ -357,25 +359,14 @@ fn start(act: &mut Act, c: usize, location: Entity) -> Entity {
 
 /// Spawns a structure of construction `c` for the acting unit's faction, which takes
 /// the faction's lowest unused new structure id named in its orders.
-fn new_structure(act: &mut Act, c: usize, location: Entity, missing: Vec<data::ItemCount>) -> Entity {
+fn new_structure(act: &mut Act, c: usize, location: Entity, missing: Vec<(usize, u32)>) -> Entity {
     let catalog = act.catalog().clone();
     let construction = &catalog.rules.constructions.constructions[c];
-    let faction = act.faction_of(act.unit).and_then(|f| act.world.get::<Id>(f)).map(|i| i.0.clone());
+    let owner = act.faction_of(act.unit);
+    let faction = owner.and_then(|f| act.world.get::<Id>(f)).map(|i| i.0.clone());
     let id = act.world.resource::<Directory>().next_structure_id();
-    let record = data::Structure {
-        id: id.clone(),
-        kind: construction.tag.clone(),
-        name: construction.name.clone(),
-        description: String::new(),
-        location: act.world.get::<Id>(location).map(|i| i.0.clone()).unwrap_or_default(),
-        owner: faction.clone(),
-        missing,
-        public: false,
-        advertise: false,
-        tactics: None,
-        orders: Vec::new(),
-    };
-    let s = crate::systems::overlord::world::spawn_structure(act.world, record, c, location);
+    let new = NewStructure { id: id.clone(), name: construction.name.clone(), kind: c, at: location, owner, missing };
+    let s = crate::systems::overlord::world::spawn_structure(act.world, new);
     if let Some(f) = faction {
         let prefix = format!("{f}nB");
         let new = act.world.resource::<NewIds>();
@@ -384,10 +375,10 @@ fn new_structure(act: &mut Act, c: usize, location: Entity, missing: Vec<data::I
             // Skill targets naming the new id now name the structure.
             let naming = act.world.resource::<NewIds>().named_by.get(&new_id).cloned().unwrap_or_default();
             for u in naming {
-                if let Some(mut c) = act.world.get_mut::<Unit>(u)
-                    && c.0.target.as_deref() == Some(new_id.as_str())
+                if let Some(mut c) = act.world.get_mut::<SkillTarget>(u)
+                    && c.0.as_deref() == Some(new_id.as_str())
                 {
-                    c.0.target = Some(id.clone());
+                    c.0 = Some(id.clone());
                 }
             }
             // Structures run no orders: what was given to the new id is dropped.
@@ -482,10 +473,7 @@ pub fn may_enter(world: &World, s: Entity, u: Entity) -> bool {
     let Some(mine) = world.get::<Owner>(u).map(|o| o.0) else { return false };
     let keeper = match owner_unit(world, s) {
         Some(o) => world.get::<Owner>(o).map(|o| o.0),
-        None => world
-            .get::<Structure>(s)
-            .and_then(|x| x.0.owner.as_deref())
-            .and_then(|f| world.resource::<Directory>().get(Kind::Faction, f)),
+        None => world.get::<StructureOwner>(s).and_then(|o| o.0),
     };
     let Some(keeper) = keeper else { return true };
     crate::systems::overlord::mechanics::diplomacy::grants(world, keeper, mine, data::StanceGrant::Enter)
@@ -531,13 +519,13 @@ fn update_owners(world: &mut World) {
     let mut changes = Vec::new();
     for &s in &dir.structures {
         let Some(&u) = first.get(&s) else { continue };
-        let Some(f) = world.get::<Owner>(u).and_then(|o| world.get::<Id>(o.0)).map(|i| i.0.clone()) else { continue };
-        if world.get::<Structure>(s).is_some_and(|x| x.0.owner.as_deref() != Some(f.as_str())) {
+        let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { continue };
+        if world.get::<StructureOwner>(s).is_some_and(|o| o.0 != Some(f)) {
             changes.push((s, f, u));
         }
     }
     for (s, f, u) in changes {
-        world.get_mut::<Structure>(s).expect("structure").0.owner = Some(f);
+        world.get_mut::<StructureOwner>(s).expect("structure").0 = Some(f);
         let name = label(world, s);
         let day = world.resource::<crate::core::engine::plan::Clock>().tick;
         if let Some(mut e) = world.get_mut::<Events>(u) {

@@ -5,7 +5,7 @@ use crate::systems::overlord::Overlord;
 
 use crate::core::engine::Engine;
 use crate::systems::overlord::testkit::{run_month, scenario, unit};
-use crate::systems::overlord::world::components::{At, DisplayName, Events, Inventory, Orders, Structure};
+use crate::systems::overlord::world::components::{At, DisplayName, Events, Inventory, Orders};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
 /// Factions fa and fb (fb holds fa as `fb_to_fa`), the three locations, `structures`
@@ -45,8 +45,7 @@ fn men(id: &str, f: &str, place: &str, skills: &str, items: &str) -> String {
 const CARPENTERS: &str = r#"("buil", 3000), ("carp", 3000)"#;
 
 fn structure(e: &Engine<Overlord>, id: &str) -> Option<crate::systems::overlord::data::Structure> {
-    let s = e.world().resource::<Directory>().get(Kind::Structure, id)?;
-    Some(e.world().get::<Structure>(s).unwrap().0.clone())
+    e.state().structures.into_iter().find(|s| s.id == id)
 }
 
 fn events(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
@@ -84,8 +83,8 @@ fn a_target_tag_and_use_start_a_mine_and_put_a_work_in_per_batch_str_start_str_w
     assert_eq!(count(&e, "U2", "wood"), 0);
     assert_eq!(said(&e, "U2", "Started mine [B1]"), Some(1));
     // The target became the structure, and the USE waits for wood.
-    let u = e.world().get::<crate::systems::overlord::world::components::Unit>(unit(&e, "U2")).unwrap();
-    assert_eq!(u.0.target.as_deref(), Some("B1"));
+    let u = e.world().get::<crate::systems::overlord::world::components::SkillTarget>(unit(&e, "U2")).unwrap();
+    assert_eq!(u.0.as_deref(), Some("B1"));
     assert_eq!(orders(&e, "U2"), 1);
     // RPT-LOC: the location lists the mine, and so does the faction's own list.
     let report = &e.reports()[0];
@@ -130,10 +129,9 @@ fn units_of_a_faction_targeting_a_tag_build_one_structure_and_a_new_id_waits_for
     assert_eq!((b2.owner.as_deref(), missing(&b2)), (Some("fb"), vec![("woodwk".to_string(), 72)]));
     let target = |id: &str| {
         e.world()
-            .get::<crate::systems::overlord::world::components::Unit>(unit(&e, id))
+            .get::<crate::systems::overlord::world::components::SkillTarget>(unit(&e, id))
             .unwrap()
             .0
-            .target
             .clone()
             .unwrap_or_default()
     };

@@ -46,7 +46,7 @@ use crate::systems::overlord::orders::syntax::{Duration, Entry, Order};
 use crate::systems::overlord::report::text::ordinal;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Faction, Funds, Inventory, Location, Orders, Race, Skills, StackLeader,
+    At, Funds, Inventory, KnownSkills, Orders, Race, Skills, StackLeader, Teaches,
 };
 use crate::systems::overlord::world::ids::SkillId;
 use crate::systems::overlord::world::resources::Directory;
@@ -95,10 +95,6 @@ impl SkillTree {
     }
 }
 
-/// Skills taught by each location that teaches, with the level taught (LOC-TEACH).
-#[derive(Resource, Debug, Default)]
-pub struct Teaching(pub EntityHashMap<Vec<(SkillId, u32)>>);
-
 /// Units that have studied a skill this month, so that "Studies …" is said once.
 #[derive(Resource, Debug, Default)]
 struct Studied(EntityHashMap<Vec<SkillId>>);
@@ -132,7 +128,6 @@ impl Plugin for StudyPlugin {
     fn build(&self, app: &mut App) {
         let tree = SkillTree::new(app.world().resource::<Catalog>());
         app.insert_resource(tree);
-        app.init_resource::<Teaching>();
         app.init_resource::<Studied>();
         app.init_resource::<Lessons>();
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
@@ -145,21 +140,9 @@ impl Plugin for StudyPlugin {
     }
 }
 
-/// The places that teach, read from the locations; the month's notes start afresh.
-fn start_month(
-    catalog: Res<Catalog>,
-    mut teaching: ResMut<Teaching>,
-    mut studied: ResMut<Studied>,
-    places: Query<(Entity, &Location)>,
-) {
-    teaching.0.clear();
+/// The month's notes start afresh.
+fn start_month(mut studied: ResMut<Studied>) {
     studied.0.clear();
-    for (e, l) in &places {
-        if !l.0.teaches.is_empty() {
-            let list = l.0.teaches.iter().filter_map(|t| catalog.skill(&t.skill).map(|s| (s, t.level))).collect();
-            teaching.0.insert(e, list);
-        }
-    }
 }
 
 /// The units whose lists hold a TEACH this month (lists change only when orders
@@ -354,7 +337,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     let Some(skills) = act.world.get::<Skills>(me) else { return Outcome::NotNow };
-    let s = &catalog.rules.skills[skill.index()];
+    let _s = &catalog.rules.skills[skill.index()];
     if let Some(why) = refusal(&catalog, race, skill) {
         return Outcome::Invalid(why);
     }
@@ -370,8 +353,8 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         Some(req) => {
             let knows = act
                 .faction_of(me)
-                .and_then(|f| act.world.get::<Faction>(f))
-                .is_some_and(|f| f.0.known_skills.iter().any(|k| k.skill == s.tag));
+                .and_then(|f| act.world.get::<KnownSkills>(f))
+                .is_some_and(|k| k.0.iter().any(|k| k.0 == skill));
             if !knows {
                 return Outcome::NotNow;
             }
@@ -403,12 +386,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         ));
     }
     let over_basic = kind == RaceKind::Follower && basics_known > allowed;
-    let taught = act
-        .world
-        .resource::<Teaching>()
-        .0
-        .get(&at.location)
-        .and_then(|l| l.iter().find(|t| t.0 == studying).map(|t| t.1));
+    let taught = act.world.get::<Teaches>(at.location).and_then(|l| l.0.iter().find(|t| t.0 == studying).map(|t| t.1));
     let mut limit = study_limit(&catalog, race, studying).max(taught.unwrap_or(0));
     let st = &catalog.rules.skills[studying.index()];
     let p = &catalog.rules.info.parameters;

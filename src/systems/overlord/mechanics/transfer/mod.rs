@@ -5,14 +5,14 @@
 //! as long as one item moves; `n k` needs `n + k`. An order whose counts cannot be
 //! met waits (it is skipped and kept). Items leave unequipped ones first.
 
-use crate::systems::overlord::data::{ItemCount, StanceGrant};
+use crate::systems::overlord::data::StanceGrant;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
 use crate::systems::overlord::world::ItemId;
 use crate::systems::overlord::world::components::{
-    At, Funds, Holding, Id, Inventory, Location, Orders, Skills, Terrain,
+    At, Funds, Ground, Holding, Id, Inventory, LandOwner, Orders, Skills, Terrain,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
@@ -131,16 +131,15 @@ fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
             if act.world.resource::<Directory>().get(Kind::Location, id) != Some(at.location) {
                 return Outcome::NotNow;
             }
-            if let Some(owner) = act.world.get::<Location>(at.location).and_then(|l| l.0.owner.clone())
-                && let (Some(of), Some(mine)) = (act.faction_named(&owner.faction), act.faction_of(act.unit))
+            if let Some(&(of, _)) = act.world.get::<LandOwner>(at.location).and_then(|l| l.0.as_ref())
+                && let Some(mine) = act.faction_of(act.unit)
                 && !crate::systems::overlord::mechanics::diplomacy::grants(act.world, of, mine, StanceGrant::Ground)
             {
                 return Outcome::Invalid(format!("the owner of {id} does not let you take from the ground"));
             }
-            let tag = act.catalog().item_tag(*item).to_string();
-            let on_ground = ground(act, at.location, &tag);
+            let on_ground = ground(act, at.location, *item);
             let Some(n) = amount(on_ground, *count, *left) else { return Outcome::NotNow };
-            set_ground(act, at.location, &tag, on_ground - n);
+            set_ground(act, at.location, *item, on_ground - n);
             let what = items(act, *item, n);
             add(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), *item, n);
             act.routine(format!("Picked up {what}."));
@@ -150,19 +149,21 @@ fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
 }
 
-fn ground(act: &Act, loc: Entity, tag: &str) -> u32 {
-    act.world.get::<Location>(loc).and_then(|l| l.0.inventory.iter().find(|c| c.0 == tag).map(|c| c.1)).unwrap_or(0)
+/// How many of `item` lie on the ground of `loc`.
+fn ground(act: &Act, loc: Entity, item: ItemId) -> u32 {
+    act.world.get::<Ground>(loc).and_then(|g| g.0.iter().find(|c| c.0 == item).map(|c| c.1)).unwrap_or(0)
 }
 
-fn set_ground(act: &mut Act, loc: Entity, tag: &str, n: u32) {
-    let mut l = act.world.get_mut::<Location>(loc).expect("location");
-    let inv = &mut l.0.inventory;
-    match inv.iter().position(|c| c.0 == tag) {
+/// Sets how many of `item` lie on the ground of `loc`.
+fn set_ground(act: &mut Act, loc: Entity, item: ItemId, n: u32) {
+    let mut g = act.world.get_mut::<Ground>(loc).expect("location");
+    let inv = &mut g.0;
+    match inv.iter().position(|c| c.0 == item) {
         Some(i) if n == 0 => {
             inv.remove(i);
         }
         Some(i) => inv[i].1 = n,
-        None if n > 0 => inv.push(ItemCount(tag.to_string(), n)),
+        None if n > 0 => inv.push((item, n)),
         None => {}
     }
 }
@@ -172,9 +173,8 @@ fn drop_items(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Drop { item, count, kept } = &entry.order else { return Outcome::NotNow };
     let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
     let Some(n) = amount(held(act, act.unit, *item), *count, *kept) else { return Outcome::NotNow };
-    let tag = act.catalog().item_tag(*item).to_string();
-    let now = ground(act, at.location, &tag);
-    set_ground(act, at.location, &tag, now.saturating_add(n));
+    let now = ground(act, at.location, *item);
+    set_ground(act, at.location, *item, now.saturating_add(n));
     take(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), *item, n);
     let what = items(act, *item, n);
     act.routine(format!("Dropped {what}."));
@@ -253,9 +253,12 @@ fn withdraw(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Withdraw { amount: wanted, item } = &entry.order else { return Outcome::NotNow };
     let c = act.catalog().clone();
     let Some(At { location, .. }) = act.at(act.unit) else { return Outcome::NotNow };
-    let in_city = act.world.get::<Terrain>(location).is_some_and(|t| c.terrain_tag(t.0) == "city");
-    if !in_city {
-        return Outcome::Invalid("WITHDRAW works only in a city".into());
+    let allowed = &c.rules.info.parameters.withdraw_terrains;
+    let here = act.world.get::<Terrain>(location).map(|t| t.0);
+    if !here.is_some_and(|t| allowed.iter().any(|a| c.terrain(a) == Some(t))) {
+        let names: Vec<&str> =
+            allowed.iter().filter_map(|a| c.terrain(a)).map(|t| c.rules.terrains[t.index()].name.as_str()).collect();
+        return Outcome::Invalid(format!("WITHDRAW works only in a {}", names.join(" or a ").to_lowercase()));
     }
     let Some(item) = item.or_else(|| c.money()) else { return Outcome::Invalid("this game has no money".into()) };
     let Some(f) = act.faction_of(act.unit) else { return Outcome::NotNow };
