@@ -295,3 +295,23 @@ fn generator_is_deterministic_and_valid() {
         assert!(orders.contains(&kind), "no {kind} order generated");
     }
 }
+
+#[test]
+fn a_rule_set_of_another_system_or_without_a_stance_toward_self_is_refused() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/ruleset.ron", "system: \"overlord\"", "system: \"generals\"");
+    assert_one(&check(t.path()), "ruleset.ron", line, "its system is \"overlord\", not \"generals\"");
+    let t = alpha_copy();
+    edit(t.path(), "rules/diplomacy.ron", "toward_self: true,", "");
+    assert_one(&check(t.path()), "diplomacy.ron", 1, "toward itself");
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/ruleset.ron", "withdraw_terrains: [", "withdraw_terrains: [\"town\", ");
+    assert_one(&check(t.path()), "ruleset.ron", line, "town");
+}
+
+#[test]
+fn a_turn_plan_with_a_syntax_error_names_its_line() {
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/plan.ron", "ticks: 30,", "ticks: thirty,");
+    assert_one(&check(t.path()), "plan.ron", line, "");
+}

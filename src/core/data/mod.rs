@@ -8,6 +8,7 @@
 //! fields ([`RuleSetHead`]); a scenario folder has a `game.ron` whose record has a
 //! `ruleset` field naming the rule set's folder ([`ScenarioHead`]).
 
+pub mod intern;
 pub mod ronpos;
 pub(crate) mod ronwrite;
 pub mod stances;

@@ -39,7 +39,7 @@ use std::sync::Arc;
 pub struct Overlord;
 
 impl RuleSystem for Overlord {
-    const NAME: &'static str = "overlord";
+    const NAME: &'static str = data::SYSTEM;
     type Rules = data::RuleSet;
     type State = data::Scenario;
     type Orders = orders::OrderFile;

@@ -125,3 +125,27 @@ pub struct SkillLevelReq {
 /// A quantity of an item, written `("iron", 2)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ItemCount(pub Tag, pub u32);
+
+/// Whether `word` is a new-entity id of kind `kind` (`U` units, `B` structures):
+/// `<faction>n<kind><two digits>`, case-sensitive (FILE-NEWID).
+pub fn is_new_id(word: &str, kind: char) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 5
+        && b[b.len() - 4] == b'n'
+        && b[b.len() - 3] == kind as u8
+        && b[b.len() - 2].is_ascii_digit()
+        && b[b.len() - 1].is_ascii_digit()
+        && b[..b.len() - 4].iter().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

@@ -9,6 +9,7 @@
 //! rustdoc of these types.
 
 pub mod common;
+pub mod ids;
 pub mod load;
 pub mod rules;
 pub mod scenario;

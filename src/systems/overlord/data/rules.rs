@@ -16,6 +16,9 @@ use super::common::*;
 use crate::core::engine::plan::TurnPlan;
 use serde::{Deserialize, Serialize};
 
+/// The name of the Overlord rule system, as rule sets give it (`system`).
+pub const SYSTEM: &str = "overlord";
+
 /// The files of a rule set folder, in load order, with the table each holds.
 pub const RULESET_FILES: &[(&str, &str)] = &[
     ("ruleset.ron", "name, description and engine parameters"),

@@ -387,6 +387,25 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     if p.ration_percent > 100 {
         c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
     }
+    if r.info.system != super::rules::SYSTEM {
+        let m = format!(
+            "this is an Overlord rule set: its system is \"{}\", not \"{}\"",
+            super::rules::SYSTEM,
+            r.info.system
+        );
+        c.push(info, vec![Seg::Field("system")], m);
+    }
+    for (name, v) in [("guard_work_percent", p.guard_work_percent), ("journey_seen_percent", p.journey_seen_percent)] {
+        if v > 100 {
+            c.push(info, pp(name), format!("{name} is a share: at most 100"));
+        }
+    }
+    for (i, t) in p.withdraw_terrains.iter().enumerate() {
+        refcheck!(c, terrains, "terrain", t, info, with(pp("withdraw_terrains"), &[Seg::Index(i)]));
+    }
+    if !r.stances.iter().any(|s| s.toward_self) && !r.stances.is_empty() {
+        c.push(STANCES, Vec::new(), "one stance must be the one a faction holds toward itself (toward_self)".into());
+    }
     if let Some(req) = &p.follower_move_skill {
         refcheck!(c, skills, "skill", &req.skill, info, pp("follower_move_skill"));
     }
@@ -944,7 +963,7 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 || structures.contains_key(t.as_str())
                 || factions.contains_key(t.as_str())
                 || c.constructions.contains_key(t.as_str())
-                || crate::systems::overlord::orders::line::is_new_id(t, 'B');
+                || crate::systems::overlord::data::is_new_id(t, 'B');
             if !known {
                 let msg = format!("unknown target '{t}': not a unit, location, structure, faction or construction");
                 c.push(UNITS, with(base.clone(), &[Seg::Field("target")]), msg);

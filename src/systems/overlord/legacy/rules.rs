@@ -234,7 +234,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
     let rules = RuleSet {
         info: RuleSetInfo {
             name: d.ruleset_name.clone(),
-            system: <crate::systems::overlord::Overlord as crate::core::system::RuleSystem>::NAME.to_string(),
+            system: SYSTEM.to_string(),
             description: d.description.clone(),
             source: d.source.clone(),
             parameters: d.parameters.clone(),

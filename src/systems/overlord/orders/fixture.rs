@@ -1,7 +1,7 @@
 //! A small vocabulary for the order language's own tests, independent of any rule set.
 
 use super::syntax::{Vocabulary, WordList};
-use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
+use crate::systems::overlord::data::ids::{ItemId, RaceId, SkillId};
 
 /// Items, skills, races and word lists enough for the rules' examples.
 pub struct Words;

@@ -7,7 +7,7 @@
 use super::syntax::*;
 use crate::core::orders::text::{self, Res, keyword_of, number, prefixed, string_arg};
 use crate::systems::overlord::data::Tag;
-use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
+use crate::systems::overlord::data::ids::{ItemId, RaceId, SkillId};
 
 /// A faction order: the lines between the header and the first `UNIT` (§5).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,17 +26,7 @@ pub enum FactionOrder {
     Reshow { what: Tag, level: Option<u32> },
 }
 
-/// Whether `word` is a new-entity id of kind `kind` (`U` units, `B` structures):
-/// `<faction>n<kind><two digits>`, case-sensitive (FILE-NEWID).
-pub fn is_new_id(word: &str, kind: char) -> bool {
-    let b = word.as_bytes();
-    b.len() >= 5
-        && b[b.len() - 4] == b'n'
-        && b[b.len() - 3] == kind as u8
-        && b[b.len() - 2].is_ascii_digit()
-        && b[b.len() - 1].is_ascii_digit()
-        && b[..b.len() - 4].iter().all(|c| c.is_ascii_alphanumeric())
-}
+pub use crate::systems::overlord::data::is_new_id;
 
 /// The unit id `word` names: `206`, `u206` and `U206` name `U206`; new ids as written.
 pub fn unit_id(word: &str) -> Option<Tag> {

@@ -11,8 +11,8 @@
 //! when the order runs.
 
 use crate::core::orders::text::quoted;
+use crate::systems::overlord::data::ids::{ItemId, RaceId, SkillId};
 use crate::systems::overlord::data::{RaceKind, Tag};
-use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
 use std::fmt;
 
 /// The repetition part of a prefix: none, `@`, or a duration in days.

@@ -5,17 +5,7 @@ use crate::systems::overlord::world::ids::Catalog;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
-pub fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
+pub use crate::systems::overlord::data::ordinal;
 
 fn item_name<'a>(c: &'a Catalog, tag: &'a str, count: u64) -> &'a str {
     match c.item(tag).map(|i| &c.rules.items[i.index()]) {

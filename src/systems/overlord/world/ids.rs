@@ -1,91 +1,13 @@
-//! Interned ids: the engine refers to items, skills, races and terrains by small
-//! integers, never by comparing tag strings.
-//!
-//! An id is the index of its record in the rule set's list, so `catalog.rules.items[id.index()]`
-//! is the item. Tags are turned into ids once, when a game is loaded or an order is parsed.
+//! The catalogue: the rule set as the engine reads it, with the tables that turn
+//! tags into interned ids ([`crate::systems::overlord::data::ids`]) once, when a game
+//! is loaded or an order is parsed; the engine then never compares tag strings.
 
+use crate::core::data::intern::Interner;
 use crate::core::data::stances::StanceTable;
-use crate::systems::overlord::data::{RuleSet, Tag};
+use crate::systems::overlord::data::RuleSet;
+pub use crate::systems::overlord::data::ids::{EffectId, ItemId, RaceId, SkillId, TerrainId};
 use bevy_ecs::prelude::Resource;
-use std::collections::HashMap;
 use std::sync::Arc;
-
-macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(pub u16);
-        impl $name {
-            /// The index of the record in its rule-set list.
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
-    };
-}
-
-id_type!(
-    /// An item of the rule set (`items.ron`).
-    ItemId
-);
-id_type!(
-    /// A skill of the rule set (`skills.ron`).
-    SkillId
-);
-id_type!(
-    /// A race of the rule set (`races.ron`).
-    RaceId
-);
-id_type!(
-    /// A terrain of the rule set (`terrains.ron`).
-    TerrainId
-);
-id_type!(
-    /// An enchantment (an effect) of the rule set (`enchantments.ron`).
-    EffectId
-);
-
-/// A two-way table between the tags of one kind of record and their indices.
-#[derive(Debug, Default, Clone)]
-pub struct Interner {
-    by_tag: HashMap<Tag, u16>,
-    by_folded: HashMap<Tag, u16>,
-    tags: Vec<Tag>,
-}
-
-impl Interner {
-    /// Builds the table from the tags in list order; the first of duplicate tags wins.
-    pub fn new<'a>(tags: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut t = Interner::default();
-        for tag in tags {
-            let index = u16::try_from(t.tags.len()).expect("more than 65535 records of one kind");
-            t.by_tag.entry(tag.to_string()).or_insert(index);
-            t.by_folded.entry(tag.to_ascii_lowercase()).or_insert(index);
-            t.tags.push(tag.to_string());
-        }
-        t
-    }
-    /// The index of `tag`, if it exists.
-    pub fn get(&self, tag: &str) -> Option<u16> {
-        self.by_tag.get(tag).copied()
-    }
-    /// The index of `word` compared without case, as players may write tags (FILE-CASE).
-    pub fn get_folded(&self, word: &str) -> Option<u16> {
-        self.by_tag.get(word).or_else(|| self.by_folded.get(&word.to_ascii_lowercase())).copied()
-    }
-    /// The tag at `index`.
-    pub fn tag(&self, index: u16) -> &str {
-        &self.tags[index as usize]
-    }
-    /// Number of records.
-    pub fn len(&self) -> usize {
-        self.tags.len()
-    }
-    /// Whether there are no records.
-    pub fn is_empty(&self) -> bool {
-        self.tags.is_empty()
-    }
-}
 
 /// The rule set as the engine reads it: the data, and the tables that turn tags
 /// into ids. A resource of every game world. Cloning it is one reference count.
@@ -262,20 +184,5 @@ impl crate::systems::overlord::orders::Vocabulary for Catalog {
             W::Construction => pick(r.constructions.constructions.iter().map(|c| c.tag.as_str()), word),
             W::Title => pick(r.titles.iter().map(|t| t.tag.as_str()), word),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn interner_round_trips_and_keeps_the_first_duplicate() {
-        let t = Interner::new(["a", "b", "a"]);
-        assert_eq!(t.get("a"), Some(0));
-        assert_eq!(t.get("b"), Some(1));
-        assert_eq!(t.get("c"), None);
-        assert_eq!(t.tag(1), "b");
-        assert_eq!(t.len(), 3);
     }
 }

@@ -38,12 +38,12 @@
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
+use crate::systems::overlord::data::ordinal;
 use crate::systems::overlord::data::{RaceKind, SkillFlag};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Duration, Entry, Order};
-use crate::systems::overlord::report::text::ordinal;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Funds, Inventory, KnownSkills, Orders, Race, Skills, StackLeader, Teaches,

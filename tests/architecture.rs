@@ -1,0 +1,158 @@
+//! The layers of the code, checked on the sources: the core names no rule system;
+//! each layer of the Overlord rule system imports only the layers below it; its
+//! mechanics import each other without cycles. Test code (test modules, `tests.rs`
+//! files, the test kit) may reach anywhere and is left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir` that is not test code, with its text without its
+/// test modules.
+fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                todo.push(p);
+            } else if name.ends_with(".rs") && !matches!(name.as_str(), "tests.rs" | "fixture.rs" | "testkit.rs") {
+                out.push((p.clone(), without_tests(&std::fs::read_to_string(&p).unwrap())));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The text of a file up to its inline test module (by convention, at its end).
+fn without_tests(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim() == "#[cfg(test)]" && lines.get(i + 1).is_some_and(|n| n.trim_end().ends_with('{')) {
+            break;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The code of a text, without comments (`//` to the end of a line).
+fn code(text: &str) -> String {
+    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// The names that follow `prefix` in the code: `crate::systems::overlord::data` → `data`.
+fn after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        rest = &rest[i + prefix.len()..];
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if !name.is_empty() {
+            out.insert(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_core_names_no_rule_system() {
+    for (path, text) in sources(&src().join("core")) {
+        let code = code(&text);
+        assert!(!code.contains("crate::systems"), "{} imports a rule system", path.display());
+        assert!(!text.contains("Overlord"), "{} names Overlord", path.display());
+    }
+}
+
+#[test]
+fn each_overlord_layer_imports_only_the_layers_below_it() {
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("data", &[][..]),
+        ("orders", &["data"][..]),
+        ("legacy", &["data"][..]),
+        ("generate", &["data"][..]),
+        ("world", &["data", "orders"][..]),
+        ("mechanics", &["data", "orders", "world"][..]),
+        ("check", &["data", "orders", "world"][..]),
+        ("report", &["data", "orders", "world", "mechanics"][..]),
+    ]);
+    let root = src().join("systems/overlord");
+    let mut problems = Vec::new();
+    for (path, text) in sources(&root) {
+        let rel = path.strip_prefix(&root).unwrap();
+        let Some(layer) = rel.components().next().and_then(|c| c.as_os_str().to_str()).filter(|c| !c.ends_with(".rs"))
+        else {
+            continue; // the system's own module may use every layer
+        };
+        let Some(ok) = allowed.get(layer) else { panic!("{} is in no known layer", path.display()) };
+        for used in after(&code(&text), "crate::systems::overlord::") {
+            if used != layer && !ok.contains(&used.as_str()) {
+                problems.push(format!("{} ({layer}) imports {used}", rel.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "imports against the layers:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn mechanics_import_each_other_without_cycles() {
+    let root = src().join("systems/overlord/mechanics");
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let folders: BTreeSet<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for (path, text) in sources(&root) {
+        let Some(me) = path.strip_prefix(&root).unwrap().components().next() else { continue };
+        let me = me.as_os_str().to_string_lossy().into_owned();
+        if !folders.contains(&me) {
+            continue;
+        }
+        let code = code(&text);
+        for used in after(&code, "mechanics::").into_iter().filter(|m| folders.contains(m) && *m != me) {
+            uses.entry(me.clone()).or_default().insert(used);
+        }
+    }
+    // Depth-first search for a cycle, reported as the path around it.
+    fn visit(
+        m: &str,
+        uses: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|x| x == m) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for next in uses.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, uses, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in folders.iter() {
+        if let Some(cycle) = visit(m, &uses, &mut Vec::new(), &mut done) {
+            panic!("mechanics import each other in a circle: {}", cycle.join(" → "));
+        }
+    }
+    assert!(uses.get("scheduler").is_none_or(|u| u.iter().all(|m| m == "intake")), "the scheduler: {uses:?}");
+}
