@@ -87,6 +87,8 @@ pub struct ReportsDeferred;
 /// A game of rule system `S` loaded into an ECS world, ready to run turns.
 pub struct Engine<S: RuleSystem> {
     app: App,
+    /// Whether a turn is under way (begun by [`Engine::run_ticks`], not finished).
+    in_turn: bool,
     system: PhantomData<S>,
 }
 
@@ -143,7 +145,7 @@ impl<S: RuleSystem> Engine<S> {
         S::build(app.world_mut(), &rules, state)?;
         app.finish();
         app.cleanup();
-        Ok(Engine { app, system: PhantomData })
+        Ok(Engine { app, in_turn: false, system: PhantomData })
     }
 
     /// The game world.
@@ -171,8 +173,45 @@ impl<S: RuleSystem> Engine<S> {
         self.world_mut().init_resource::<ReportsDeferred>();
     }
 
-    /// Runs the next turn. `on_tick(tick, ticks)` is called after each tick.
-    pub fn run_turn(&mut self, on_tick: impl FnMut(u32, u32)) {
+    /// Runs the next turn (or what is left of the turn under way). `on_tick(tick,
+    /// ticks)` is called after each tick.
+    pub fn run_turn(&mut self, mut on_tick: impl FnMut(u32, u32)) {
+        self.begin();
+        let clock = *self.world().resource::<Clock>();
+        for tick in clock.tick + 1..=clock.ticks {
+            plan::run_tick(self.world_mut(), tick);
+            on_tick(tick, clock.ticks);
+        }
+        self.finish();
+    }
+
+    /// Runs the next `ticks` ticks: begins a turn when none is under way (its start
+    /// steps), and finishes it (its end and report steps) when its last tick has
+    /// run. Returns whether the turn is finished. For tests that look at the world
+    /// in the middle of a turn.
+    pub fn run_ticks(&mut self, ticks: u32) -> bool {
+        self.begin();
+        for _ in 0..ticks {
+            let clock = *self.world().resource::<Clock>();
+            if clock.tick >= clock.ticks {
+                break;
+            }
+            plan::run_tick(self.world_mut(), clock.tick + 1);
+        }
+        let clock = *self.world().resource::<Clock>();
+        if clock.tick >= clock.ticks {
+            self.finish();
+        }
+        !self.in_turn
+    }
+
+    /// Begins the next turn, unless one is under way: the clock moves to it and its
+    /// start steps run.
+    fn begin(&mut self) {
+        if self.in_turn {
+            return;
+        }
+        self.in_turn = true;
         let world = self.world_mut();
         {
             let mut clock = world.resource_mut::<Clock>();
@@ -180,7 +219,18 @@ impl<S: RuleSystem> Engine<S> {
             clock.tick = 0;
         }
         S::begin_turn(world);
-        plan::run_turn(world, on_tick);
+        plan::run_start(world);
+    }
+
+    /// Finishes the turn under way: its end and report steps run, and the turn's
+    /// inputs are emptied.
+    fn finish(&mut self) {
+        if !self.in_turn {
+            return;
+        }
+        self.in_turn = false;
+        let world = self.world_mut();
+        plan::run_end(world);
         world.insert_resource(Submissions::<S::Orders>::default());
         world.insert_resource(Inbox::default());
         S::end_turn(world);

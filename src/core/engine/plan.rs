@@ -308,23 +308,40 @@ pub struct Clock {
 /// for each tick its steps (and the steps after that tick), the end steps and the
 /// report steps. `on_tick(tick, ticks)` is called after each tick.
 pub fn run_turn(world: &mut World, mut on_tick: impl FnMut(u32, u32)) {
+    run_start(world);
+    let ticks = world.resource::<Clock>().ticks;
+    for tick in 1..=ticks {
+        run_tick(world, tick);
+        on_tick(tick, ticks);
+    }
+    run_end(world);
+}
+
+/// Runs the start steps of a turn.
+pub fn run_start(world: &mut World) {
     let runner = world.resource::<Runner>().clone();
     for s in &runner.start {
         world.run_schedule(*s);
     }
-    let ticks = world.resource::<Clock>().ticks;
-    for tick in 1..=ticks {
-        world.resource_mut::<Clock>().tick = tick;
-        for s in &runner.each_tick {
+}
+
+/// Runs tick `tick`: its steps, then the steps after that tick.
+pub fn run_tick(world: &mut World, tick: u32) {
+    let runner = world.resource::<Runner>().clone();
+    world.resource_mut::<Clock>().tick = tick;
+    for s in &runner.each_tick {
+        world.run_schedule(*s);
+    }
+    for (_, steps) in runner.after_tick.iter().filter(|a| a.0 == tick) {
+        for s in steps {
             world.run_schedule(*s);
         }
-        for (_, steps) in runner.after_tick.iter().filter(|a| a.0 == tick) {
-            for s in steps {
-                world.run_schedule(*s);
-            }
-        }
-        on_tick(tick, ticks);
     }
+}
+
+/// Runs the end steps and the report steps of a turn.
+pub fn run_end(world: &mut World) {
+    let runner = world.resource::<Runner>().clone();
     for s in runner.end.iter().chain(&runner.report) {
         world.run_schedule(*s);
     }

@@ -1,9 +1,15 @@
-//! Helpers for tests: the bundled rule set and tiny worlds written in RON.
+//! The test kit: the bundled rule set and the alpha world, tiny worlds built in a
+//! few lines ([`Tiny`]) or written in RON ([`scenario`]), orders as text, months
+//! or days run, events and state read ([`Game`]).
 
 use crate::core::engine::{Engine, Threads};
 use crate::systems::overlord::data::{self, RuleSet, Scenario};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{Events, Inventory};
+use crate::systems::overlord::world::resources::{Directory, Kind};
 use crate::systems::overlord::{Overlord, OverlordRules};
 use bevy_app::{App, PluginGroup};
+use bevy_ecs::entity::Entity;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -70,11 +76,20 @@ pub fn engine_without_money(scenario: Scenario) -> Engine<Overlord> {
     engine_with(scenario, false, |_| {})
 }
 
+/// An engine on `scenario` with the rule set `rules` changed by a test, on one
+/// thread, with every mechanic (or all but money).
+pub fn engine_with_rules(rules: RuleSet, scenario: Scenario, money: bool) -> Engine<Overlord> {
+    build(Arc::new(rules), scenario, money, |_| {})
+}
+
 /// An engine on `scenario`, on one thread, with every mechanic (or all but money),
 /// and what `extra` adds: a test's own systems in the plan's steps (they run after
 /// the mechanics' systems of the same step).
 pub fn engine_with(scenario: Scenario, money: bool, extra: impl FnOnce(&mut App)) -> Engine<Overlord> {
-    let mut rules = overlord_rules();
+    build(overlord_rules(), scenario, money, extra)
+}
+
+fn build(mut rules: Arc<RuleSet>, scenario: Scenario, money: bool, extra: impl FnOnce(&mut App)) -> Engine<Overlord> {
     if !money {
         // The plan without the step only money runs in.
         let mut r = (*rules).clone();
@@ -99,6 +114,44 @@ pub fn run_month(e: &mut Engine<Overlord>, files: &[&str]) {
     let parsed = files.iter().map(|t| e.parse(t).expect("test orders parse")).collect();
     e.submit(parsed);
     e.run_turn(|_, _| {});
+}
+
+/// The entity of unit, faction, location or structure `id`.
+pub fn entity(e: &Engine<Overlord>, id: &str) -> Entity {
+    let dir = e.world().resource::<Directory>();
+    [Kind::Unit, Kind::Faction, Kind::Location, Kind::Structure]
+        .into_iter()
+        .find_map(|k| dir.get(k, id))
+        .unwrap_or_else(|| panic!("nothing has id {id}"))
+}
+
+/// The events of unit or faction `id` this month, with their days: `"day: text"`.
+pub fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
+    dated(e, id).into_iter().map(|(day, text)| format!("{day}: {text}")).collect()
+}
+
+/// The events of unit or faction `id` this month, without their days.
+pub fn texts(e: &Engine<Overlord>, id: &str) -> Vec<String> {
+    dated(e, id).into_iter().map(|x| x.1).collect()
+}
+
+/// The events of unit or faction `id` this month: `(day, text)`.
+pub fn dated(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
+    let events = e.world().get::<Events>(entity(e, id)).unwrap_or_else(|| panic!("{id} has no events"));
+    events.0.iter().map(|x| (x.day, x.text.clone())).collect()
+}
+
+/// How many of `item` unit `id` holds.
+pub fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
+    let i = e.world().resource::<Catalog>().item(item).expect("item");
+    e.world().get::<Inventory>(unit(e, id)).expect("unit").count(i)
+}
+
+/// How many of `item` faction `id` holds in its funds.
+pub fn funds(e: &Engine<Overlord>, id: &str, item: &str) -> u64 {
+    let i = e.world().resource::<Catalog>().item(item).expect("item");
+    let funds = e.world().get::<crate::systems::overlord::world::components::Funds>(entity(e, id)).expect("faction");
+    funds.0.iter().find(|x| x.0 == i).map_or(0, |x| x.1)
 }
 
 /// The unit with id `id`.
@@ -129,5 +182,226 @@ pub fn copy_dir(from: &Path, to: &Path) {
         } else {
             std::fs::copy(&p, to.join(e.file_name())).unwrap();
         }
+    }
+}
+
+/// A tiny Overlord world for a test, built in a few lines: factions, locations and
+/// their exits, units with their items and skills. Each faction's password is its
+/// id, so that [`Game::orders`] can write the header. The game starts in June (no
+/// winter upkeep), seed 7.
+///
+/// ```ignore
+/// let mut g = Tiny::new()
+///     .faction("fa")
+///     .location("L1", "plai")
+///     .unit("U1", "fa", "ldr", 1, "L1")
+///     .items(&[("coin", 100)])
+///     .build();
+/// g.orders("fa", "UNIT U1\nGIVE U2 coin 10\n").run();
+/// assert_eq!(g.count("U1", "coin"), 90);
+/// ```
+pub struct Tiny {
+    scenario: Scenario,
+    rules: RuleSet,
+    money: bool,
+}
+
+impl Default for Tiny {
+    fn default() -> Self {
+        Tiny::new()
+    }
+}
+
+impl Tiny {
+    /// An empty world with the bundled rule set.
+    pub fn new() -> Self {
+        Tiny { scenario: scenario(EMPTY), rules: (*overlord_rules()).clone(), money: true }
+    }
+
+    /// Adds a player faction with id `id` (name and password `id`), default stance
+    /// neutral.
+    pub fn faction(mut self, id: &str) -> Self {
+        let f: data::Faction =
+            ron::from_str(&format!(r#"(id: "{id}", name: "{id}", password: "{id}", default_stance: "neutral")"#))
+                .expect("faction parses");
+        self.scenario.factions.push(f);
+        self
+    }
+
+    /// Changes the last faction added.
+    pub fn with_faction(mut self, f: impl FnOnce(&mut data::Faction)) -> Self {
+        f(self.scenario.factions.last_mut().expect("a faction was added"));
+        self
+    }
+
+    /// Adds a location `id` of terrain `terrain`, population 100, fair weather.
+    pub fn location(mut self, id: &str, terrain: &str) -> Self {
+        let weather = self.rules.climate.weathers.first().map(|w| w.tag.clone());
+        self.scenario.locations.push(data::Location {
+            id: id.into(),
+            name: id.into(),
+            terrain: terrain.into(),
+            population: 100,
+            weather,
+            ..Default::default()
+        });
+        self
+    }
+
+    /// Changes the last location added.
+    pub fn with_location(mut self, f: impl FnOnce(&mut data::Location)) -> Self {
+        f(self.scenario.locations.last_mut().expect("a location was added"));
+        self
+    }
+
+    /// An exit from location `from` in direction `dir` to `to`.
+    pub fn exit(mut self, from: &str, dir: &str, to: &str) -> Self {
+        let l = self.scenario.locations.iter_mut().find(|l| l.id == from).expect("the exit's location was added");
+        l.exits.push(data::Exit { dir: dir.into(), to: to.into(), mode: None, days: None });
+        self
+    }
+
+    /// Adds unit `id` of faction `faction`: `figures` figures of race `race` at
+    /// location `at`.
+    pub fn unit(mut self, id: &str, faction: &str, race: &str, figures: u32, at: &str) -> Self {
+        self.scenario.units.push(data::Unit {
+            id: id.into(),
+            name: id.into(),
+            faction: faction.into(),
+            race: race.into(),
+            figures,
+            location: at.into(),
+            ..Default::default()
+        });
+        self
+    }
+
+    /// Gives the last unit these items, unequipped.
+    pub fn items(self, items: &[(&str, u32)]) -> Self {
+        self.with_unit(|u| u.items.extend(items.iter().map(|&(t, n)| data::ItemHolding(t.into(), n, 0))))
+    }
+
+    /// Gives the last unit these skills, with experience points.
+    pub fn skills(self, skills: &[(&str, u32)]) -> Self {
+        self.with_unit(|u| u.skills.extend(skills.iter().map(|&(t, x)| data::SkillExperience(t.into(), x))))
+    }
+
+    /// Stacks the last unit under `leader`.
+    pub fn under(self, leader: &str) -> Self {
+        self.with_unit(|u| u.stack_leader = Some(leader.into()))
+    }
+
+    /// Changes the last unit added.
+    pub fn with_unit(mut self, f: impl FnOnce(&mut data::Unit)) -> Self {
+        f(self.scenario.units.last_mut().expect("a unit was added"));
+        self
+    }
+
+    /// Changes the game's settings (`month` of turn 1, seed…).
+    pub fn with_game(mut self, f: impl FnOnce(&mut data::GameSettings)) -> Self {
+        f(&mut self.scenario.game);
+        self
+    }
+
+    /// Changes the rule set for this world.
+    pub fn with_rules(mut self, f: impl FnOnce(&mut RuleSet)) -> Self {
+        f(&mut self.rules);
+        self
+    }
+
+    /// Leaves out wages and upkeep, which change coin counts and event lists.
+    pub fn without_money(mut self) -> Self {
+        self.money = false;
+        self
+    }
+
+    /// The engine on this world, on one thread.
+    pub fn build(self) -> Game {
+        let Tiny { scenario, rules, money } = self;
+        Game { engine: engine_with_rules(rules, scenario, money), files: Vec::new() }
+    }
+}
+
+/// The scenario a [`Tiny`] starts from.
+const EMPTY: &str = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
+  factions: [], locations: [], structures: [], units: [],
+)"#;
+
+/// A tiny world running: orders in as text, days or whole months run, events and
+/// state read.
+pub struct Game {
+    /// The engine.
+    pub engine: Engine<Overlord>,
+    /// Order files waiting for the next turn.
+    files: Vec<String>,
+}
+
+impl Game {
+    /// Queues faction `faction`'s orders for the next turn: `text` is what follows
+    /// the `GAME` line (its faction orders and `UNIT` blocks).
+    pub fn orders(&mut self, faction: &str, text: &str) -> &mut Self {
+        self.files.push(format!("GAME {faction} {faction}\n{text}"));
+        self
+    }
+
+    fn submit(&mut self) {
+        if self.files.is_empty() {
+            return;
+        }
+        let files = std::mem::take(&mut self.files);
+        let parsed = files.iter().map(|t| self.engine.parse(t).expect("test orders parse")).collect();
+        self.engine.submit(parsed);
+    }
+
+    /// Runs the rest of the turn (a whole month when none is under way) with the
+    /// queued orders.
+    pub fn run(&mut self) -> &mut Self {
+        self.submit();
+        self.engine.run_turn(|_, _| {});
+        self
+    }
+
+    /// Runs the next `days` days (beginning a month with the queued orders when none
+    /// is under way, finishing it after day 30).
+    pub fn days(&mut self, days: u32) -> &mut Self {
+        self.submit();
+        self.engine.run_ticks(days);
+        self
+    }
+
+    /// The entity of unit, location, structure or faction `id`.
+    pub fn entity(&self, id: &str) -> Entity {
+        entity(&self.engine, id)
+    }
+
+    /// A component of `id`.
+    pub fn get<C: bevy_ecs::component::Component>(&self, id: &str) -> &C {
+        self.engine.world().get::<C>(self.entity(id)).unwrap_or_else(|| panic!("{id} lacks the component"))
+    }
+
+    /// The events of unit or faction `id` this month: `"day: text"`.
+    pub fn events(&self, id: &str) -> Vec<String> {
+        events(&self.engine, id)
+    }
+
+    /// Whether an event of `id` this month contains `text`.
+    pub fn said(&self, id: &str, text: &str) -> bool {
+        self.get::<Events>(id).0.iter().any(|e| e.text.contains(text))
+    }
+
+    /// How many of `item` unit `unit` holds.
+    pub fn count(&self, unit: &str, item: &str) -> u32 {
+        count(&self.engine, unit, item)
+    }
+
+    /// Experience points of unit `unit` in `skill`.
+    pub fn points(&self, unit: &str, skill: &str) -> u32 {
+        points(&self.engine, unit, skill)
+    }
+
+    /// The world as it would be saved.
+    pub fn state(&self) -> Scenario {
+        self.engine.state()
     }
 }

@@ -696,6 +696,18 @@ mod tests {
             "COMBAT_ORDER ranged",
         ] {
             round_trip(text);
+            // The table of per-order data is indexed by the order's keyword
+            // (Order::index); each example must land on the keyword it is written with.
+            let e = parse_entry(text, &Words).unwrap();
+            let word = text
+                .split_whitespace()
+                .map(|t| t.trim_start_matches(['-', '+', '@']).trim_start_matches(|c: char| c.is_ascii_digit()))
+                .find(|t| !t.is_empty() && !(t.starts_with('D') && t[1..].chars().all(|c| c.is_ascii_digit())))
+                .and_then(|t| t.split('_').next())
+                .unwrap();
+            assert_eq!(e.order.keyword(), word.to_ascii_uppercase(), "{text}");
+            let kind = e.order.kind().unwrap();
+            assert_eq!(e.order.info(), kind.info(), "{text}");
         }
     }
 

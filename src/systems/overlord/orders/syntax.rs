@@ -416,7 +416,7 @@ macro_rules! keywords {
 
             /// How long the order takes, what it is and who may give it, as the
             /// order reference says.
-            pub fn info(self) -> (Duration, Nature, Who) {
+            pub const fn info(self) -> (Duration, Nature, Who) {
                 match self {
                     $(Keyword::$variant => (Duration::$duration, Nature::$nature, Who::$who),)*
                 }
@@ -486,6 +486,18 @@ keywords! {
     Yield "YIELD" Immediate OneShot Leader,
 }
 
+/// [`Keyword::info`] by [`Order::index`], the unreadable line last: a table for the
+/// scheduler's hot paths.
+const INFO: [(Duration, Nature, Who); Keyword::ALL.len() + 1] = {
+    let mut t = [(Duration::Immediate, Nature::OneShot, Who::Any); Keyword::ALL.len() + 1];
+    let mut i = 0;
+    while i < Keyword::ALL.len() {
+        t[i] = Keyword::ALL[i].info();
+        i += 1;
+    }
+    t
+};
+
 impl Keyword {
     /// The keyword written `word` (any case).
     pub fn parse(word: &str) -> Option<Keyword> {
@@ -494,69 +506,75 @@ impl Keyword {
 }
 
 impl Order {
+    /// An index for tables of per-order data: the keyword's place in
+    /// [`Keyword::ALL`], or `Keyword::ALL.len()` for a line that could not be read.
+    pub fn index(&self) -> usize {
+        match self {
+            Order::Accept(_) => Keyword::Accept as usize,
+            Order::At(_) => Keyword::At as usize,
+            Order::Attack(_) => Keyword::Attack as usize,
+            Order::Bestow(_) => Keyword::Bestow as usize,
+            Order::Build { .. } => Keyword::Build as usize,
+            Order::Buy { .. } => Keyword::Buy as usize,
+            Order::Cancel { .. } => Keyword::Cancel as usize,
+            Order::Caravan(_) => Keyword::Caravan as usize,
+            Order::Christen(_) => Keyword::Christen as usize,
+            Order::Claim { .. } => Keyword::Claim as usize,
+            Order::Combat(_) => Keyword::Combat as usize,
+            Order::Day(_) => Keyword::Day as usize,
+            Order::Describe(_) => Keyword::Describe as usize,
+            Order::Disband => Keyword::Disband as usize,
+            Order::Drop { .. } => Keyword::Drop as usize,
+            Order::Eject(_) => Keyword::Eject as usize,
+            Order::Enter(_) => Keyword::Enter as usize,
+            Order::Equip { .. } => Keyword::Equip as usize,
+            Order::Exit(_) => Keyword::Exit as usize,
+            Order::Forget(_) => Keyword::Forget as usize,
+            Order::Get { .. } => Keyword::Get as usize,
+            Order::Give { .. } => Keyword::Give as usize,
+            Order::Guard => Keyword::Guard as usize,
+            Order::Have { .. } => Keyword::Have as usize,
+            Order::Leader(_) => Keyword::Leader as usize,
+            Order::Leading(_) => Keyword::Leading as usize,
+            Order::Leave(_) => Keyword::Leave as usize,
+            Order::March(_) => Keyword::March as usize,
+            Order::Merge { .. } => Keyword::Merge as usize,
+            Order::Move(_) => Keyword::Move as usize,
+            Order::Name(_) => Keyword::Name as usize,
+            Order::Oath(_) => Keyword::Oath as usize,
+            Order::Patrol => Keyword::Patrol as usize,
+            Order::Pillage => Keyword::Pillage as usize,
+            Order::Promote(_) => Keyword::Promote as usize,
+            Order::Recruit { .. } => Keyword::Recruit as usize,
+            Order::Retreat => Keyword::Retreat as usize,
+            Order::See(_) => Keyword::See as usize,
+            Order::Sell { .. } => Keyword::Sell as usize,
+            Order::Setting { .. } => Keyword::Setting as usize,
+            Order::Size(_) => Keyword::Size as usize,
+            Order::Skill { .. } => Keyword::Skill as usize,
+            Order::Split { .. } => Keyword::Split as usize,
+            Order::Stack(_) => Keyword::Stack as usize,
+            Order::Stance { .. } => Keyword::Stance as usize,
+            Order::Stay => Keyword::Stay as usize,
+            Order::Study { .. } => Keyword::Study as usize,
+            Order::Swap { .. } => Keyword::Swap as usize,
+            Order::Synchro(_) => Keyword::Synchro as usize,
+            Order::Tactic(_) => Keyword::Tactic as usize,
+            Order::Target(_) => Keyword::Target as usize,
+            Order::Teach(_) => Keyword::Teach as usize,
+            Order::Unstack => Keyword::Unstack as usize,
+            Order::Use { .. } => Keyword::Use as usize,
+            Order::Wait(_) => Keyword::Wait as usize,
+            Order::Withdraw { .. } => Keyword::Withdraw as usize,
+            Order::Work => Keyword::Work as usize,
+            Order::Yield(_) => Keyword::Yield as usize,
+            Order::Unreadable { .. } => Keyword::ALL.len(),
+        }
+    }
+
     /// The order's keyword, or `None` for a line that could not be read.
     pub fn kind(&self) -> Option<Keyword> {
-        Some(match self {
-            Order::Accept(_) => Keyword::Accept,
-            Order::At(_) => Keyword::At,
-            Order::Attack(_) => Keyword::Attack,
-            Order::Bestow(_) => Keyword::Bestow,
-            Order::Build { .. } => Keyword::Build,
-            Order::Buy { .. } => Keyword::Buy,
-            Order::Cancel { .. } => Keyword::Cancel,
-            Order::Caravan(_) => Keyword::Caravan,
-            Order::Christen(_) => Keyword::Christen,
-            Order::Claim { .. } => Keyword::Claim,
-            Order::Combat(_) => Keyword::Combat,
-            Order::Day(_) => Keyword::Day,
-            Order::Describe(_) => Keyword::Describe,
-            Order::Disband => Keyword::Disband,
-            Order::Drop { .. } => Keyword::Drop,
-            Order::Eject(_) => Keyword::Eject,
-            Order::Enter(_) => Keyword::Enter,
-            Order::Equip { .. } => Keyword::Equip,
-            Order::Exit(_) => Keyword::Exit,
-            Order::Forget(_) => Keyword::Forget,
-            Order::Get { .. } => Keyword::Get,
-            Order::Give { .. } => Keyword::Give,
-            Order::Guard => Keyword::Guard,
-            Order::Have { .. } => Keyword::Have,
-            Order::Leader(_) => Keyword::Leader,
-            Order::Leading(_) => Keyword::Leading,
-            Order::Leave(_) => Keyword::Leave,
-            Order::March(_) => Keyword::March,
-            Order::Merge { .. } => Keyword::Merge,
-            Order::Move(_) => Keyword::Move,
-            Order::Name(_) => Keyword::Name,
-            Order::Oath(_) => Keyword::Oath,
-            Order::Patrol => Keyword::Patrol,
-            Order::Pillage => Keyword::Pillage,
-            Order::Promote(_) => Keyword::Promote,
-            Order::Recruit { .. } => Keyword::Recruit,
-            Order::Retreat => Keyword::Retreat,
-            Order::See(_) => Keyword::See,
-            Order::Sell { .. } => Keyword::Sell,
-            Order::Setting { .. } => Keyword::Setting,
-            Order::Size(_) => Keyword::Size,
-            Order::Skill { .. } => Keyword::Skill,
-            Order::Split { .. } => Keyword::Split,
-            Order::Stack(_) => Keyword::Stack,
-            Order::Stance { .. } => Keyword::Stance,
-            Order::Stay => Keyword::Stay,
-            Order::Study { .. } => Keyword::Study,
-            Order::Swap { .. } => Keyword::Swap,
-            Order::Synchro(_) => Keyword::Synchro,
-            Order::Tactic(_) => Keyword::Tactic,
-            Order::Target(_) => Keyword::Target,
-            Order::Teach(_) => Keyword::Teach,
-            Order::Unstack => Keyword::Unstack,
-            Order::Use { .. } => Keyword::Use,
-            Order::Wait(_) => Keyword::Wait,
-            Order::Withdraw { .. } => Keyword::Withdraw,
-            Order::Work => Keyword::Work,
-            Order::Yield(_) => Keyword::Yield,
-            Order::Unreadable { .. } => return None,
-        })
+        Keyword::ALL.get(self.index()).copied()
     }
 
     /// The order's keyword as written (`"?"` for a line that could not be read).
@@ -568,13 +586,7 @@ impl Order {
     /// reference says. A line that could not be read is an immediate one-shot that
     /// any unit may give (it is removed when reached).
     pub fn info(&self) -> (Duration, Nature, Who) {
-        self.kind().map_or((Duration::Immediate, Nature::OneShot, Who::Any), Keyword::info)
-    }
-
-    /// An index for tables of per-order data: the keyword's place in
-    /// [`Keyword::ALL`], or `Keyword::ALL.len()` for a line that could not be read.
-    pub fn index(&self) -> usize {
-        self.kind().map_or(Keyword::ALL.len(), |k| k as usize)
+        INFO[self.index()]
     }
 
     /// How long the order takes.

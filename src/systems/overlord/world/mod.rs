@@ -135,42 +135,38 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             None => d.unknown.push((other, s)),
         }
     }
-    let mut places = Vec::new();
-    for (seq, mut l) in locations.into_iter().enumerate() {
+    // Exits and containers name other locations: every location gets its entity
+    // first, then all its components at once.
+    let mut places = Vec::with_capacity(locations.len());
+    for (seq, l) in locations.into_iter().enumerate() {
         let Some(terrain) = catalog.terrain(&l.terrain) else {
             errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
             continue;
         };
-        let id = l.id.clone();
-        let (container, exits) = (l.container.take(), std::mem::take(&mut l.exits));
-        let inner = std::mem::take(&mut l.kind) == data::LocationKind::Inner;
-        let hot = hot_location(&catalog, &dir, &mut l, &mut errors);
-        let e = world
-            .spawn((
-                (Seq(seq as u32), Id(id.clone()), DisplayName(std::mem::take(&mut l.name))),
-                (Terrain(terrain), Population(std::mem::take(&mut l.population))),
-                hot,
-                Location(l),
-            ))
-            .id();
-        places.push((e, inner, container, exits));
-        dir.insert(Kind::Location, &id, e);
+        let e = world.spawn_empty().id();
+        dir.insert(Kind::Location, &l.id, e);
+        places.push((e, seq, terrain, l));
     }
-    // Exits and containers name other locations: resolved once all are spawned.
-    for (e, inner, container, exits) in places {
-        let id = world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
-        let container = container.and_then(|c| {
+    let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
+    let direction: std::collections::HashMap<&str, usize> =
+        directions.iter().enumerate().map(|(i, d)| (d.tag.as_str(), i)).collect();
+    for (e, seq, terrain, mut l) in places {
+        let id = l.id.clone();
+        let container = l.container.take().and_then(|c| {
             let found = dir.get(Kind::Location, &c);
             if found.is_none() {
                 errors.push(format!("location {id}: unknown container '{c}'"));
             }
             found
         });
+        let exits = std::mem::take(&mut l.exits);
         let mut resolved = Vec::with_capacity(exits.len());
-        let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
         for x in exits {
             let to = dir.get(Kind::Location, &x.to);
-            let d = directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir));
+            let d = direction
+                .get(x.dir.as_str())
+                .copied()
+                .or_else(|| directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir)));
             let mode = x.mode.as_deref().map(|m| modes.iter().position(|y| y.tag == m));
             match (to, d, mode) {
                 (Some(to), Some(dir), None | Some(Some(_))) => {
@@ -182,7 +178,15 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 )),
             }
         }
-        world.entity_mut(e).insert((Within { inner, container }, Exits(resolved)));
+        let inner = std::mem::take(&mut l.kind) == data::LocationKind::Inner;
+        let hot = hot_location(&catalog, &dir, &mut l, &mut errors);
+        world.entity_mut(e).insert((
+            (Seq(seq as u32), Id(std::mem::take(&mut l.id)), DisplayName(std::mem::take(&mut l.name))),
+            (Terrain(terrain), Population(std::mem::take(&mut l.population))),
+            (Within { inner, container }, Exits(resolved)),
+            hot,
+            Location(l),
+        ));
     }
     for (seq, s) in structures.into_iter().enumerate() {
         let Some(at) = dir.get(Kind::Location, &s.location) else {

@@ -143,3 +143,18 @@ fn a_faction_renamed_in_the_month_its_creatures_join_it_is_named_anew_stk_creatu
     );
     assert!(texts(Kind::Faction, "fa").contains(&"Bones [U3] now follows Gammans [fb].".to_string()));
 }
+
+#[test]
+fn the_chance_of_refusing_per_control_point_over_comes_from_the_rule_set_cp_idle() {
+    // CP-IDLE with refusal_percent_per_control_point: 210 + 1 + 2 = 213 points
+    // against 200 is 13 over; at 8% a point every unit refuses (over 100%), at 0%
+    // none does.
+    for (percent, all) in [(8, true), (0, false)] {
+        let mut rules = (*crate::systems::overlord::testkit::overlord_rules()).clone();
+        rules.info.parameters.refusal_percent_per_control_point = percent;
+        let mut e = crate::systems::overlord::testkit::engine_with_rules(rules, scenario(&crowded(10, false)), false);
+        run_month(&mut e, &[&study_all(10)]);
+        let who = refusing(&e, 10);
+        assert!(who.iter().all(|&r| r == all), "{percent}%: {who:?}");
+    }
+}

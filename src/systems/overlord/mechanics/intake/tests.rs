@@ -1,16 +1,11 @@
-use crate::systems::overlord::testkit::{TINY, engine, scenario};
-use crate::systems::overlord::world::components::{Events, Orders};
+use crate::systems::overlord::testkit::{TINY, engine, scenario, texts};
+use crate::systems::overlord::world::components::Orders;
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
 fn orders_of(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, unit: &str) -> Vec<String> {
     let u = e.world().resource::<Directory>().get(Kind::Unit, unit).unwrap();
     let catalog = e.world().resource::<crate::systems::overlord::world::Catalog>();
     e.world().get::<Orders>(u).unwrap().0.iter().map(|q| q.entry.written(catalog).to_string()).collect()
-}
-
-fn events_of(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, kind: Kind, id: &str) -> Vec<String> {
-    let x = e.world().resource::<Directory>().get(kind, id).unwrap();
-    e.world().get::<Events>(x).unwrap().0.iter().map(|e| e.text.clone()).collect()
 }
 
 #[test]
@@ -21,11 +16,11 @@ fn a_unit_block_replaces_pending_orders_and_others_keep_theirs() {
     e.run_turn(|_, _| {});
     assert_eq!(orders_of(&e, "U2"), ["PILLAGE", "@WORK"]);
     assert_eq!(orders_of(&e, "U1"), ["@GUARD"], "a unit without a block keeps its list");
-    assert_eq!(events_of(&e, Kind::Unit, "U2")[0], "Received 2 orders.");
+    assert_eq!(texts(&e, "U2")[0], "Received 2 orders.");
     // The next month, with no orders, the lists carry over.
     e.run_turn(|_, _| {});
     assert_eq!(orders_of(&e, "U2"), ["PILLAGE", "@WORK"]);
-    assert!(!events_of(&e, Kind::Unit, "U2").iter().any(|e| e.starts_with("Received")), "events are per month");
+    assert!(!texts(&e, "U2").iter().any(|e| e.starts_with("Received")), "events are per month");
 }
 
 #[test]
@@ -34,7 +29,7 @@ fn blocks_for_other_factions_units_are_refused_without_telling_whose() {
     e.submit(vec![e.parse("GAME fa pa\nUNIT U3\nMOVE N\nUNIT U99\nMOVE N\n").unwrap()]);
     e.run_turn(|_, _| {});
     assert!(orders_of(&e, "U3").is_empty());
-    let notes = events_of(&e, Kind::Faction, "fa");
+    let notes = texts(&e, "fa");
     assert_eq!(
         notes,
         [
@@ -42,5 +37,5 @@ fn blocks_for_other_factions_units_are_refused_without_telling_whose() {
             "Line 4: orders for U99 ignored: not one of your units."
         ]
     );
-    assert!(events_of(&e, Kind::Faction, "fb").is_empty(), "the owner is not told");
+    assert!(texts(&e, "fb").is_empty(), "the owner is not told");
 }

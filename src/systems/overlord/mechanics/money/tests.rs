@@ -1,13 +1,10 @@
 //! Wages and upkeep over whole months on a tiny world.
 
-use crate::systems::overlord::Overlord;
-
-use crate::core::engine::Engine;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::testkit::{engine, scenario};
+use crate::systems::overlord::testkit::{count, engine, funds, scenario, texts, unit};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Effects, Events, Funds, Inventory, Population};
+use crate::systems::overlord::world::components::{At, Effects, Population};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -32,29 +29,6 @@ fn world(month: u32, wages: u32, units: &str, funds: u32) -> String {
     )
 }
 
-fn unit(e: &Engine<Overlord>, id: &str) -> Entity {
-    e.world().resource::<Directory>().get(Kind::Unit, id).unwrap()
-}
-
-fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
-    let c = e.world().resource::<Catalog>().item(item).unwrap();
-    e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
-}
-
-fn funds(e: &Engine<Overlord>) -> u64 {
-    let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
-    e.world().get::<Funds>(f).unwrap().0.first().map_or(0, |x| x.1)
-}
-
-fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| v.text.clone()).collect()
-}
-
-fn faction_events(e: &Engine<Overlord>) -> Vec<String> {
-    let f = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
-    e.world().get::<Events>(f).unwrap().0.iter().map(|v| v.text.clone()).collect()
-}
-
 #[test]
 fn work_is_paid_per_figure_and_day_then_upkeep_is_due_cash_work() {
     // ORD-WORK, PFX-WORK, CASH-WORK, CASH-RATE: the invisible WORK runs every day; 10
@@ -66,15 +40,15 @@ fn work_is_paid_per_figure_and_day_then_upkeep_is_due_cash_work() {
     let mut e = engine(scenario(&world(5, 12, units, 0)));
     e.run_turn(|_, _| {});
     // Ann also pays the skeletons' upkeep (CASH-ORDER): they have no cash.
-    assert_eq!(events(&e, "U3"), ["Paid 50 coins [coin] of upkeep (50 from Ann [U1])."]);
+    assert_eq!(texts(&e, "U3"), ["Paid 50 coins [coin] of upkeep (50 from Ann [U1])."]);
     assert_eq!(count(&e, "U1", "coin"), 100 + 12 - 20 - 50);
     assert_eq!(count(&e, "U2", "coin"), 120 - 100);
     assert_eq!(
-        events(&e, "U2"),
+        texts(&e, "U2"),
         ["Earned 120 coins [coin] for 30 days of work in Ford [L1].", "Paid 100 coins [coin] of upkeep."]
     );
     // Creatures do not work.
-    assert!(!events(&e, "U3").iter().any(|t| t.starts_with("Earned")), "{:?}", events(&e, "U3"));
+    assert!(!texts(&e, "U3").iter().any(|t| t.starts_with("Earned")), "{:?}", texts(&e, "U3"));
 }
 
 #[test]
@@ -95,7 +69,7 @@ fn wages_are_lost_when_the_unit_leaves_cash_work() {
             app.add_step_system("movement", leave);
         });
     e.run_turn(|_, _| {});
-    assert_eq!(events(&e, "U2")[0], "Earned 200 coins [coin] for 20 days of work in Heath [L2].");
+    assert_eq!(texts(&e, "U2")[0], "Earned 200 coins [coin] for 20 days of work in Heath [L2].");
 }
 
 #[test]
@@ -109,10 +83,10 @@ fn upkeep_is_paid_from_cash_then_other_units_then_funds_cash_order() {
     (id: "U4", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1", items: [("coin", 20, 0)]),"#;
     let mut e = engine(scenario(&world(5, 0, units, 1000)));
     e.run_turn(|_, _| {});
-    assert_eq!(events(&e, "U1"), ["Paid 20 coins [coin] of upkeep (20 from Men [U2])."]);
-    assert_eq!(events(&e, "U2"), ["Paid 100 coins [coin] of upkeep."]);
-    assert_eq!(events(&e, "U3"), ["Paid 20 coins [coin] of upkeep (20 from the faction funds)."]);
-    assert_eq!((count(&e, "U2", "coin"), funds(&e)), (480, 980));
+    assert_eq!(texts(&e, "U1"), ["Paid 20 coins [coin] of upkeep (20 from Men [U2])."]);
+    assert_eq!(texts(&e, "U2"), ["Paid 100 coins [coin] of upkeep."]);
+    assert_eq!(texts(&e, "U3"), ["Paid 20 coins [coin] of upkeep (20 from the faction funds)."]);
+    assert_eq!((count(&e, "U2", "coin"), funds(&e, "fa", "coin")), (480, 980));
     // Another faction's unit never pays for fa's.
     assert_eq!(count(&e, "U4", "coin"), 0);
 }
@@ -124,7 +98,7 @@ fn support_draws_on_faction_funds_first_set_support() {
      settings: (support: true)),"#;
     let mut e = engine(scenario(&world(5, 0, units, 1000)));
     e.run_turn(|_, _| {});
-    assert_eq!((count(&e, "U2", "coin"), funds(&e)), (600, 900));
+    assert_eq!((count(&e, "U2", "coin"), funds(&e, "fa", "coin")), (600, 900));
 }
 
 #[test]
@@ -140,11 +114,11 @@ fn equipped_rations_pay_most_of_the_upkeep_cash_food() {
     let mut e = engine(scenario(&world(5, 0, units, 0)));
     e.run_turn(|_, _| {});
     assert_eq!((count(&e, "U2", "coin"), count(&e, "U2", "food")), (0, 5));
-    assert_eq!(events(&e, "U2"), ["Ate 20 food [food] as upkeep.", "Paid 140 coins [coin] of upkeep."]);
+    assert_eq!(texts(&e, "U2"), ["Ate 20 food [food] as upkeep.", "Paid 140 coins [coin] of upkeep."]);
     assert_eq!((count(&e, "U1", "coin"), count(&e, "U1", "food")), (6, 2));
     // CONSUME eats carried food; 10 men owe 100, food pays 80: 20 unpaid.
     assert_eq!(count(&e, "U3", "food"), 0);
-    assert!(events(&e, "U3")[1].starts_with("Could pay only 0 of the 20 coins [coin] of upkeep."));
+    assert!(texts(&e, "U3")[1].starts_with("Could pay only 0 of the 20 coins [coin] of upkeep."));
 }
 
 #[test]
@@ -165,14 +139,14 @@ fn unpaid_units_grow_disaffected_then_desert_cash_dissent() {
     let mut e = engine(scenario(&world(5, 0, units, 0)));
     e.run_turn(|_, _| {});
     let u2 = unit(&e, "U2");
-    assert_eq!(events(&e, "U2"), ["Could pay only 0 of the 100 coins [coin] of upkeep. The unit is disaffected."]);
+    assert_eq!(texts(&e, "U2"), ["Could pay only 0 of the 100 coins [coin] of upkeep. The unit is disaffected."]);
     let dissent = e.world().resource::<Catalog>().effect("effdisc").unwrap();
     assert!(e.world().get::<Effects>(u2).unwrap().has(dissent));
     e.run_turn(|_, _| {});
     assert!(e.world().resource::<Directory>().get(Kind::Unit, "U2").is_none(), "U2 deserted");
     let l2 = e.world().resource::<Directory>().get(Kind::Location, "L2").unwrap();
     assert_eq!(e.world().get::<Population>(l2).unwrap().0, 210);
-    assert!(faction_events(&e).contains(
+    assert!(texts(&e, "fa").contains(
         &"Men [U2] was not paid again and deserted; its 10 figures joined the local population.".to_string()
     ));
 }
@@ -186,7 +160,7 @@ fn units_of_npc_factions_pay_no_upkeep() {
     s.factions[1].npc = true;
     let mut e = engine(s);
     e.run_turn(|_, _| {});
-    assert!(events(&e, "U4").is_empty(), "{:?}", events(&e, "U4"));
+    assert!(texts(&e, "U4").is_empty(), "{:?}", texts(&e, "U4"));
     assert!(e.world().get::<Effects>(unit(&e, "U4")).unwrap().0.is_empty());
 }
 
@@ -201,6 +175,6 @@ fn units_that_share_feed_others_of_the_faction_in_the_same_place_set_share() {
     (id: "U4", name: "Far", faction: "fa", race: "man", figures: 1, location: "L2", items: [("coin", 10, 0)]),"#;
     let mut e = engine(scenario(&world(5, 0, units, 0)));
     e.run_turn(|_, _| {});
-    assert_eq!(events(&e, "U2"), ["Ate 30 food [food] as upkeep.", "Paid 60 coins [coin] of upkeep."]);
+    assert_eq!(texts(&e, "U2"), ["Ate 30 food [food] as upkeep.", "Paid 60 coins [coin] of upkeep."]);
     assert_eq!((count(&e, "U3", "food"), count(&e, "U4", "coin")), (10, 0));
 }

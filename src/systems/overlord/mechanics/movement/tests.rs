@@ -7,8 +7,8 @@ use crate::core::engine::Engine;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::guards::BattleRequests;
-use crate::systems::overlord::testkit::{overlord_rules, run_month, scenario, unit};
-use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Production, StackLeader};
+use crate::systems::overlord::testkit::{dated, overlord_rules, run_month, scenario, unit};
+use crate::systems::overlord::world::components::{At, Journey, Orders, Production, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -70,12 +70,8 @@ fn place(e: &Engine<Overlord>, id: &str) -> String {
     e.world().get::<crate::systems::overlord::world::components::Id>(l).unwrap().0.clone()
 }
 
-fn events(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
-    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|x| (x.day, x.text.clone())).collect()
-}
-
 fn said(e: &Engine<Overlord>, id: &str, what: &str) -> Option<u32> {
-    events(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
+    dated(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
 }
 
 fn seen(e: &Engine<Overlord>, day: u32) -> (String, bool) {
@@ -152,7 +148,7 @@ fn followers_move_alone_only_with_scouting_and_leave_their_stack_first_mov_follo
     let units = format!("{LEADER}{}", men(r#", stack_leader: Some("U1"), skills: [("scou", 3000)]"#));
     let mut e = engine(&world("", &units, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U2\nMOVE N\n"]);
-    assert_eq!((place(&e, "U1"), place(&e, "U2")), ("L1".into(), "L2".into()), "{:?}", events(&e, "U2"));
+    assert_eq!((place(&e, "U1"), place(&e, "U2")), ("L1".into(), "L2".into()), "{:?}", dated(&e, "U2"));
     assert_eq!(e.world().get::<StackLeader>(unit(&e, "U2")).unwrap().0, None);
     assert_eq!(said(&e, "U2", "Left the stack of Lead [U1] to move"), Some(1));
 }
@@ -163,8 +159,8 @@ fn unknown_ways_and_overloaded_stacks_are_refused_with_the_reason_mov_dest_mov_o
     let mut e = engine(&world("", heavy, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\nMOVE SE\n"]);
     assert_eq!(place(&e, "U1"), "L1");
-    assert!(said(&e, "U1", "too heavy to move").is_some(), "{:?}", events(&e, "U1"));
-    assert!(said(&e, "U1", "there is no way to SE from Home [L1]").is_some(), "{:?}", events(&e, "U1"));
+    assert!(said(&e, "U1", "too heavy to move").is_some(), "{:?}", dated(&e, "U1"));
+    assert!(said(&e, "U1", "there is no way to SE from Home [L1]").is_some(), "{:?}", dated(&e, "U1"));
 }
 
 #[test]
@@ -237,7 +233,7 @@ fn a_caravan_shuttles_along_its_list_ord_caravan() {
     let mut e = engine(&world(", days: Some(1)", LEADER, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@CARAVAN L1 L2\n"]);
     assert_eq!(place(&e, "U1"), "L1");
-    let arrivals = events(&e, "U1").iter().filter(|x| x.1.starts_with("Arrived")).count();
+    let arrivals = dated(&e, "U1").iter().filter(|x| x.1.starts_with("Arrived")).count();
     assert_eq!(arrivals, 30);
     // Without `@`, the order is done when the caravan reaches the end of its list.
     let mut e = engine(&world(", days: Some(1)", LEADER, ""));
@@ -263,7 +259,7 @@ fn a_guarded_place_turns_a_hostile_stack_back_mov_autoretreat() {
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
     assert_eq!(place(&e, "U1"), "L1");
     let back = said(&e, "U1", "Watch [U9], on guard, holds this stack hostile: turned back toward Home [L1], 4 days");
-    assert_eq!(back, Some(4), "{:?}", events(&e, "U1"));
+    assert_eq!(back, Some(4), "{:?}", dated(&e, "U1"));
     assert_eq!(said(&e, "U1", "Arrived at Home [L1]"), Some(8));
     assert!(e.world().resource::<BattleRequests>().0.is_empty());
 }
@@ -293,7 +289,7 @@ fn flyers_pass_walking_guards_mov_flypast() {
         r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("pega", 1, 1)]),"#;
     let mut e = engine(&guarded("hostile", "", flyer));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
-    assert_eq!(place(&e, "U1"), "L2", "{:?}", events(&e, "U1"));
+    assert_eq!(place(&e, "U1"), "L2", "{:?}", dated(&e, "U1"));
     assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(4));
 }
 
@@ -303,7 +299,7 @@ fn player_guards_need_combat_and_a_title_covering_the_place_grd_req() {
     let units = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 3000)]),"#;
     let mut e = engine(&world("", units, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
-    assert!(said(&e, "U1", "needs a title of the faction whose range covers it").is_some(), "{:?}", events(&e, "U1"));
+    assert!(said(&e, "U1", "needs a title of the faction whose range covers it").is_some(), "{:?}", dated(&e, "U1"));
     // Without combat, neither.
     let mut e = engine(&world("", LEADER, ""));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
@@ -324,7 +320,7 @@ fn player_guards_need_combat_and_a_title_covering_the_place_grd_req() {
     let away = titled.replace(r#"figures: 1, location: "L1", skills"#, r#"figures: 1, location: "L2", skills"#);
     let mut e = engine(&away);
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@GUARD\n"]);
-    assert!(said(&e, "U1", "guarding Away [L2] needs a title").is_some(), "{:?}", events(&e, "U1"));
+    assert!(said(&e, "U1", "guarding Away [L2] needs a title").is_some(), "{:?}", dated(&e, "U1"));
 }
 
 #[test]
@@ -535,4 +531,66 @@ fn a_guard_shows_its_faction_and_its_stance_toward_the_reader_grd_show() {
         e.world().resource::<crate::systems::overlord::world::Catalog>(),
     );
     assert!(text.contains("+ Warden [U7], 1 leader [ldr], of [fg], on guard, Hostile to you."), "{text}");
+}
+
+/// Two plains nine days' walk apart, and a leader at Home, in the test kit.
+fn walk(seen_percent: u32) -> crate::systems::overlord::testkit::Game {
+    crate::systems::overlord::testkit::Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .exit("L1", "N", "L2")
+        .exit("L2", "S", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .with_rules(|r| r.info.parameters.journey_seen_percent = seen_percent)
+        .without_money()
+        .build()
+}
+
+#[test]
+fn the_point_a_traveller_is_seen_at_its_destination_comes_from_the_rule_set_mov_half() {
+    // MOV-HALF with the rule set's journey_seen_percent: 50 → after 4 of 9 days;
+    // 100 → only on arrival; day by day through the test kit.
+    for (percent, first_day_away) in [(50, 4), (100, 9), (0, 1)] {
+        let mut g = walk(percent);
+        g.orders("fa", "UNIT U1\nMOVE N\n");
+        let mut away = None;
+        for day in 1..=9 {
+            g.days(1);
+            let at = g.get::<At>("U1").location;
+            if away.is_none() && at == g.entity("L2") {
+                away = Some(day);
+            }
+        }
+        assert_eq!(away, Some(first_day_away), "journey_seen_percent {percent}");
+        g.run();
+        assert!(g.said("U1", "Arrived at L2 [L2]"));
+    }
+}
+
+#[test]
+fn the_share_a_guard_works_with_comes_from_the_rule_set_grd_half() {
+    // GRD-HALF with guard_work_percent: twelve guards of a non-player faction (no
+    // title needed) dig as if they were 6 (50%) or 3 (25%); a stone takes 6
+    // figure-days, 30 days.
+    for (percent, stones) in [(50, 30), (25, 15)] {
+        let mut g = crate::systems::overlord::testkit::Tiny::new()
+            .faction("fg")
+            .with_faction(|f| f.npc = true)
+            .location("L1", "moun")
+            .with_location(|l| {
+                l.resources.push(crate::systems::overlord::data::ResourceStock {
+                    item: "ston".into(),
+                    current: 500,
+                    max: 500,
+                })
+            })
+            .unit("U9", "fg", "man", 12, "L1")
+            .skills(&[("digg", 3000)])
+            .with_rules(|r| r.info.parameters.guard_work_percent = percent)
+            .without_money()
+            .build();
+        g.orders("fg", "UNIT U9\n@GUARD\n@USE digg\n").run();
+        assert_eq!(g.count("U9", "ston"), stones, "guard_work_percent {percent}");
+    }
 }

@@ -2,10 +2,7 @@
 
 use crate::core::engine::Inbox;
 use crate::core::orders::mail::ArticleKind;
-use crate::systems::overlord::testkit::{engine_without_money, scenario};
-use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Funds};
-use crate::systems::overlord::world::resources::{Directory, Kind};
+use crate::systems::overlord::testkit::{engine_without_money, funds, scenario, texts};
 
 const WORLD: &str = r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
@@ -22,17 +19,6 @@ const WORLD: &str = r#"(
     (id: "U3", name: "Cid", faction: "fc", race: "ldr", figures: 1, location: "L1"),
   ],
 )"#;
-
-fn funds(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, faction: &str) -> u64 {
-    let f = e.world().resource::<Directory>().get(Kind::Faction, faction).unwrap();
-    let coin = e.world().resource::<Catalog>().item("coin").unwrap();
-    e.world().get::<Funds>(f).unwrap().0.iter().find(|x| x.0 == coin).map_or(0, |x| x.1)
-}
-
-fn events(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>, faction: &str) -> Vec<String> {
-    let f = e.world().resource::<Directory>().get(Kind::Faction, faction).unwrap();
-    e.world().get::<Events>(f).unwrap().0.iter().map(|v| v.text.clone()).collect()
-}
 
 #[test]
 fn rewards_do_not_add_up_prs_reward() {
@@ -51,14 +37,14 @@ fn rewards_do_not_add_up_prs_reward() {
         notices: vec![("fc".into(), "Your report for turn 0 was sent again on request.".into())],
     });
     e.run_turn(|_, _| {});
-    assert_eq!((funds(&e, "fa"), funds(&e, "fb"), funds(&e, "fc")), (550, 30, 7));
+    assert_eq!((funds(&e, "fa", "coin"), funds(&e, "fb", "coin"), funds(&e, "fc", "coin")), (550, 30, 7));
     assert!(
-        events(&e, "fa")
+        texts(&e, "fa")
             .contains(&"Newspaper: your signed article earned 50 coins [coin] for the faction funds.".into())
     );
-    assert!(events(&e, "fb").contains(&"Newspaper: your rumour earned 30 coins [coin] for the faction funds.".into()));
-    assert_eq!(events(&e, "fc"), ["Your report for turn 0 was sent again on request."]);
+    assert!(texts(&e, "fb").contains(&"Newspaper: your rumour earned 30 coins [coin] for the faction funds.".into()));
+    assert_eq!(texts(&e, "fc"), ["Your report for turn 0 was sent again on request."]);
     // The inbox is for one turn only.
     e.run_turn(|_, _| {});
-    assert_eq!((funds(&e, "fa"), funds(&e, "fb")), (550, 30));
+    assert_eq!((funds(&e, "fa", "coin"), funds(&e, "fb", "coin")), (550, 30));
 }

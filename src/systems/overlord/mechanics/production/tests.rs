@@ -5,8 +5,8 @@
 use crate::systems::overlord::Overlord;
 
 use crate::core::engine::Engine;
-use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
-use crate::systems::overlord::world::components::{Inventory, Production};
+use crate::systems::overlord::testkit::{count, engine_without_money, points, run_month, scenario, unit};
+use crate::systems::overlord::world::components::Production;
 
 fn world(stone: u32, units: &str) -> String {
     format!(
@@ -19,11 +19,6 @@ fn world(stone: u32, units: &str) -> String {
   units: [{units}],
 )"#
     )
-}
-
-fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
-    let i = e.world().resource::<crate::systems::overlord::world::Catalog>().item(item).unwrap();
-    e.world().get::<Inventory>(unit(e, id)).unwrap().count(i)
 }
 
 fn stock(e: &Engine<Overlord>) -> u32 {

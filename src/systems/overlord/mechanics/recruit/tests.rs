@@ -3,9 +3,8 @@
 use crate::systems::overlord::Overlord;
 
 use crate::core::engine::Engine;
-use crate::systems::overlord::testkit::{engine_without_money, run_month, scenario, unit};
-use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Figures, Inventory, Orders, Population, StackLeader};
+use crate::systems::overlord::testkit::{count, engine_without_money, events, run_month, scenario, unit};
+use crate::systems::overlord::world::components::{Figures, Orders, Population, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
 
@@ -23,15 +22,6 @@ fn world(units: &str) -> String {
   units: [{units}],
 )"#
     )
-}
-
-fn coins(e: &Engine<Overlord>, id: &str) -> u32 {
-    let c = e.world().resource::<Catalog>().item("coin").unwrap();
-    e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
-}
-
-fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
 }
 
 fn offer(e: &Engine<Overlord>) -> u32 {
@@ -57,8 +47,8 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
     let order: Vec<Entity> = e.world().resource::<Directory>().units.clone();
     assert_eq!(order, [unit(&e, "U1"), u3, unit(&e, "U2")], "right after its leader");
-    assert_eq!(coins(&e, "U1"), 1000 - 250 - 10);
-    assert_eq!(coins(&e, "U3"), 10);
+    assert_eq!(count(&e, "U1", "coin"), 1000 - 250 - 10);
+    assert_eq!(count(&e, "U3", "coin"), 10);
     assert_eq!(offer(&e), 15);
     let l1 = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
     assert_eq!(e.world().get::<Population>(l1).unwrap().0, 995);
@@ -101,7 +91,7 @@ fn number_zero_takes_what_the_supply_and_cash_allow_and_the_supply_runs_out_rec_
     // Report order puts Ann first: she is served first.
     assert_eq!(e.world().get::<Figures>(unit(&e, "U3")).unwrap().0, 20);
     assert_eq!(offer(&e), 0);
-    assert_eq!(coins(&e, "U2"), 120, "nothing was left for Bob");
+    assert_eq!(count(&e, "U2", "coin"), 120, "nothing was left for Bob");
     assert!(e.world().get::<Orders>(unit(&e, "U1")).unwrap().0.is_empty());
     assert!(events(&e, "U1").iter().any(|x| x.contains("1 order naming fanU03 removed")), "{:?}", events(&e, "U1"));
 }
@@ -111,7 +101,7 @@ fn a_price_below_the_offer_or_a_race_not_offered_waits_rec_price() {
     let mut e = engine_without_money(scenario(&world(TWO)));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 40\nRECRUIT fanU02 5 elve 100\n"]);
     assert_eq!(offer(&e), 20);
-    assert_eq!(coins(&e, "U1"), 1000);
+    assert_eq!(count(&e, "U1", "coin"), 1000);
     assert!(e.world().resource::<Directory>().get(Kind::Unit, "U3").is_none());
 }
 

@@ -6,7 +6,9 @@ use crate::systems::overlord::orders::syntax::Keyword;
 use super::*;
 use crate::core::engine::plan::PlanApp;
 use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::testkit::{engine_with, engine_without_money, overlord_rules, scenario};
+use crate::systems::overlord::testkit::{
+    count, engine_with, engine_without_money, events, overlord_rules, scenario, unit,
+};
 use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, StackLeader};
 use bevy_app::App;
 
@@ -37,29 +39,9 @@ fn game() -> Engine<Overlord> {
     engine_without_money(scenario(WORLD))
 }
 
-fn unit(e: &Engine<Overlord>, id: &str) -> Entity {
-    e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, id).unwrap()
-}
-
-fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    let x = unit(e, id);
-    e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
-}
-
-fn faction_events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    let x =
-        e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Faction, id).unwrap();
-    e.world().get::<Events>(x).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
-}
-
 fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
     let c = e.world().resource::<Catalog>();
     e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
-}
-
-fn coins(e: &Engine<Overlord>, id: &str) -> u32 {
-    let c = e.world().resource::<Catalog>().item("coin").unwrap();
-    e.world().get::<Inventory>(unit(e, id)).unwrap().count(c)
 }
 
 fn run(e: &mut Engine<Overlord>, files: &[&str]) {
@@ -91,7 +73,7 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
     run(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
     assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
     assert!(has(&events(&e, "U4"), "6: Received 10 coins [coin] from Ann [U1]."));
-    assert_eq!(coins(&e, "U1"), 90);
+    assert_eq!(count(&e, "U1", "coin"), 90);
     assert!(orders(&e, "U1").is_empty(), "the GIVE ran and left the list");
 }
 
@@ -108,7 +90,7 @@ fn a_gift_the_receiver_refuses_is_removed_dip_friendly() {
     });
     run(&mut e, &[text]);
     assert!(has(&events(&e, "U3"), "GIVE U1 coin 1: removed from the orders: Ann [U1] does not accept gifts"));
-    assert_eq!(coins(&e, "U3"), 5);
+    assert_eq!(count(&e, "U3", "coin"), 5);
 }
 
 #[test]
@@ -193,7 +175,7 @@ fn a_51st_order_is_ignored_file_limit() {
     let mut e = game();
     run(&mut e, &[&text]);
     assert_eq!(orders(&e, "U1").len(), 50);
-    assert!(has(&faction_events(&e, "fa"), "0: Orders, line 53: unit U1 already has 50 orders; this one is ignored."));
+    assert!(has(&events(&e, "fa"), "0: Orders, line 53: unit U1 already has 50 orders; this one is ignored."));
 }
 
 #[test]
@@ -202,11 +184,11 @@ fn a_never_created_new_id_is_purged_from_every_list_file_newid_life() {
     run(&mut e, &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nPILLAGE\nUNIT fanU01\nNAME \"Recruits\"\n"]);
     assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
     assert!(has(&events(&e, "U1"), "2 orders naming fanU01 removed: no unit or structure fanU01 was created"));
-    assert!(has(&faction_events(&e, "fa"), "Orders for fanU01 dropped: no unit fanU01 was created this month."));
+    assert!(has(&events(&e, "fa"), "Orders for fanU01 dropped: no unit fanU01 was created this month."));
     // Another faction's new id cannot be given orders.
     let mut e = game();
     run(&mut e, &["GAME fa pa\nUNIT fbnU01\nNAME \"x\"\n"]);
-    assert!(has(&faction_events(&e, "fa"), "orders for fbnU01 ignored"));
+    assert!(has(&events(&e, "fa"), "orders for fbnU01 ignored"));
 }
 
 #[test]
@@ -301,7 +283,7 @@ fn equip_drop_get_and_withdraw() {
     let inv = e.world().get::<Inventory>(unit(&e, "U2")).unwrap().0.clone();
     assert_eq!((inv[0].count, inv[0].equipped), (10, 10), "2 unequipped swords were dropped first");
     assert_eq!(e.state().locations[0].inventory, [crate::systems::overlord::data::ItemCount("swrd".into(), 2)]);
-    assert_eq!(coins(&e, "U1"), 150);
+    assert_eq!(count(&e, "U1", "coin"), 150);
     let fa = e.world().resource::<Directory>().factions[0];
     assert_eq!(e.world().get::<Funds>(fa).unwrap().0[0].1, 450);
     // GET L1 [number] item [left]: `GET L1 swrd 1` takes all but one.
@@ -321,7 +303,7 @@ fn disband_returns_figures_to_the_population_ord_disband() {
     );
     let l1 = e.world().get::<At>(unit(&e, "U1")).unwrap().location;
     assert_eq!(e.world().get::<crate::systems::overlord::world::components::Population>(l1).unwrap().0, 1010);
-    assert!(has(&faction_events(&e, "fa"), "Ann's men [U2] disbanded; its 10 figures joined the local population."));
+    assert!(has(&events(&e, "fa"), "Ann's men [U2] disbanded; its 10 figures joined the local population."));
     assert_eq!(e.state().units.len(), 4);
 }
 
