@@ -702,7 +702,8 @@ mod tests {
             let word = text
                 .split_whitespace()
                 .map(|t| t.trim_start_matches(['-', '+', '@']).trim_start_matches(|c: char| c.is_ascii_digit()))
-                .find(|t| !t.is_empty() && !(t.starts_with('D') && t[1..].chars().all(|c| c.is_ascii_digit())))
+                .filter(|t| !t.is_empty())
+                .find(|t| t.strip_prefix('D').is_none_or(|n| !n.chars().all(|c| c.is_ascii_digit())))
                 .and_then(|t| t.split('_').next())
                 .unwrap();
             assert_eq!(e.order.keyword(), word.to_ascii_uppercase(), "{text}");
