@@ -3,8 +3,11 @@
 //! and all reports) in memory. Disk writes are left out; `overlord run` adds them.
 //! Throughput is in unit-days (units × days in the month).
 //!
-//! Run with `cargo bench --bench turn`. Figures are quoted in the project's notes
-//! and in README.md ("Performance").
+//! Run with `cargo bench --bench turn`. Figures on the 2-core reference machine
+//! (2026-11, the core and the Overlord rule system split): alpha 8.5 ms;
+//! alpha-sized ×100 (27,500 units) 0.40–0.52 s, mean 0.45 s; generated-100k
+//! 2.04–2.17 s. Whole-process figures and instruction counts are in README.md
+//! ("Performance").
 
 use overlord::systems::overlord::Overlord;
 

@@ -32,7 +32,7 @@ pub enum Command {
     Validate {
         /// Scenario folder (holding game.ron).
         scenario: PathBuf,
-        /// Rule set folder (default: assets/rules/<ruleset named in game.ron>, searched upward).
+        /// Rule set folder (default: assets/rules/(the ruleset named in game.ron), searched upward).
         #[arg(long)]
         rules: Option<PathBuf>,
         /// Also print warnings.
@@ -43,7 +43,7 @@ pub enum Command {
     ImportLegacy {
         /// Legacy game folder (holding overlord.config).
         legacy_dir: PathBuf,
-        /// Output folder: receives assets/rules/<ruleset>/ and scenarios/<game>/.
+        /// Output folder: receives assets/rules/RULESET/ and scenarios/GAME/.
         out_dir: PathBuf,
         /// Name of the rule set written.
         #[arg(long)]

@@ -315,3 +315,34 @@ fn a_turn_plan_with_a_syntax_error_names_its_line() {
     let line = edit(t.path(), "rules/plan.ron", "ticks: 30,", "ticks: thirty,");
     assert_one(&check(t.path()), "plan.ron", line, "");
 }
+
+#[test]
+fn validate_checks_the_turn_plan_against_the_mechanics() {
+    // What the engine refuses when a game loads, `overlord validate` reports first:
+    // a misspelt step names plan.ron's line.
+    let t = alpha_copy();
+    let system = overlord::systems::find("overlord").unwrap();
+    let (clean, _) = system.validate(t.path(), None).unwrap();
+    assert!(errors(&clean).is_empty(), "{clean:?}");
+    let line = edit(t.path(), "rules/plan.ron", "\"lessons\",", "\"lesons\",");
+    let (problems, _) = system.validate(t.path(), None).unwrap();
+    let found: Vec<(usize, &str)> = errors(&problems)
+        .iter()
+        .filter(|d| d.file.ends_with("plan.ron"))
+        .map(|d| (d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 2, "{problems:?}");
+    assert_eq!(found[0].0, line);
+    assert!(found[0].1.starts_with("step \"lesons\" has no system"), "{found:?}");
+    assert!(found[1].1.contains("a step \"lessons\" that the plan does not list"), "{found:?}");
+}
+
+#[test]
+fn a_rule_set_naming_no_rule_system_says_what_to_add() {
+    // Rule sets written before they named their system are refused with the fix.
+    let t = alpha_copy();
+    edit(t.path(), "rules/ruleset.ron", "system: \"overlord\",", "");
+    let Err(e) = overlord::systems::of_scenario(t.path(), None) else { panic!("accepted a rule set with no system") };
+    assert!(e.message.contains("ruleset.ron:1:1: error: this rule set names no rule system"), "{}", e.message);
+    assert!(e.message.contains("system: \"overlord\""), "{}", e.message);
+}

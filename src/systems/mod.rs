@@ -6,7 +6,7 @@ pub mod overlord;
 
 use crate::core::data::{find_ruleset_dir, rule_set_head, scenario_head};
 use crate::core::diag::Diagnostic;
-use crate::core::engine::Threads;
+use crate::core::engine::{Engine, Threads};
 use crate::core::game::{Answer, GameDir, GameError, TurnSummary, load_scenario};
 use crate::core::system::GameSystem;
 use std::marker::PhantomData;
@@ -61,7 +61,11 @@ impl<S: GameSystem> Commands for Driver<S> {
     }
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError> {
         let (r, s, rules_dir) = load_scenario::<S>(scenario, rules)?;
-        Ok((S::validate(&r, &s, &rules_dir, scenario), S::counts(&r, &s)))
+        let mut problems = S::validate(&r, &s, &rules_dir, scenario);
+        let counts = S::counts(&r, &s);
+        // The turn plan against the mechanics, as the engine checks it when a game loads.
+        problems.extend(Engine::<S>::check_plan(&std::sync::Arc::new(r)));
+        Ok((problems, counts))
     }
 }
 

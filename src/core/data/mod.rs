@@ -102,10 +102,28 @@ pub struct ScenarioHead {
     pub ruleset: String,
 }
 
-/// The head of the rule set in `dir`.
+/// The head of the rule set in `dir`. A rule set that names no rule system (one
+/// written before rule sets named theirs) is refused with what to add.
 pub fn rule_set_head(dir: &Path) -> Result<RuleSetHead, Vec<Diagnostic>> {
+    #[derive(Deserialize)]
+    struct Head {
+        name: String,
+        #[serde(default)]
+        system: String,
+    }
+    let path = dir.join("ruleset.ron");
     let mut diags = Vec::new();
-    read_ron(&dir.join("ruleset.ron"), true, &mut diags).ok_or(diags)
+    let head: Head = read_ron(&path, true, &mut diags).ok_or(diags)?;
+    match head.system {
+        system if !system.is_empty() => Ok(RuleSetHead { name: head.name, system }),
+        _ => Err(vec![Diagnostic::error(
+            &path,
+            1,
+            1,
+            "this rule set names no rule system: add a `system` field naming the rule system that plays it \
+             (such as `system: \"overlord\"`)",
+        )]),
+    }
 }
 
 /// The head of the scenario in `dir`.

@@ -12,6 +12,7 @@ pub mod parallel;
 pub mod plan;
 pub mod rng;
 
+use crate::core::diag::Diagnostic;
 use crate::core::orders::mail::ArticleKind;
 use crate::core::system::RuleSystem;
 use bevy_app::App;
@@ -119,16 +120,8 @@ impl<S: RuleSystem> Engine<S> {
             opts.compute.min_threads = n;
             opts.create_default_pools();
         }
-        let mut app = App::empty();
-        app.insert_resource(StepBook::new(single));
-        app.insert_resource(ThreadCount(threads.count()));
+        let mut app = Self::app(&rules, threads, plugins);
         let plan = S::plan(&rules);
-        app.insert_resource(Clock { turn: 0, tick: 0, ticks: plan.ticks });
-        app.init_resource::<Submissions<S::Orders>>();
-        app.init_resource::<Inbox>();
-        // Mechanics first: they register the components each entity requires, which
-        // are then spawned with it rather than added one entity at a time.
-        plugins(&mut app, &rules);
         let book = app.world().resource::<StepBook>();
         let runner = Runner::new(plan, book).map_err(|d| d.iter().map(|d| d.to_string()).collect::<Vec<_>>())?;
         // Every system of a step goes through the book, which fixes its order.
@@ -146,6 +139,28 @@ impl<S: RuleSystem> Engine<S> {
         app.finish();
         app.cleanup();
         Ok(Engine { app, in_turn: false, system: PhantomData })
+    }
+
+    /// The app of a rule set's mechanics, with no world loaded yet. Mechanics are
+    /// added first: they register the components each entity requires, which are
+    /// then spawned with it rather than added one entity at a time.
+    fn app(rules: &Arc<S::Rules>, threads: Threads, plugins: impl FnOnce(&mut App, &Arc<S::Rules>)) -> App {
+        let mut app = App::empty();
+        app.insert_resource(StepBook::new(threads == Threads::One));
+        app.insert_resource(ThreadCount(threads.count()));
+        app.insert_resource(Clock { turn: 0, tick: 0, ticks: S::plan(rules).ticks });
+        app.init_resource::<Submissions<S::Orders>>();
+        app.init_resource::<Inbox>();
+        plugins(&mut app, rules);
+        app
+    }
+
+    /// The problems of a rule set's turn plan against the steps its system's
+    /// mechanics use, with the plan file's line and column; none when they match.
+    /// (The engine makes this check whenever it loads a game.)
+    pub fn check_plan(rules: &Arc<S::Rules>) -> Vec<Diagnostic> {
+        let app = Self::app(rules, Threads::One, S::plugins);
+        S::plan(rules).check(app.world().resource::<StepBook>())
     }
 
     /// The game world.

@@ -3,7 +3,7 @@
 //! * [`rules`] — the rule set types (`assets/rules/<name>/*.ron`);
 //! * [`scenario`] — the scenario types (`scenarios/<name>/*.ron`);
 //! * [`load`] — reading and writing those folders;
-//! * [`validate`] — cross-reference checks, reported with file, line and column;
+//! * [`validate`](mod@validate) — cross-reference checks, reported with file, line and column;
 //!
 //! The field-by-field reference for modders is `docs/data-format.md`, and the
 //! rustdoc of these types.

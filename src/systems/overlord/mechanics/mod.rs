@@ -4,26 +4,37 @@
 //!
 //! * [`intake`] — submitted order files replace units' pending orders; faction orders
 //!   (month start);
-//! * [`orders`] — the daily scheduler and the conditions (every day);
+//! * [`scheduler`] — the daily scheduler: immediate passes, one full-day order per
+//!   unit, WAIT, the conditions; the table of order handlers the mechanics fill;
 //! * [`press`] — newspaper rewards and notices to factions (month start);
 //! * [`stats`] — unit statistics: weight, capacity, combat values, upkeep, control
 //!   points, recomputed when their inputs change;
-//! * [`identity`] — NAME, DESCRIBE, SETTING, STANCE, TACTIC, COMBAT;
+//! * [`identity`] — NAME, DESCRIBE, SETTING, TACTIC, COMBAT;
+//! * [`diplomacy`] — STANCE, and what a stance grants ([`diplomacy::grants`]);
 //! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
 //! * [`effects`] — effects on units wear off day by day;
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
-//! * [`study`] — STUDY: speed, costs, limits, requirements, experience;
+//! * [`study`] — STUDY, TEACH, FORGET: speed, costs, limits, requirements, experience;
+//! * [`skill_use`] — what USE of a skill needs and yields, shared by production and
+//!   structures: the day's work, batches, first inputs, experience;
 //! * [`recruit`] — RECRUIT: hiring from the location's offer; new units join at day
 //!   end and their new ids resolve;
 //! * [`merge`] — SPLIT and MERGE: figures, skills, effects and equipment move
 //!   between units;
 //! * [`production`] — USE of harvesting and crafting skills, work in progress,
 //!   shared resources;
-//! * [`movement`] — the location graph and travel times;
+//! * [`movement`] — the location graph, travel times, journeys (MOVE, MARCH,
+//!   CARAVAN, STAY, RETREAT) and arrivals;
+//! * [`guards`] — GUARD and PATROL: what an arriving stack meets, clashes;
+//! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
+//! * [`climate`] — next month's weather;
 //! * [`control`] — control points after day 1, creatures following their leaders,
-//!   factions with no units left;
+//!   factions with no units left.
+//!
+//! [`ORDERS`] says which mechanic carries out each unit order; a test checks it
+//! against the handlers the plugins register.
 
 pub mod climate;
 pub mod control;

@@ -5,9 +5,9 @@
 //!
 //! This module knows nothing of the game world. It reads
 //!
-//! * an order file ([`file`]): the faction orders before the first `UNIT`, then one
+//! * an order file ([`file`](mod@file)): the faction orders before the first `UNIT`, then one
 //!   block per unit (the `GAME` section of a mail; [`file::OverlordGrammar`]);
-//! * an order line ([`line`]): prefixes `-+@Dnn` and one of the 58 unit orders with
+//! * an order line ([`line`](mod@line)): prefixes `-+@Dnn` and one of the 58 unit orders with
 //!   its arguments, into a typed [`Entry`] ([`syntax`]);
 //! * an order list ([`queue`]): the rules by which a unit's list is worked through
 //!   day after day — dashes, `+`, `@`, durations, day restrictions.

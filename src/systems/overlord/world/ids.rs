@@ -104,7 +104,7 @@ impl Catalog {
     pub fn season_index(&self, month: u32) -> Option<usize> {
         *self.month_seasons.get(month as usize)?
     }
-    /// `n` of an item as reports write it: "10 coins [coin]", "1 sword [swrd]".
+    /// `n` of an item as reports write it: "10 coins \[coin\]", "1 sword \[swrd\]".
     pub fn items_text(&self, item: ItemId, n: u64) -> String {
         let it = &self.rules.items[item.index()];
         let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };

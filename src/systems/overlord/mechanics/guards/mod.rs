@@ -1,4 +1,4 @@
-//! Guards, on the movement side (§27; GRD-REQ, GRD-SELF, MOV-AUTORETREAT,
+//! Guards (§27; GRD-REQ, GRD-SELF, MOV-AUTORETREAT,
 //! MOV-GUARD, MOV-FLYPAST, MOV-GUARDDIR): GUARD and PATROL, and what a stack
 //! arriving at a guarded place meets.
 //!
