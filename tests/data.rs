@@ -141,8 +141,8 @@ fn skill_prerequisite_cycle() {
     let line = edit(
         t.path(),
         "rules/skills.ron",
-        "    name: \"scouting\",",
-        "    name: \"scouting\",\n    requires: [(skill: \"obse\", level: 1)],",
+        "move on its own\",\n    system: (\n",
+        "move on its own\",\n    system: (\n      requires: [(skill: \"obse\", level: 1)],\n",
     );
     let d = check(t.path());
     let e = errors(&d);
@@ -345,4 +345,20 @@ fn a_rule_set_naming_no_rule_system_says_what_to_add() {
     let Err(e) = overlord::systems::of_scenario(t.path(), None) else { panic!("accepted a rule set with no system") };
     assert!(e.message.contains("ruleset.ron:1:1: error: this rule set names no rule system"), "{}", e.message);
     assert!(e.message.contains("system: \"overlord\""), "{}", e.message);
+}
+
+#[test]
+fn core_fields_and_overlord_fields_are_each_checked_where_they_stand() {
+    // A core field (travel days by movement mode) and an Overlord field (the land
+    // skill, under `system:`) of the first terrain, each wrong.
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/terrains.ron", "\"walk\": 9,", "\"wlak\": 9,");
+    assert_one(&check(t.path()), "terrains.ron", line, "unknown movement mode 'wlak' (at [0].travel_days[\"wlak\"])");
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/terrains.ron", "land_skill: Some(\"plwk\")", "land_skill: Some(\"plwx\")");
+    assert_one(&check(t.path()), "terrains.ron", line, "unknown skill 'plwx' (at [0].system.land_skill)");
+    // An Overlord field at the top of the record is an unknown field there.
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/terrains.ron", "    color: Some((192, 192, 0)),", "    optimum_population: 5,");
+    assert_one(&check(t.path()), "terrains.ron", line, "optimum_population");
 }

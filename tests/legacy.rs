@@ -91,9 +91,9 @@ fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
     assert!(dup.file.ends_with("units.dat") && dup.line == 24, "{dup}");
     // The data's own choices survive: hero race, legacy slot numbers, CAPACITY by mode number.
     let hero = im.rules.races.iter().find(|r| r.tag == "hero").unwrap();
-    assert!(hero.hero && hero.capacity.get("walk") == Some(&100) && hero.capacity.get("ride") == Some(&20));
+    assert!(hero.system.hero && hero.capacity.get("walk") == Some(&100) && hero.capacity.get("ride") == Some(&20));
     let swrd = im.rules.items.iter().find(|i| i.tag == "swrd").unwrap();
-    assert_eq!(swrd.slot.as_deref(), Some("equip_weapon"));
+    assert_eq!(swrd.system.slot.as_deref(), Some("equip_weapon"));
     // Inner locations and hexes: the city of Itora lies in the Valley of Itora, which is N-adjacent to L3.
     let l1 = im.scenario.locations.iter().find(|l| l.id == "L1").unwrap();
     assert_eq!((l1.kind, l1.container.as_deref(), l1.hex), (data::LocationKind::Inner, Some("L2"), None));

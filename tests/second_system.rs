@@ -1,10 +1,11 @@
 //! A toy rule system defined only here, run by the core: the seam between the core
-//! and a rule system is real. Its rule set is one RON table (counters and their
-//! starting values) with its turn plan; its order language has one order
-//! (`ADD counter n`); its turn has one tick.
+//! and a rule system is real. Its rule set is one core table (items, with nothing
+//! of its own: `Item<()>`) with its turn plan; its state is a count per item; its
+//! order language has one order (`ADD item n`); its turn has one tick.
 
 use bevy_app::App;
 use bevy_ecs::prelude::*;
+use overlord::core::data::tables::Item;
 use overlord::core::engine::plan::{PlanApp, TurnPlan};
 use overlord::core::engine::{Engine, Submissions, Threads};
 use overlord::core::orders::mail::{Grammar, Header, parse_mail};
@@ -12,11 +13,11 @@ use overlord::core::orders::text::{Args, keyword_of};
 use overlord::core::system::RuleSystem;
 use std::sync::Arc;
 
-/// The rule set: the plan, and the counters with their starting values.
+/// The rule set: the plan, and the items counted.
 #[derive(serde::Deserialize)]
 struct Rules {
     plan: TurnPlan,
-    counters: Vec<(String, i64)>,
+    items: Vec<Item<()>>,
 }
 
 /// An order file: the `ADD` orders of one player, with their lines.
@@ -40,7 +41,15 @@ impl RuleSystem for Counters {
     fn plugins(app: &mut App, _: &Arc<Rules>) {
         app.add_step_system("add", add);
     }
-    fn build(world: &mut World, _: &Arc<Rules>, state: Self::State) -> Result<(), Vec<String>> {
+    fn build(world: &mut World, rules: &Arc<Rules>, state: Self::State) -> Result<(), Vec<String>> {
+        let unknown: Vec<String> = state
+            .iter()
+            .filter(|(tag, _)| !rules.items.iter().any(|i| i.tag == *tag))
+            .map(|(tag, _)| format!("'{tag}' is not an item of this rule set"))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(unknown);
+        }
         world.insert_resource(Counts(state));
         Ok(())
     }
@@ -77,13 +86,14 @@ impl Grammar for AddGrammar {
 
 const RULES: &str = r#"(
   plan: (tick: "turn", ticks: 1, each_tick: ["add"]),
-  counters: [("gold", 10), ("wood", 0)],
+  items: [(tag: "gold", name: "gold", weight: 1), (tag: "wood", name: "wood", weight: 5)],
 )"#;
 
 #[test]
 fn a_toy_rule_system_runs_through_the_core() {
     let rules: Rules = ron::from_str(RULES).unwrap();
-    let start = rules.counters.clone();
+    assert_eq!(rules.items[1].weight, 5);
+    let start = vec![("gold".to_string(), 10), ("wood".to_string(), 0)];
     let mut e = Engine::<Counters>::new(Arc::new(rules), start, Threads::One).unwrap();
     let mail = parse_mail("Dear GM\nGAME p1 secret\nADD gold 5\n# a comment\nADD wood 2\nEND\n", &AddGrammar).unwrap();
     assert_eq!(mail.orders[0].0, [(3, "gold".to_string(), 5), (5, "wood".to_string(), 2)]);
@@ -101,4 +111,11 @@ fn a_toy_plan_with_a_step_no_mechanic_runs_is_refused() {
     let rules = Rules { plan, ..rules };
     let err = Engine::<Counters>::new(Arc::new(rules), Vec::new(), Threads::One).err().unwrap();
     assert!(err[0].contains("step \"trade\" has no system"), "{err:?}");
+}
+
+#[test]
+fn a_toy_state_naming_an_item_its_rules_lack_is_refused() {
+    let rules: Rules = ron::from_str(RULES).unwrap();
+    let err = Engine::<Counters>::new(Arc::new(rules), vec![("iron".into(), 1)], Threads::One).err().unwrap();
+    assert_eq!(err, ["'iron' is not an item of this rule set"]);
 }

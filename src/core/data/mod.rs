@@ -12,6 +12,8 @@ pub mod intern;
 pub mod ronpos;
 pub(crate) mod ronwrite;
 pub mod stances;
+pub mod tables;
+pub mod validate;
 
 use crate::core::diag::Diagnostic;
 use serde::de::DeserializeOwned;

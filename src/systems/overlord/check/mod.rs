@@ -65,7 +65,7 @@ impl Ctx<'_> {
         self.problems.push(Problem { line, severity: Severity::Warning, message });
     }
     fn kind(&self, race: RaceId) -> RaceKind {
-        self.catalog.rules.races[race.index()].kind
+        self.catalog.rules.races[race.index()].system.kind
     }
 }
 
@@ -256,7 +256,7 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
             Order::Use { skill, .. } | Order::Build { skill, .. } => {
                 let s = &cx.catalog.rules.skills[skill.index()];
                 let knows = unit.unit.is_none_or(|u| u.skills.iter().any(|k| k.0 == s.tag && k.1 > 0));
-                if !knows && !s.flags.contains(&SkillFlag::UseAnyone) && !studied.contains(skill) {
+                if !knows && !s.system.flags.contains(&SkillFlag::UseAnyone) && !studied.contains(skill) {
                     cx.warn(
                         line,
                         format!(
@@ -287,22 +287,22 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
 fn study(cx: &mut Ctx, line: usize, unit: Known, skill: SkillId, level: Option<u32>) {
     let s = &cx.catalog.rules.skills[skill.index()];
     let name = format!("{} ({})", s.name, s.tag);
-    if s.flags.contains(&SkillFlag::NoLearn) {
+    if s.system.flags.contains(&SkillFlag::NoLearn) {
         cx.error(line, format!("{name} cannot be learned by study"));
         return;
     }
     if let Some(lv) = level
-        && lv as usize > s.levels.len()
+        && lv as usize > s.system.levels.len()
     {
-        cx.error(line, format!("{name} has only {} level(s), not {lv}", s.levels.len()));
+        cx.error(line, format!("{name} has only {} level(s), not {lv}", s.system.levels.len()));
     }
     let Some(race) = unit.race else { return };
     match cx.kind(race) {
         RaceKind::Creature => cx.error(line, "creatures cannot study".into()),
-        RaceKind::Follower if s.flags.contains(&SkillFlag::LeaderOnly) => {
+        RaceKind::Follower if s.system.flags.contains(&SkillFlag::LeaderOnly) => {
             cx.error(line, format!("only leaders and heroes can study {name}"))
         }
-        RaceKind::Leader | RaceKind::Follower if s.flags.contains(&SkillFlag::CreatureOnly) => {
+        RaceKind::Leader | RaceKind::Follower if s.system.flags.contains(&SkillFlag::CreatureOnly) => {
             cx.error(line, format!("{name} is a creature skill: no leader or follower can study it"))
         }
         _ => {}

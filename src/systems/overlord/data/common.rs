@@ -5,14 +5,8 @@
 //! Tags are case-sensitive and unique within their kind.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
-/// The identifier of any record in a rule set or a scenario.
-pub type Tag = String;
-
-/// A map from a tag to a number, written in RON as `{"walk": 100, "ride": 20}`.
-/// Keys are kept sorted so that saved files are stable.
-pub type TagMap = BTreeMap<Tag, i32>;
+pub use crate::core::data::tables::{Tag, TagMap};
 
 pub(crate) fn is_zero(v: &i32) -> bool {
     *v == 0

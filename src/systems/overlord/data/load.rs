@@ -231,27 +231,33 @@ pub fn load_game(scenario_dir: &Path, rules_dir: Option<&Path>) -> Result<GameDa
 
 /// The files of a rule set folder, as bytes, in the saved layout.
 pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
-    fn one<T: Serialize + ?Sized>(name: &str, value: &T) -> std::io::Result<(std::path::PathBuf, Vec<u8>)> {
-        let mut text = to_ron(value, 4).map_err(std::io::Error::other)?;
+    // Lines down to four levels; the core tables' records hold Overlord's fields
+    // one level deeper (`system:`), so their files go one level further.
+    fn one<T: Serialize + ?Sized>(
+        name: &str,
+        value: &T,
+        depth: usize,
+    ) -> std::io::Result<(std::path::PathBuf, Vec<u8>)> {
+        let mut text = to_ron(value, depth).map_err(std::io::Error::other)?;
         text.push('\n');
         Ok((name.into(), text.into_bytes()))
     }
     Ok(vec![
-        one("ruleset.ron", &r.info)?,
+        one("ruleset.ron", &r.info, 4)?,
         ("plan.ron".into(), plan_text(&r.plan)?),
-        one("movement.ron", &r.movement)?,
-        one("equipment.ron", &r.equipment_slots)?,
-        one("climate.ron", &r.climate)?,
-        one("terrains.ron", &r.terrains)?,
-        one("races.ron", &r.races)?,
-        one("items.ron", &r.items)?,
-        one("skills.ron", &r.skills)?,
-        one("constructions.ron", &r.constructions)?,
-        one("titles.ron", &r.titles)?,
-        one("enchantments.ron", &r.enchantments)?,
-        one("diplomacy.ron", &r.stances)?,
-        one("combat.ron", &r.combat)?,
-        one("events.ron", &r.events)?,
+        one("movement.ron", &r.movement, 5)?,
+        one("equipment.ron", &r.equipment_slots, 4)?,
+        one("climate.ron", &r.climate, 5)?,
+        one("terrains.ron", &r.terrains, 5)?,
+        one("races.ron", &r.races, 5)?,
+        one("items.ron", &r.items, 5)?,
+        one("skills.ron", &r.skills, 5)?,
+        one("constructions.ron", &r.constructions, 4)?,
+        one("titles.ron", &r.titles, 4)?,
+        one("enchantments.ron", &r.enchantments, 4)?,
+        one("diplomacy.ron", &r.stances, 4)?,
+        one("combat.ron", &r.combat, 4)?,
+        one("events.ron", &r.events, 4)?,
     ])
 }
 

@@ -5,6 +5,12 @@
 //! days, capacities, ranges, bonuses and the calendar all come from here, so a
 //! modder can change the game by editing these files.
 //!
+//! Movement modes, the calendar, terrains, races, items, skills and stances are the
+//! core's tables ([`crate::core::data::tables`]): their records have the fields
+//! every rule system reads, and Overlord's own fields in their `system:` part
+//! ([`ModeRules`], [`SeasonRules`], [`WeatherRules`], [`TerrainRules`],
+//! [`RaceRules`], [`ItemRules`], [`SkillRules`]). The other tables are Overlord's.
+//!
 //! Conventions used throughout:
 //! * records are identified by a `tag` (see [`Tag`]); tags are unique per table;
 //! * omitted optional fields take their empty value (0, `[]`, `{}`, `None`, `false`);
@@ -13,6 +19,8 @@
 //!   [`Parameters::experience_per_day`] points.
 
 use super::common::*;
+use crate::core::data::tables;
+pub use crate::core::data::tables::{Direction, Month};
 use crate::core::engine::plan::TurnPlan;
 use serde::{Deserialize, Serialize};
 
@@ -232,58 +240,35 @@ pub struct CombatStudyLimits {
     pub follower: u32,
     /// Leader units.
     pub leader: u32,
-    /// Heroes (see [`Race::hero`]).
+    /// Heroes (see [`RaceRules::hero`]).
     pub hero: u32,
 }
 
 // ---------------------------------------------------------------- movement.ron
 
-/// `movement.ron`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MovementRules {
-    /// Movement modes (walk, ride, fly, swim, climb…), in order. Capacities and
-    /// travel times are keyed by these tags.
-    pub modes: Vec<MovementMode>,
-    /// Exit directions. The first six hex directions are listed in [`Direction::hex`].
-    pub directions: Vec<Direction>,
-}
+/// `movement.ron`: the core table, with Overlord's fields of each mode.
+pub type MovementRules = tables::Movement<ModeRules>;
 
 /// A way of travelling.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MovementMode {
-    /// Tag, e.g. `"walk"`.
-    pub tag: Tag,
-    /// Name for reports, e.g. "walking".
-    pub name: String,
+pub type MovementMode = tables::MovementMode<ModeRules>;
+
+/// Overlord's fields of a movement mode (`system:` in `movement.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModeRules {
     /// Skill and level a unit needs to use this mode at all (e.g. climbing needs mountainwalk 2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub skill: Option<SkillLevelReq>,
     /// A stack travelling this way is stopped only by guards that could travel this
     /// way themselves (MOV-FLYPAST, MOV-GUARDDIR: flyers pass walking guards, only
     /// sailing guards stop ships). Other ways are stopped by any guard.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "is_false")]
     pub evades_guards: bool,
     /// Sailing (MOV-SAIL): this mode goes from water to water, between water and a
     /// land on its shore (landing takes the days of the water left), and from land
     /// to land along a shared coast (see `coastal_sailing`).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "is_false")]
     pub sails: bool,
-}
-
-/// An exit direction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Direction {
-    /// Tag as written in orders, e.g. `"NE"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// For the six hex directions: the step `(dq, dr)` in axial hex coordinates.
-    /// `None` for IN, OUT, UP, DOWN and other special exits.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hex: Option<(i32, i32)>,
 }
 
 // ---------------------------------------------------------------- equipment.ron
@@ -303,41 +288,21 @@ pub struct EquipmentSlot {
 
 // ---------------------------------------------------------------- climate.ron
 
-/// `climate.ron`: the calendar, seasons and weathers.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Climate {
-    /// The months of the year, in order; each belongs to a season.
-    pub months: Vec<Month>,
-    /// Seasons.
-    pub seasons: Vec<Season>,
-    /// Weathers.
-    pub weathers: Vec<Weather>,
-}
-
-/// A month of the calendar.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Month {
-    /// Name for reports.
-    pub name: String,
-    /// Season tag.
-    pub season: Tag,
-}
+/// `climate.ron`: the core table, with Overlord's fields of seasons and weathers.
+pub type Climate = tables::Climate<SeasonRules, WeatherRules>;
 
 /// A season: its weather odds and its effects.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Season {
-    /// Tag, e.g. `"winter"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// Relative odds of each weather (weather tag → weight).
-    #[serde(default)]
-    pub weather_weights: TagMap,
+pub type Season = tables::Season<SeasonRules>;
+
+/// A weather: its effects on work and travel.
+pub type Weather = tables::Weather<WeatherRules>;
+
+/// Overlord's fields of a season (`system:` in `climate.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SeasonRules {
     /// Study and use bonuses during the season.
-    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    #[serde(skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,
     /// Upkeep paid, in % of normal (winter: 200).
     pub upkeep_percent: u32,
@@ -347,65 +312,41 @@ pub struct Season {
     pub entertainment_percent: u32,
 }
 
-/// A weather: its effects on work and travel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Weather {
-    /// Tag, e.g. `"rain"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
+/// Overlord's fields of a weather (`system:` in `climate.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WeatherRules {
     /// Study, use and movement bonuses under this weather.
-    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    #[serde(skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,
-    /// Change to travel time in % per movement mode (rain: walk +20).
-    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
-    pub travel_percent: TagMap,
-    /// Fixed travel time in days per movement mode, replacing the terrain's (rain: fly 6).
-    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
-    pub travel_days: TagMap,
     /// The territories next to one with this weather have at least one of these
     /// weathers (CLI-NEIGHBOR: a storm's neighbours have wind or rain). A neighbour
     /// drawn otherwise gets one of them instead, by the season's odds.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub neighbour_weathers: Vec<Tag>,
 }
 
 // ---------------------------------------------------------------- terrains.ron
 
 /// A terrain type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Terrain {
-    /// Tag, e.g. `"plai"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
+pub type Terrain = tables::Terrain<TerrainRules>;
+
+/// Overlord's fields of a terrain (`system:` in `terrains.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TerrainRules {
     /// Population the terrain tends toward.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub optimum_population: u32,
-    /// Days to cross the terrain per movement mode. A mode absent here cannot enter.
-    #[serde(default)]
-    pub travel_days: TagMap,
     /// The skill that helps to live off and travel this terrain (e.g. `"plwk"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub land_skill: Option<Tag>,
     /// Natural resources: item, typical amount and its maximum.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<TerrainResource>,
-    /// Covered terrain (underground, planes): no climate.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub covered: bool,
-    /// Nothing may be built here.
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// Nothing may be built here (STR-RULES; nothing is built on water either).
+    #[serde(skip_serializing_if = "is_false")]
     pub no_build: bool,
-    /// Water (ocean, lake): vessels sail on it, and a land territory next to it is
-    /// on its coast (MOV-SAIL). Nothing is built on water (STR-RULES).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub water: bool,
-    /// Colour for maps, `(r, g, b)`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub color: Option<(u8, u8, u8)>,
 }
 
 /// A natural resource of a terrain.
@@ -423,58 +364,45 @@ pub struct TerrainResource {
 // ---------------------------------------------------------------- races.ron
 
 /// The broad kind of a race: which orders, skills and equipment its units may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RaceKind {
     /// One figure per unit; may lead stacks.
     Leader,
-    /// Many figures per unit (men, elves…).
+    /// Many figures per unit (men, elves…). A race that names no kind is one.
+    #[default]
     Follower,
     /// Many figures per unit; creature rules.
     Creature,
 }
 
 /// A race.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Race {
-    /// Tag, e.g. `"man"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// Plural name.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub plural: String,
-    /// Description for the knowledge report.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+pub type Race = tables::Race<RaceRules>;
+
+/// Overlord's fields of a race (`system:` in `races.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RaceRules {
     /// Leader, follower or creature.
     pub kind: RaceKind,
     /// Heroes are leaders with higher study limits and their own control cost.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "is_false")]
     pub hero: bool,
-    /// Weight of one figure.
-    #[serde(default)]
-    pub weight: u32,
-    /// Carrying capacity of one figure per movement mode.
-    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
-    pub capacity: TagMap,
     /// Base statistics of one figure (life, upkeep, control, combat values…).
-    #[serde(default)]
     pub stats: Stats,
     /// Cost to recruit one figure.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub recruit_cost: u32,
     /// Recruit offers: one figure per this many inhabitants (0: not recruitable).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub recruit_fraction: u32,
     /// Recruit offers: at most this many figures per location and month.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub recruit_max: u32,
     /// Study and level bonuses of the race.
-    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    #[serde(skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,
     /// Skills (with experience points) every figure of this race is born with.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub innate_skills: Vec<SkillExperience>,
 }
 
@@ -490,72 +418,73 @@ pub struct EffectDays(pub Tag, pub u32);
 // ---------------------------------------------------------------- items.ron
 
 /// An item: goods, equipment, mounts, tools, artefacts.
+pub type Item = tables::Item<ItemRules>;
+
+/// Overlord's fields of an item (`system:` in `items.ron`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Item {
-    /// Tag, e.g. `"swrd"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// Plural name.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub plural: String,
-    /// Description for the knowledge report.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
-    /// Weight of one item.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
-    pub weight: u32,
-    /// Reference price in coins.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
-    pub price: u32,
-    /// Capacity added per item carried, per movement mode.
-    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
-    pub capacity: TagMap,
+#[serde(default, deny_unknown_fields)]
+pub struct ItemRules {
     /// Capacity added per item equipped, per movement mode (replaces `capacity`).
-    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    #[serde(skip_serializing_if = "TagMap::is_empty")]
     pub equipped_capacity: TagMap,
     /// Equipment slot tag; `None` if the item cannot be equipped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub slot: Option<Tag>,
-    /// How many of this item one figure may equip.
-    #[serde(default = "one", skip_serializing_if = "is_one")]
+    /// How many of this item one figure may equip (1 unless given).
+    #[serde(skip_serializing_if = "is_one")]
     pub max_per_figure: u32,
     /// Skill and level needed to equip the item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub equip_skill: Option<SkillLevelReq>,
     /// Stat modifiers per equipped item.
-    #[serde(default, skip_serializing_if = "Stats::is_empty")]
+    #[serde(skip_serializing_if = "Stats::is_empty")]
     pub stats: Stats,
     /// Bonuses while held or equipped.
-    #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
+    #[serde(skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,
     /// What the item does in combat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub combat: Option<CombatAction>,
     /// Skill and level needed to see this item as a hidden resource.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prospect_skill: Option<SkillLevelReq>,
     /// Skill whose knowledge the item brings to a faction that holds it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub knowledge: Option<Tag>,
     /// Special effect number carried over from legacy data (`FX`).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub fx: u32,
     /// Numeric item class carried over from legacy data (`TYPE`).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub class: u32,
     /// Amount of the item shown to players as one token of trade (`TOKEN`).
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub token: u32,
     /// Flags.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<ItemFlag>,
 }
 
-fn one() -> u32 {
-    1
+impl Default for ItemRules {
+    fn default() -> Self {
+        ItemRules {
+            equipped_capacity: TagMap::new(),
+            slot: None,
+            max_per_figure: 1,
+            equip_skill: None,
+            stats: Stats::default(),
+            bonuses: Bonuses::default(),
+            combat: None,
+            prospect_skill: None,
+            knowledge: None,
+            fx: 0,
+            class: 0,
+            token: 0,
+            flags: Vec::new(),
+        }
+    }
 }
+
 fn is_one(v: &u32) -> bool {
     *v == 1
 }
@@ -580,33 +509,29 @@ pub enum ItemFlag {
 // ---------------------------------------------------------------- skills.ron
 
 /// A skill, with its levels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Skill {
-    /// Tag, e.g. `"cmbt"`.
-    pub tag: Tag,
-    /// Name for reports.
-    pub name: String,
-    /// Description for the knowledge report.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+pub type Skill = tables::Skill<SkillRules>;
+
+/// Overlord's fields of a skill (`system:` in `skills.ron`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SkillRules {
     /// Cost in coins of one day of study.
-    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    #[serde(skip_serializing_if = "is_zero_u32")]
     pub study_cost: u32,
     /// Skills (and levels) needed before this one can be studied.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub requires: Vec<SkillLevelReq>,
     /// Flags.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<SkillFlag>,
     /// What using the skill does (USE order); `None` for skills that are not used.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub use_kind: Option<UseKind>,
     /// Item that reveals the skill's knowledge to its holder.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub wisdom_item: Option<Tag>,
-    /// The levels, in increasing order of experience. Each level lists its
-    /// complete effects: nothing is inherited from the level before.
+    /// The levels, in increasing order of experience (at least one). Each level
+    /// lists its complete effects: nothing is inherited from the level before.
     pub levels: Vec<SkillLevel>,
 }
 

@@ -7,35 +7,13 @@
 use super::common::*;
 use super::rules::*;
 use super::scenario::*;
-use crate::core::data::ronpos::{self, Path, Seg};
-use crate::core::diag::{Diagnostic, Severity};
+use crate::core::data::ronpos::{Path, Seg};
+use crate::core::data::tables::{self, CoreTables, ITEMS, MODES, RACES, SEASONS, SKILLS, TERRAINS, WEATHERS};
+use crate::core::data::validate::{Ids, Issues, Table, with};
+pub use crate::core::data::validate::{Issue, Origin, resolve};
 use petgraph::algo::tarjan_scc;
 use petgraph::graphmap::DiGraphMap;
 use std::collections::HashMap;
-
-/// Which folder a problem lies in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// The rule set folder.
-    Rules,
-    /// The scenario folder.
-    Scenario,
-}
-
-/// A problem found by the validator, before its position is known.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Issue {
-    /// Error or warning.
-    pub severity: Severity,
-    /// Rule set or scenario.
-    pub origin: Origin,
-    /// File name inside the folder.
-    pub file: &'static str,
-    /// Path of the offending value inside the file.
-    pub path: Path,
-    /// What is wrong.
-    pub message: String,
-}
 
 /// Counts of the records of a game, for the validation summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -112,53 +90,13 @@ impl std::fmt::Display for Counts {
     }
 }
 
-type Ids<'a> = HashMap<&'a str, usize>;
-
-/// Where a table lives: origin, file and the path of the table inside the file.
-#[derive(Clone, Copy)]
-struct Table {
-    origin: Origin,
-    file: &'static str,
-    field: Option<&'static str>,
-}
-
-impl Table {
-    const fn rules(file: &'static str) -> Table {
-        Table { origin: Origin::Rules, file, field: None }
-    }
-    const fn rules_in(file: &'static str, field: &'static str) -> Table {
-        Table { origin: Origin::Rules, file, field: Some(field) }
-    }
-    const fn scen(file: &'static str) -> Table {
-        Table { origin: Origin::Scenario, file, field: None }
-    }
-    fn at(&self, i: usize) -> Path {
-        let mut p = Vec::with_capacity(4);
-        if let Some(f) = self.field {
-            p.push(Seg::Field(f));
-        }
-        p.push(Seg::Index(i));
-        p
-    }
-}
-
-const MODES: Table = Table::rules_in("movement.ron", "modes");
-const DIRS: Table = Table::rules_in("movement.ron", "directions");
 const SLOTS: Table = Table::rules("equipment.ron");
-const MONTHS: Table = Table::rules_in("climate.ron", "months");
-const SEASONS: Table = Table::rules_in("climate.ron", "seasons");
-const WEATHERS: Table = Table::rules_in("climate.ron", "weathers");
-const TERRAINS: Table = Table::rules("terrains.ron");
-const RACES: Table = Table::rules("races.ron");
-const ITEMS: Table = Table::rules("items.ron");
-const SKILLS: Table = Table::rules("skills.ron");
 const WORKS: Table = Table::rules_in("constructions.ron", "works");
 const CONSTRUCTIONS: Table = Table::rules_in("constructions.ron", "constructions");
 const TITLES: Table = Table::rules("titles.ron");
 const ENCHANTMENTS: Table = Table::rules_in("enchantments.ron", "enchantments");
 const EFFECTS: Table = Table::rules_in("enchantments.ron", "effects");
 const ACTIONS: Table = Table::rules_in("enchantments.ron", "actions");
-const STANCES: Table = Table::rules("diplomacy.ron");
 const DAMAGE: Table = Table::rules_in("combat.ron", "damage_types");
 const CFILES: Table = Table::rules_in("combat.ron", "files");
 const CRANKS: Table = Table::rules_in("combat.ron", "ranks");
@@ -166,13 +104,13 @@ const CMOVES: Table = Table::rules_in("combat.ron", "moves");
 const CSTANCES: Table = Table::rules_in("combat.ron", "stances");
 const CTARGETS: Table = Table::rules_in("combat.ron", "targets");
 const EVENTS: Table = Table::rules("events.ron");
-const FACTIONS: Table = Table::scen("factions.ron");
-const LOCATIONS: Table = Table::scen("locations.ron");
-const STRUCTURES: Table = Table::scen("structures.ron");
-const UNITS: Table = Table::scen("units.ron");
+const FACTIONS: Table = Table::scenario("factions.ron");
+const LOCATIONS: Table = Table::scenario("locations.ron");
+const STRUCTURES: Table = Table::scenario("structures.ron");
+const UNITS: Table = Table::scenario("units.ron");
 
 struct Checker<'a> {
-    issues: Vec<Issue>,
+    issues: Issues,
     modes: Ids<'a>,
     dirs: Ids<'a>,
     slots: Ids<'a>,
@@ -200,31 +138,21 @@ struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     fn push(&mut self, t: Table, path: Path, message: String) {
-        self.issues.push(Issue { severity: Severity::Error, origin: t.origin, file: t.file, path, message });
+        self.issues.error(t, path, message);
     }
 
     fn warn(&mut self, t: Table, path: Path, message: String) {
-        self.issues.push(Issue { severity: Severity::Warning, origin: t.origin, file: t.file, path, message });
+        self.issues.warn(t, path, message);
     }
 
-    /// Indexes a table by tag, reporting empty and duplicate tags.
     fn index<T>(&mut self, t: Table, kind: &str, list: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Ids<'a> {
-        let mut ids: Ids<'a> = HashMap::with_capacity(list.len());
-        for (i, rec) in list.iter().enumerate() {
-            let k = key(rec);
-            if k.is_empty() {
-                self.push(t, t.at(i), format!("{kind} with an empty tag"));
-                continue;
-            }
-            if let Some(first) = ids.get(k) {
-                let msg = format!("duplicate {kind} '{k}' (first defined as record {first})");
-                self.push(t, t.at(i), msg);
-            } else {
-                ids.insert(k, i);
-            }
-        }
-        ids
+        self.issues.index(t, kind, list, key)
     }
+}
+
+/// The path of the rule system's fields (`system:`) of record `i` of a core table.
+fn sys(t: Table, i: usize) -> Path {
+    with(t.at(i), &[Seg::Field("system")])
 }
 
 /// Checks one reference: `tag` must be in `ids`.
@@ -238,31 +166,40 @@ macro_rules! refcheck {
     }};
 }
 
-fn with(mut p: Path, segs: &[Seg]) -> Path {
-    p.extend_from_slice(segs);
-    p
-}
-
 /// Checks the rule set and the scenario together and returns every problem found.
 pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
+    let mut issues = Issues::default();
+    // The core tables' own fields first; then Overlord's fields and tables.
+    let core = tables::check(
+        CoreTables {
+            movement: &r.movement,
+            climate: &r.climate,
+            terrains: &r.terrains,
+            races: &r.races,
+            items: &r.items,
+            skills: &r.skills,
+            stances: &r.stances,
+        },
+        &mut issues,
+    );
     let mut c = Checker {
-        issues: Vec::new(),
-        modes: HashMap::new(),
-        dirs: HashMap::new(),
+        issues,
+        modes: core.modes,
+        dirs: core.directions,
         slots: HashMap::new(),
-        seasons: HashMap::new(),
-        weathers: HashMap::new(),
-        terrains: HashMap::new(),
-        races: HashMap::new(),
-        items: HashMap::new(),
-        skills: HashMap::new(),
+        seasons: core.seasons,
+        weathers: core.weathers,
+        terrains: core.terrains,
+        races: core.races,
+        items: core.items,
+        skills: core.skills,
         works: HashMap::new(),
         constructions: HashMap::new(),
         titles: HashMap::new(),
         enchantments: HashMap::new(),
         effects: HashMap::new(),
         actions: HashMap::new(),
-        stances: HashMap::new(),
+        stances: core.stances,
         damage: HashMap::new(),
         cfiles: HashMap::new(),
         cranks: HashMap::new(),
@@ -271,22 +208,13 @@ pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
         ctargets: HashMap::new(),
         events: HashMap::new(),
     };
-    c.modes = c.index(MODES, "movement mode", &r.movement.modes, |m| &m.tag);
-    c.dirs = c.index(DIRS, "direction", &r.movement.directions, |m| &m.tag);
     c.slots = c.index(SLOTS, "equipment slot", &r.equipment_slots, |m| &m.tag);
-    c.seasons = c.index(SEASONS, "season", &r.climate.seasons, |m| &m.tag);
-    c.weathers = c.index(WEATHERS, "weather", &r.climate.weathers, |m| &m.tag);
-    c.terrains = c.index(TERRAINS, "terrain", &r.terrains, |m| &m.tag);
-    c.races = c.index(RACES, "race", &r.races, |m| &m.tag);
-    c.items = c.index(ITEMS, "item", &r.items, |m| &m.tag);
-    c.skills = c.index(SKILLS, "skill", &r.skills, |m| &m.tag);
     c.works = c.index(WORKS, "construction work", &r.constructions.works, |m| &m.tag);
     c.constructions = c.index(CONSTRUCTIONS, "construction", &r.constructions.constructions, |m| &m.tag);
     c.titles = c.index(TITLES, "title", &r.titles, |m| &m.tag);
     c.enchantments = c.index(ENCHANTMENTS, "enchantment", &r.enchantments.enchantments, |m| &m.tag);
     c.effects = c.index(EFFECTS, "effect", &r.enchantments.effects, |m| &m.tag);
     c.actions = c.index(ACTIONS, "special action", &r.enchantments.actions, |m| &m.tag);
-    c.stances = c.index(STANCES, "stance", &r.stances, |m| &m.tag);
     c.damage = c.index(DAMAGE, "damage type", &r.combat.damage_types, |m| &m.tag);
     c.cfiles = c.index(CFILES, "combat file", &r.combat.files, |m| &m.tag);
     c.cranks = c.index(CRANKS, "combat rank", &r.combat.ranks, |m| &m.tag);
@@ -297,7 +225,7 @@ pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
 
     check_rules(&mut c, r);
     check_scenario(&mut c, r, s);
-    c.issues
+    c.issues.0
 }
 
 fn check_modes(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
@@ -403,9 +331,6 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     for (i, t) in p.withdraw_terrains.iter().enumerate() {
         refcheck!(c, terrains, "terrain", t, info, with(pp("withdraw_terrains"), &[Seg::Index(i)]));
     }
-    if !r.stances.iter().any(|s| s.toward_self) && !r.stances.is_empty() {
-        c.push(STANCES, Vec::new(), "one stance must be the one a faction holds toward itself (toward_self)".into());
-    }
     if let Some(req) = &p.follower_move_skill {
         refcheck!(c, skills, "skill", &req.skill, info, pp("follower_move_skill"));
     }
@@ -419,70 +344,58 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
         refcheck!(c, items, "item", item, info, with(pp("rations"), &[Seg::Index(i)]));
     }
     for (i, m) in r.movement.modes.iter().enumerate() {
-        if let Some(req) = &m.skill {
-            check_skill_req(c, req, MODES, with(MODES.at(i), &[Seg::Field("skill")]));
+        if let Some(req) = &m.system.skill {
+            check_skill_req(c, req, MODES, with(sys(MODES, i), &[Seg::Field("skill")]));
         }
-    }
-    for (i, m) in r.climate.months.iter().enumerate() {
-        refcheck!(c, seasons, "season", &m.season, MONTHS, with(MONTHS.at(i), &[Seg::Field("season")]));
     }
     for (i, s) in r.climate.seasons.iter().enumerate() {
-        for k in s.weather_weights.keys() {
-            let path = with(SEASONS.at(i), &[Seg::Field("weather_weights"), Seg::Key(k.clone())]);
-            refcheck!(c, weathers, "weather", k, SEASONS, path);
-        }
-        check_bonuses(c, &s.bonuses, SEASONS, with(SEASONS.at(i), &[Seg::Field("bonuses")]));
+        check_bonuses(c, &s.system.bonuses, SEASONS, with(sys(SEASONS, i), &[Seg::Field("bonuses")]));
     }
     for (i, w) in r.climate.weathers.iter().enumerate() {
-        let base = WEATHERS.at(i);
-        check_bonuses(c, &w.bonuses, WEATHERS, with(base.clone(), &[Seg::Field("bonuses")]));
-        check_modes(c, &w.travel_percent, WEATHERS, with(base.clone(), &[Seg::Field("travel_percent")]));
-        check_modes(c, &w.travel_days, WEATHERS, with(base.clone(), &[Seg::Field("travel_days")]));
-        for (j, n) in w.neighbour_weathers.iter().enumerate() {
+        let base = sys(WEATHERS, i);
+        check_bonuses(c, &w.system.bonuses, WEATHERS, with(base.clone(), &[Seg::Field("bonuses")]));
+        for (j, n) in w.system.neighbour_weathers.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("neighbour_weathers"), Seg::Index(j)]);
             refcheck!(c, weathers, "weather", n, WEATHERS, p);
         }
     }
     for (i, t) in r.terrains.iter().enumerate() {
-        let base = TERRAINS.at(i);
-        check_modes(c, &t.travel_days, TERRAINS, with(base.clone(), &[Seg::Field("travel_days")]));
-        if let Some(s) = &t.land_skill {
+        let base = sys(TERRAINS, i);
+        if let Some(s) = &t.system.land_skill {
             refcheck!(c, skills, "skill", s, TERRAINS, with(base.clone(), &[Seg::Field("land_skill")]));
         }
-        for (j, res) in t.resources.iter().enumerate() {
+        for (j, res) in t.system.resources.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
             refcheck!(c, items, "item", &res.item, TERRAINS, p);
         }
     }
     for (i, race) in r.races.iter().enumerate() {
-        let base = RACES.at(i);
-        check_modes(c, &race.capacity, RACES, with(base.clone(), &[Seg::Field("capacity")]));
-        check_bonuses(c, &race.bonuses, RACES, with(base.clone(), &[Seg::Field("bonuses")]));
-        for (j, SkillExperience(s, _)) in race.innate_skills.iter().enumerate() {
+        let base = sys(RACES, i);
+        check_bonuses(c, &race.system.bonuses, RACES, with(base.clone(), &[Seg::Field("bonuses")]));
+        for (j, SkillExperience(s, _)) in race.system.innate_skills.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("innate_skills"), Seg::Index(j), Seg::Index(0)]);
             refcheck!(c, skills, "skill", s, RACES, p);
         }
-        if race.hero && race.kind != RaceKind::Leader {
+        if race.system.hero && race.system.kind != RaceKind::Leader {
             c.push(RACES, with(base, &[Seg::Field("hero")]), format!("race '{}' is a hero but not a leader", race.tag));
         }
     }
     for (i, it) in r.items.iter().enumerate() {
-        let base = ITEMS.at(i);
-        check_modes(c, &it.capacity, ITEMS, with(base.clone(), &[Seg::Field("capacity")]));
-        check_modes(c, &it.equipped_capacity, ITEMS, with(base.clone(), &[Seg::Field("equipped_capacity")]));
-        if let Some(s) = &it.slot {
+        let base = sys(ITEMS, i);
+        check_modes(c, &it.system.equipped_capacity, ITEMS, with(base.clone(), &[Seg::Field("equipped_capacity")]));
+        if let Some(s) = &it.system.slot {
             refcheck!(c, slots, "equipment slot", s, ITEMS, with(base.clone(), &[Seg::Field("slot")]));
         }
-        for (f, req) in [("equip_skill", &it.equip_skill), ("prospect_skill", &it.prospect_skill)] {
+        for (f, req) in [("equip_skill", &it.system.equip_skill), ("prospect_skill", &it.system.prospect_skill)] {
             if let Some(req) = req {
                 check_skill_req(c, req, ITEMS, with(base.clone(), &[Seg::Field(f)]));
             }
         }
-        check_bonuses(c, &it.bonuses, ITEMS, with(base.clone(), &[Seg::Field("bonuses")]));
-        if let Some(a) = &it.combat {
+        check_bonuses(c, &it.system.bonuses, ITEMS, with(base.clone(), &[Seg::Field("bonuses")]));
+        if let Some(a) = &it.system.combat {
             check_combat(c, a, ITEMS, with(base.clone(), &[Seg::Field("combat")]));
         }
-        if let Some(k) = &it.knowledge {
+        if let Some(k) = &it.system.knowledge {
             refcheck!(c, skills, "skill", k, ITEMS, with(base.clone(), &[Seg::Field("knowledge")]));
         }
     }
@@ -556,9 +469,9 @@ fn is_product(c: &Checker, tag: &str) -> bool {
 fn check_skills(c: &mut Checker, r: &RuleSet) {
     let mut graph: DiGraphMap<usize, ()> = DiGraphMap::new();
     for (i, sk) in r.skills.iter().enumerate() {
-        let base = SKILLS.at(i);
+        let base = sys(SKILLS, i);
         graph.add_node(i);
-        for (j, req) in sk.requires.iter().enumerate() {
+        for (j, req) in sk.system.requires.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("requires"), Seg::Index(j)]);
             match c.skills.get(req.skill.as_str()) {
                 Some(&k) => {
@@ -567,14 +480,14 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
                 None => c.push(SKILLS, with(p, &[Seg::Field("skill")]), format!("unknown skill '{}'", req.skill)),
             }
         }
-        if let Some(w) = &sk.wisdom_item {
+        if let Some(w) = &sk.system.wisdom_item {
             refcheck!(c, items, "item", w, SKILLS, with(base.clone(), &[Seg::Field("wisdom_item")]));
         }
-        if sk.levels.is_empty() && !sk.flags.contains(&SkillFlag::NoLearn) {
+        if sk.system.levels.is_empty() && !sk.system.flags.contains(&SkillFlag::NoLearn) {
             c.warn(SKILLS, base.clone(), format!("skill '{}' has no levels", sk.tag));
         }
         let mut prev = 0;
-        for (l, lv) in sk.levels.iter().enumerate() {
+        for (l, lv) in sk.system.levels.iter().enumerate() {
             let lp = with(base.clone(), &[Seg::Field("levels"), Seg::Index(l)]);
             if l > 0 && lv.experience <= prev {
                 let msg = format!(
@@ -641,7 +554,7 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
             let names: Vec<&str> = members.iter().map(|&i| r.skills[i].tag.as_str()).collect();
             let first = members[0];
             let msg = format!("skill prerequisites form a cycle: {}", names.join(" -> "));
-            c.push(SKILLS, with(SKILLS.at(first), &[Seg::Field("requires")]), msg);
+            c.push(SKILLS, with(sys(SKILLS, first), &[Seg::Field("requires")]), msg);
         }
     }
 }
@@ -651,7 +564,7 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     let locations = c.index(LOCATIONS, "location", &s.locations, |l| &l.id);
     let structures = c.index(STRUCTURES, "structure", &s.structures, |x| &x.id);
     let units = c.index(UNITS, "unit", &s.units, |u| &u.id);
-    let game = Table::scen("game.ron");
+    let game = Table::scenario("game.ron");
 
     if !r.info.name.is_empty() && s.game.ruleset != r.info.name {
         let msg = format!("game names rule set '{}' but the rule set loaded is '{}'", s.game.ruleset, r.info.name);
@@ -860,7 +773,7 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         let race = c.races.get(u.race.as_str()).map(|&k| &r.races[k]);
         match race {
             None => c.push(UNITS, with(base.clone(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
-            Some(rc) if rc.kind == RaceKind::Leader && u.figures > 1 => {
+            Some(rc) if rc.system.kind == RaceKind::Leader && u.figures > 1 => {
                 let msg = format!(
                     "unit '{}' of leader race '{}' has {} figures (leaders are single)",
                     u.id, u.race, u.figures
@@ -921,7 +834,7 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 Some(&k) => {
                     let leader = &s.units[k];
                     let is_leader =
-                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].kind) == Some(RaceKind::Leader);
+                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].system.kind) == Some(RaceKind::Leader);
                     if k == i {
                         c.push(UNITS, p, format!("unit '{}' is stacked under itself", u.id));
                     } else if !is_leader {
@@ -947,8 +860,8 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 && let Some(&k) = c.items.get(tag.as_str())
             {
                 let item = &r.items[k];
-                let limit = item.max_per_figure.saturating_mul(u.figures);
-                if item.slot.is_none() {
+                let limit = item.system.max_per_figure.saturating_mul(u.figures);
+                if item.system.slot.is_none() {
                     let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
                     c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
                 } else if *equipped > limit {
@@ -1008,31 +921,4 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             cur = units.get(l).and_then(|&k| s.units[k].stack_leader.as_deref());
         }
     }
-}
-
-/// Turns issues into diagnostics with file, line and column, reading each file
-/// concerned once. Diagnostics come out sorted by file and position.
-pub fn resolve(issues: &[Issue], rules_dir: &std::path::Path, scenario_dir: &std::path::Path) -> Vec<Diagnostic> {
-    let mut texts: HashMap<std::path::PathBuf, Option<ronpos::Index>> = HashMap::new();
-    let mut out = Vec::with_capacity(issues.len());
-    for is in issues {
-        let dir = match is.origin {
-            Origin::Rules => rules_dir,
-            Origin::Scenario => scenario_dir,
-        };
-        let file = dir.join(is.file);
-        let text =
-            texts.entry(file.clone()).or_insert_with(|| std::fs::read_to_string(&file).ok().map(ronpos::Index::new));
-        let (line, col) = match text {
-            Some(t) => {
-                let p = t.locate(&is.path);
-                (p.line, p.col)
-            }
-            None => (0, 0),
-        };
-        let message = format!("{} (at {})", is.message, ronpos::path_to_string(&is.path));
-        out.push(Diagnostic { severity: is.severity, file, line, col, message });
-    }
-    crate::core::diag::sort(&mut out);
-    out
 }

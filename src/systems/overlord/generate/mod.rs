@@ -125,36 +125,48 @@ impl<'a> Palette<'a> {
             .terrains
             .iter()
             .filter(|t| t.travel_days.get(walk) == Some(&1))
-            .max_by_key(|t| (t.optimum_population, std::cmp::Reverse(t.tag.clone())));
+            .max_by_key(|t| (t.system.optimum_population, std::cmp::Reverse(t.tag.clone())));
         let hex_dirs = r.movement.directions.iter().filter_map(|d| d.hex.map(|h| (d.tag.as_str(), h))).collect();
         let dir_named =
             |n: &str| r.movement.directions.iter().find(|d| d.tag.eq_ignore_ascii_case(n)).map(|d| d.tag.as_str());
-        let recruitable: Vec<&Race> =
-            r.races.iter().filter(|x| x.recruit_cost > 0 && x.recruit_fraction > 0 && !x.hero).collect();
-        let leader = recruitable.iter().copied().filter(|x| x.kind == RaceKind::Leader).min_by_key(|x| x.recruit_cost);
-        let followers: Vec<&Race> = recruitable.iter().copied().filter(|x| x.kind == RaceKind::Follower).collect();
+        let recruitable: Vec<&Race> = r
+            .races
+            .iter()
+            .filter(|x| x.system.recruit_cost > 0 && x.system.recruit_fraction > 0 && !x.system.hero)
+            .collect();
+        let leader = recruitable
+            .iter()
+            .copied()
+            .filter(|x| x.system.kind == RaceKind::Leader)
+            .min_by_key(|x| x.system.recruit_cost);
+        let followers: Vec<&Race> =
+            recruitable.iter().copied().filter(|x| x.system.kind == RaceKind::Follower).collect();
         let creatures: Vec<&Race> =
-            r.races.iter().filter(|x| x.kind == RaceKind::Creature && x.stats.melee > 0).collect();
+            r.races.iter().filter(|x| x.system.kind == RaceKind::Creature && x.system.stats.melee > 0).collect();
         // Money: the item the factions' funds are kept in, i.e. the first item with
         // neither weight nor price (coins count themselves).
         let money =
-            r.items.iter().find(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty()).map(|i| i.tag.as_str());
+            r.items.iter().find(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty()).map(|i| i.tag.as_str());
         let skill_known = |s: &SkillLevelReq| r.skills.iter().any(|k| k.tag == s.skill);
         let equipment: Vec<&Item> = r
             .items
             .iter()
             .filter(|i| {
-                i.slot.is_some() && i.price > 0 && i.flags.is_empty() && i.equip_skill.as_ref().is_none_or(skill_known)
+                i.system.slot.is_some()
+                    && i.price > 0
+                    && i.system.flags.is_empty()
+                    && i.system.equip_skill.as_ref().is_none_or(skill_known)
             })
             .collect();
-        let goods: Vec<&Item> = r.items.iter().filter(|i| i.slot.is_none() && i.price > 0 && i.weight > 0).collect();
+        let goods: Vec<&Item> =
+            r.items.iter().filter(|i| i.system.slot.is_none() && i.price > 0 && i.weight > 0).collect();
         let study: Vec<&Skill> = r
             .skills
             .iter()
             .filter(|s| {
-                !s.levels.is_empty()
-                    && s.requires.is_empty()
-                    && !s.flags.iter().any(|f| {
+                !s.system.levels.is_empty()
+                    && s.system.requires.is_empty()
+                    && !s.system.flags.iter().any(|f| {
                         matches!(
                             f,
                             SkillFlag::NoLearn | SkillFlag::CreatureOnly | SkillFlag::LeaderOnly | SkillFlag::Magic
@@ -162,7 +174,7 @@ impl<'a> Palette<'a> {
                     })
             })
             .collect();
-        let usable = study.iter().copied().filter(|s| s.levels[0].production.is_some()).collect();
+        let usable = study.iter().copied().filter(|s| s.system.levels[0].production.is_some()).collect();
         let weathers = r.climate.weathers.iter().map(|w| w.tag.as_str()).collect();
         let mut stances: Vec<&Stance> = r.stances.iter().collect();
         stances.sort_by_key(|s| s.rank);
@@ -251,14 +263,14 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             _ => pick(&mut rng, &p.land).map(|t| t.tag.clone()).unwrap_or_default(),
         };
         let t = r.terrains.iter().find(|x| x.tag == terrain).ok_or("terrain vanished")?;
-        let pop = if t.optimum_population > 0 {
-            let base = t.optimum_population;
+        let pop = if t.system.optimum_population > 0 {
+            let base = t.system.optimum_population;
             rng.random_range(base * 8 / 10..=base * 12 / 10)
         } else {
             0
         };
         let mut resources = Vec::new();
-        for res in &t.resources {
+        for res in &t.system.resources {
             if rng.random_range(0..100) < res.chance {
                 let n = rng.random_range(res.amount / 2..=res.amount.max(1));
                 resources.push(ResourceStock { item: res.item.clone(), current: n, max: n });
@@ -302,7 +314,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             let host = land_idx[k * step + rng.random_range(0..step).min(land_idx.len() - 1 - k * step)];
             let id = format!("C{:0cw$}", k + 1);
             let host_id = locations[host].id.clone();
-            let pop = st.optimum_population * rng.random_range(6..=14) / 10;
+            let pop = st.system.optimum_population * rng.random_range(6..=14) / 10;
             let mut sells: Vec<MarketOffer> = Vec::new();
             for _ in 0..6 {
                 if let Some(it) = pick(&mut rng, &p.equipment)
@@ -332,8 +344,8 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 .iter()
                 .map(|race| RecruitOffer {
                     race: race.tag.clone(),
-                    count: (pop / race.recruit_fraction.max(1)).min(race.recruit_max.max(1)).max(1),
-                    price: race.recruit_cost,
+                    count: (pop / race.system.recruit_fraction.max(1)).min(race.system.recruit_max.max(1)).max(1),
+                    price: race.system.recruit_cost,
                 })
                 .collect();
             locations[host].exits.push(Exit { dir: din.into(), to: id.clone(), mode: None, days: Some(1) });
@@ -455,13 +467,13 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             };
             let mut u = make_unit(&mut rng, &p, r, id.clone(), &fid, race, figures, &locations[loc]);
             if !lead
-                && race.kind != RaceKind::Leader
+                && race.system.kind != RaceKind::Leader
                 && let Some(lid) = &leader_id
                 && rng.random_range(0..2) == 0
             {
                 u.stack_leader = Some(lid.clone());
             }
-            if race.kind == RaceKind::Leader {
+            if race.system.kind == RaceKind::Leader {
                 leader_id = Some(id);
             }
             units.push(u);
@@ -517,13 +529,13 @@ fn make_unit(
     }
     // A piece of equipment for every figure, with the skill to use it.
     if let Some(item) = pick(rng, &p.equipment) {
-        let n = figures * item.max_per_figure.max(1);
+        let n = figures * item.system.max_per_figure.max(1);
         u.items.push(ItemHolding(item.tag.clone(), n, n));
-        if let Some(req) = &item.equip_skill
+        if let Some(req) = &item.system.equip_skill
             && let Some(sk) = r.skills.iter().find(|s| s.tag == req.skill)
         {
-            let lvl = (req.level as usize).clamp(1, sk.levels.len().max(1));
-            let exp = sk.levels.get(lvl - 1).map(|l| l.experience).unwrap_or(0);
+            let lvl = (req.level as usize).clamp(1, sk.system.levels.len().max(1));
+            let exp = sk.system.levels.get(lvl - 1).map(|l| l.experience).unwrap_or(0);
             u.skills.push(SkillExperience(sk.tag.clone(), exp));
         }
     }
@@ -532,7 +544,7 @@ fn make_unit(
         if let Some(sk) = pick(rng, &p.study)
             && !u.skills.iter().any(|s| s.0 == sk.tag)
         {
-            u.skills.push(SkillExperience(sk.tag.clone(), sk.levels[0].experience));
+            u.skills.push(SkillExperience(sk.tag.clone(), sk.system.levels[0].experience));
         }
     }
     // A plausible order.
@@ -541,7 +553,7 @@ fn make_unit(
         1 => Some("WORK".to_string()),
         2 => pick(rng, &p.usable).map(|s| {
             if !u.skills.iter().any(|x| x.0 == s.tag) {
-                u.skills.push(SkillExperience(s.tag.clone(), s.levels[0].experience));
+                u.skills.push(SkillExperience(s.tag.clone(), s.system.levels[0].experience));
             }
             format!("USE {}", s.tag)
         }),

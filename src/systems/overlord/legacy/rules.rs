@@ -130,11 +130,12 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         }
         let evades_guards = d.guard_evading_modes.iter().any(|t| t == r.tag());
         let sails = d.water_modes.iter().any(|t| t == r.tag());
-        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), skill: None, evades_guards, sails };
+        let system = ModeRules { skill: None, evades_guards, sails };
+        let mut m = MovementMode { tag: r.tag().into(), name: String::new(), system };
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut m.name, l),
-                "SKILL" => m.skill = Some(c.skill_req(l, 0)),
+                "SKILL" => m.system.skill = Some(c.skill_req(l, 0)),
                 _ => c.unknown(l, "MOVEMENT"),
             }
         }
@@ -264,7 +265,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
 fn add_produced_events(c: &mut Conv, path: &Path, skills: &[Skill], events: &mut Vec<EventType>) {
     c.file(path);
     for s in skills {
-        for lv in &s.levels {
+        for lv in &s.system.levels {
             let Some(out) = lv.production.as_ref().and_then(|p| p.output.as_ref()) else { continue };
             if out.starts_with("evt") && !events.iter().any(|e| &e.tag == out) {
                 c.warn(0, format!("skill '{}' produces event '{out}', which event_types.rules does not define; added as an event type", s.tag));
@@ -293,15 +294,14 @@ fn weathers(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Weather>
         let mut w = Weather {
             tag: r.tag().into(),
             name: String::new(),
-            bonuses: Bonuses::default(),
             travel_percent: extra.travel_percent,
             travel_days: extra.travel_days,
-            neighbour_weathers: extra.neighbour_weathers,
+            system: WeatherRules { bonuses: Bonuses::default(), neighbour_weathers: extra.neighbour_weathers },
         };
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut w.name, l),
-                _ if bonus(c, x.modes, &mut w.bonuses, l) => {}
+                _ if bonus(c, x.modes, &mut w.system.bonuses, l) => {}
                 _ => c.unknown(l, "WEATHER"),
             }
         }
@@ -323,10 +323,12 @@ fn seasons(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Season> {
             tag: r.tag().into(),
             name: String::new(),
             weather_weights: TagMap::new(),
-            bonuses: Bonuses::default(),
-            upkeep_percent: extra.upkeep_percent,
-            tax_percent: extra.tax_percent,
-            entertainment_percent: extra.entertainment_percent,
+            system: SeasonRules {
+                bonuses: Bonuses::default(),
+                upkeep_percent: extra.upkeep_percent,
+                tax_percent: extra.tax_percent,
+                entertainment_percent: extra.entertainment_percent,
+            },
         };
         for l in &r.body {
             match l.key.as_str() {
@@ -336,7 +338,7 @@ fn seasons(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Season> {
                     let v = c.i32(l, 1);
                     s.weather_weights.insert(t, v);
                 }
-                _ if bonus(c, x.modes, &mut s.bonuses, l) => {}
+                _ if bonus(c, x.modes, &mut s.system.bonuses, l) => {}
                 _ => c.unknown(l, "SEASON"),
             }
         }
@@ -356,30 +358,27 @@ fn terrains(c: &mut Conv, f: &LegacyFile, x: &Ctx, d: &Defaults) -> Vec<Terrain>
         let mut t = Terrain {
             tag: r.tag().into(),
             name: String::new(),
-            optimum_population: 0,
             travel_days: TagMap::new(),
-            land_skill: None,
-            resources: Vec::new(),
-            covered: false,
-            no_build: false,
             water: false,
+            covered: false,
             color: None,
+            system: TerrainRules::default(),
         };
         let mut rgb = [None::<u8>; 3];
         for l in &r.body {
             match l.key.as_str() {
                 "NAME" => c.set_text(&mut t.name, l),
-                "OPTIMA" => t.optimum_population = c.u32(l, 0),
-                "LANDWALK" => t.land_skill = Some(c.tag(l, 0)),
+                "OPTIMA" => t.system.optimum_population = c.u32(l, 0),
+                "LANDWALK" => t.system.land_skill = Some(c.tag(l, 0)),
                 "DAYS" => capacity(c, x.modes, &mut t.travel_days, l),
                 "RESOURCE" => {
                     let item = c.tag(l, 0);
                     let amount = c.u32(l, 1);
                     let chance = c.u32_or(l, 2, 100);
-                    t.resources.push(TerrainResource { item, amount, chance });
+                    t.system.resources.push(TerrainResource { item, amount, chance });
                 }
                 "COVERED" => t.covered = true,
-                "NOBUILD" => t.no_build = true,
+                "NOBUILD" => t.system.no_build = true,
                 "COLOR_R" | "COLOR_G" | "COLOR_B" => {
                     let i = ["COLOR_R", "COLOR_G", "COLOR_B"].iter().position(|k| *k == l.key).unwrap_or(0);
                     rgb[i] = Some(c.u32(l, 0).min(255) as u8);
@@ -423,16 +422,9 @@ fn races(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Race> {
             name: String::new(),
             plural: String::new(),
             description: String::new(),
-            kind,
-            hero: false,
             weight: 0,
             capacity: TagMap::new(),
-            stats: Stats::default(),
-            recruit_cost: 0,
-            recruit_fraction: 0,
-            recruit_max: 0,
-            bonuses: Bonuses::default(),
-            innate_skills: Vec::new(),
+            system: RaceRules { kind, ..RaceRules::default() },
         };
         for l in &r.body {
             match l.key.as_str() {
@@ -452,25 +444,25 @@ fn races(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Race> {
                 }
                 "WEIGHT" => race.weight = c.u32(l, 0),
                 "CAPACITY" => capacity(c, x.modes, &mut race.capacity, l),
-                "COST" => race.recruit_cost = c.u32(l, 0),
-                "FRACTION" => race.recruit_fraction = c.u32(l, 0),
-                "MAXIMUM" => race.recruit_max = c.u32(l, 0),
+                "COST" => race.system.recruit_cost = c.u32(l, 0),
+                "FRACTION" => race.system.recruit_fraction = c.u32(l, 0),
+                "MAXIMUM" => race.system.recruit_max = c.u32(l, 0),
                 "SKILL" => {
                     let s = c.tag(l, 0);
                     let e = c.u32(l, 1);
-                    race.innate_skills.push(SkillExperience(s, e));
+                    race.system.innate_skills.push(SkillExperience(s, e));
                 }
                 k if is_stat(k) => {
                     let v = c.i32(l, 0);
-                    stat(&mut race.stats, k, v);
+                    stat(&mut race.system.stats, k, v);
                 }
-                _ if bonus(c, x.modes, &mut race.bonuses, l) => {}
+                _ if bonus(c, x.modes, &mut race.system.bonuses, l) => {}
                 _ => c.unknown(l, "RACE"),
             }
         }
         // The legacy format has no hero flag. The rules: heroes are leaders that
         // use one more control point than a leader.
-        race.hero = kind == RaceKind::Leader && race.stats.control >= 2;
+        race.system.hero = kind == RaceKind::Leader && race.system.stats.control >= 2;
         out.push(race);
     }
     out
@@ -552,19 +544,7 @@ fn items(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Item> {
             weight: 0,
             price: 0,
             capacity: TagMap::new(),
-            equipped_capacity: TagMap::new(),
-            slot: None,
-            max_per_figure: 1,
-            equip_skill: None,
-            stats: Stats::default(),
-            bonuses: Bonuses::default(),
-            combat: None,
-            prospect_skill: None,
-            knowledge: None,
-            fx: 0,
-            class: 0,
-            token: 0,
-            flags: Vec::new(),
+            system: ItemRules::default(),
         };
         for l in &r.body {
             let flag = |f| Some(f);
@@ -579,8 +559,8 @@ fn items(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Item> {
             };
             if let Some(fl) = fl {
                 // `SPECIAL 0` turns the flag off, as the legacy docs allow.
-                if l.arg(0) != "0" && !it.flags.contains(&fl) {
-                    it.flags.push(fl);
+                if l.arg(0) != "0" && !it.system.flags.contains(&fl) {
+                    it.system.flags.push(fl);
                 }
                 continue;
             }
@@ -590,14 +570,14 @@ fn items(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Item> {
                 "DESCRIPTION" => c.set_text(&mut it.description, l),
                 "WEIGHT" => it.weight = c.u32(l, 0),
                 "PRICE" => it.price = c.u32(l, 0),
-                "TOKEN" => it.token = c.u32(l, 0),
-                "TYPE" => it.class = c.u32(l, 0),
-                "FX" => it.fx = c.u32(l, 0),
+                "TOKEN" => it.system.token = c.u32(l, 0),
+                "TYPE" => it.system.class = c.u32(l, 0),
+                "FX" => it.system.fx = c.u32(l, 0),
                 "CAPACITY" => capacity(c, x.modes, &mut it.capacity, l),
-                "EQUIP_CAPACITY" => capacity(c, x.modes, &mut it.equipped_capacity, l),
+                "EQUIP_CAPACITY" => capacity(c, x.modes, &mut it.system.equipped_capacity, l),
                 "EQUIP_CATEGORY" => {
                     let a = l.arg(0);
-                    it.slot = match a.parse::<usize>() {
+                    it.system.slot = match a.parse::<usize>() {
                         // Legacy slot numbers count from 1.
                         Ok(n) if n >= 1 && n <= x.slots.len() => Some(x.slots[n - 1].clone()),
                         Ok(n) => {
@@ -607,20 +587,20 @@ fn items(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Item> {
                         Err(_) => Some(a.to_string()),
                     };
                 }
-                "EQUIP_MAX" => it.max_per_figure = c.u32(l, 0),
-                "EQUIP_CONDITION" => it.equip_skill = Some(c.skill_req(l, 0)),
-                "PROSPECT_SKILL" => it.prospect_skill = Some(c.skill_req(l, 0)),
-                "KNOWLEDGE" => it.knowledge = Some(c.tag(l, 0)),
+                "EQUIP_MAX" => it.system.max_per_figure = c.u32(l, 0),
+                "EQUIP_CONDITION" => it.system.equip_skill = Some(c.skill_req(l, 0)),
+                "PROSPECT_SKILL" => it.system.prospect_skill = Some(c.skill_req(l, 0)),
+                "KNOWLEDGE" => it.system.knowledge = Some(c.tag(l, 0)),
                 "COMBAT_USE" | "COMBAT_ACTION" => {
                     let k = action_kind(c, l);
-                    it.combat.get_or_insert_with(CombatAction::default).kind = k;
+                    it.system.combat.get_or_insert_with(CombatAction::default).kind = k;
                 }
-                "COMBAT" => combat_line(c, l, it.combat.get_or_insert_with(CombatAction::default), x.damage),
+                "COMBAT" => combat_line(c, l, it.system.combat.get_or_insert_with(CombatAction::default), x.damage),
                 k if is_stat(k) => {
                     let v = c.i32(l, 0);
-                    stat(&mut it.stats, k, v);
+                    stat(&mut it.system.stats, k, v);
                 }
-                _ if bonus(c, x.modes, &mut it.bonuses, l) => {}
+                _ if bonus(c, x.modes, &mut it.system.bonuses, l) => {}
                 _ => c.unknown(l, "ITEM"),
             }
         }

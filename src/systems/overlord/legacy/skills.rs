@@ -45,17 +45,7 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
         seen.insert(tag.clone(), r.head.no);
         c.extra(&r.head, 1);
 
-        let mut sk = Skill {
-            tag,
-            name: String::new(),
-            description: String::new(),
-            study_cost: 0,
-            requires: Vec::new(),
-            flags: Vec::new(),
-            use_kind: None,
-            wisdom_item: None,
-            levels: Vec::new(),
-        };
+        let mut sk = Skill { tag, name: String::new(), description: String::new(), system: SkillRules::default() };
         // The running state: what the next level inherits.
         let mut cur = SkillLevel::default();
         let mut in_level = false;
@@ -68,15 +58,15 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
             }
         }
         if in_level {
-            sk.levels.push(cur);
+            sk.system.levels.push(cur);
         } else if cur != SkillLevel::default() {
             c.warn(
                 r.head.no,
                 format!("skill '{}' has effects but no LEVEL; they form level 1 at 0 experience", sk.tag),
             );
-            sk.levels.push(cur);
+            sk.system.levels.push(cur);
         }
-        sk.flags.sort();
+        sk.system.flags.sort();
         out.push(sk);
     }
     out
@@ -87,7 +77,7 @@ fn level_key(c: &mut Conv, l: &Line, sk: &mut Skill, cur: &mut SkillLevel, in_le
     match l.key.as_str() {
         "LEVEL" => {
             if *in_level {
-                sk.levels.push(cur.clone());
+                sk.system.levels.push(cur.clone());
             }
             *in_level = true;
             cur.experience = c.u32(l, 0);
@@ -110,40 +100,40 @@ fn level_key(c: &mut Conv, l: &Line, sk: &mut Skill, cur: &mut SkillLevel, in_le
                 c.set_text(&mut sk.description, l);
             }
         }
-        "STUDY_COST" => sk.study_cost = c.u32(l, 0),
+        "STUDY_COST" => sk.system.study_cost = c.u32(l, 0),
         "REQUIRES" => {
             let req = c.skill_req(l, 0);
-            if !sk.requires.iter().any(|x| x.skill == req.skill) {
-                sk.requires.push(req);
+            if !sk.system.requires.iter().any(|x| x.skill == req.skill) {
+                sk.system.requires.push(req);
             }
         }
-        "COMBAT_SKILL" => set_flag(&mut sk.flags, SkillFlag::Combat),
-        "MAGIC_SKILL" => set_flag(&mut sk.flags, SkillFlag::Magic),
-        "BASIC_SKILL" => set_flag(&mut sk.flags, SkillFlag::Basic),
-        "ELEMENTAL_MAGIC_SKILL" => set_flag(&mut sk.flags, SkillFlag::ElementalMagic),
-        "SPECIALIST" => set_flag(&mut sk.flags, SkillFlag::Specialist),
-        "NO_LEARN" => set_flag(&mut sk.flags, SkillFlag::NoLearn),
-        "NO_EXP" => set_flag(&mut sk.flags, SkillFlag::NoExperience),
-        "USE_ANYONE" => set_flag(&mut sk.flags, SkillFlag::UseAnyone),
+        "COMBAT_SKILL" => set_flag(&mut sk.system.flags, SkillFlag::Combat),
+        "MAGIC_SKILL" => set_flag(&mut sk.system.flags, SkillFlag::Magic),
+        "BASIC_SKILL" => set_flag(&mut sk.system.flags, SkillFlag::Basic),
+        "ELEMENTAL_MAGIC_SKILL" => set_flag(&mut sk.system.flags, SkillFlag::ElementalMagic),
+        "SPECIALIST" => set_flag(&mut sk.system.flags, SkillFlag::Specialist),
+        "NO_LEARN" => set_flag(&mut sk.system.flags, SkillFlag::NoLearn),
+        "NO_EXP" => set_flag(&mut sk.system.flags, SkillFlag::NoExperience),
+        "USE_ANYONE" => set_flag(&mut sk.system.flags, SkillFlag::UseAnyone),
         "STUDENT" => {
             if !l.arg(0).eq_ignore_ascii_case("LEADER") {
                 c.warn(l.no, format!("STUDENT {}: only STUDENT LEADER is known; ignored", l.arg(0)));
-            } else if sk.levels.is_empty() {
+            } else if sk.system.levels.is_empty() {
                 // Before the second LEVEL: the whole skill is for leaders.
-                set_flag(&mut sk.flags, SkillFlag::LeaderOnly);
+                set_flag(&mut sk.system.flags, SkillFlag::LeaderOnly);
             } else {
                 cur.leader_only = true;
             }
         }
         "LEARNING_PARADIGM" => match l.arg(0).to_ascii_uppercase().as_str() {
             "LEARNING_NORMAL" => {}
-            "LEARNING_CREATURE" => set_flag(&mut sk.flags, SkillFlag::CreatureOnly),
-            "LEARNING_MAGIC" => set_flag(&mut sk.flags, SkillFlag::LeaderOnly),
-            "LEARNING_ELEMENTAL_MAGIC" => set_flag(&mut sk.flags, SkillFlag::ElementalMagic),
+            "LEARNING_CREATURE" => set_flag(&mut sk.system.flags, SkillFlag::CreatureOnly),
+            "LEARNING_MAGIC" => set_flag(&mut sk.system.flags, SkillFlag::LeaderOnly),
+            "LEARNING_ELEMENTAL_MAGIC" => set_flag(&mut sk.system.flags, SkillFlag::ElementalMagic),
             other => c.warn(l.no, format!("LEARNING_PARADIGM {other} unknown; ignored")),
         },
         "USING_PARADIGM" => {
-            sk.use_kind = match l.arg(0).to_ascii_uppercase().as_str() {
+            sk.system.use_kind = match l.arg(0).to_ascii_uppercase().as_str() {
                 "USING_CRAFT" => Some(UseKind::Craft),
                 "USING_HARVEST" => Some(UseKind::Harvest),
                 "USING_CONSTRUCTION" => Some(UseKind::Construction),
@@ -154,11 +144,11 @@ fn level_key(c: &mut Conv, l: &Line, sk: &mut Skill, cur: &mut SkillLevel, in_le
                 "USING_ACTION" => Some(UseKind::Action),
                 other => {
                     c.warn(l.no, format!("USING_PARADIGM {other} unknown; ignored"));
-                    sk.use_kind
+                    sk.system.use_kind
                 }
             }
         }
-        "WISDOM" => sk.wisdom_item = Some(c.tag(l, 0)),
+        "WISDOM" => sk.system.wisdom_item = Some(c.tag(l, 0)),
         _ => return false,
     }
     true

@@ -46,7 +46,8 @@ impl Catalog {
         let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
         let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
-        let skill_levels = rules.skills.iter().map(|s| s.levels.iter().map(|l| l.experience).collect()).collect();
+        let skill_levels =
+            rules.skills.iter().map(|s| s.system.levels.iter().map(|l| l.experience).collect()).collect();
         let month_seasons =
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
         let stances = StanceTable::new(&rules.stances);
@@ -93,7 +94,7 @@ impl Catalog {
         self.rules
             .items
             .iter()
-            .position(|i| i.weight == 0 && i.price == 0 && i.flags.is_empty())
+            .position(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty())
             .map(|i| ItemId(i as u16))
     }
     /// The season of month `month` (an index into the calendar).

@@ -71,7 +71,8 @@ pub fn draw_weather(world: &mut World) {
         .iter()
         .enumerate()
         .map(|(me, w)| {
-            w.neighbour_weathers
+            w.system
+                .neighbour_weathers
                 .iter()
                 .filter_map(|t| weathers.iter().position(|x| x.tag == *t))
                 .filter(|&i| i != me)

@@ -130,7 +130,7 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
     let day = world.resource::<Clock>().tick;
     for u in units {
         let Some(race) = world.get::<Race>(u) else { continue };
-        if catalog.rules.races[race.0.index()].kind != RaceKind::Creature {
+        if catalog.rules.races[race.0.index()].system.kind != RaceKind::Creature {
             continue;
         }
         let Some(owner) = world.get::<Owner>(u).map(|o| o.0) else { continue };

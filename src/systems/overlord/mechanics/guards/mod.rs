@@ -203,7 +203,7 @@ pub fn guard_against(world: &mut World, place: Entity, f: Entity, what: StanceGr
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
 fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
     let catalog = world.resource::<Catalog>();
-    if !catalog.rules.movement.modes[mode].evades_guards {
+    if !catalog.rules.movement.modes[mode].system.evades_guards {
         return true;
     }
     let (weight, capacity) = load_of(world, &[g]);

@@ -235,7 +235,7 @@ fn resign(world: &mut World, faction: Entity, to: &str) -> String {
     let n = units.len();
     for u in units {
         let creature = world.get::<Race>(u).is_some_and(|r| {
-            catalog.rules.races[r.0.index()].kind == crate::systems::overlord::data::RaceKind::Creature
+            catalog.rules.races[r.0.index()].system.kind == crate::systems::overlord::data::RaceKind::Creature
         });
         let new = if creature { creatures.unwrap_or(target) } else { target };
         world.get_mut::<Owner>(u).expect("unit").0 = new;

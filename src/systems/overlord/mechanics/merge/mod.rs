@@ -54,7 +54,7 @@ fn equipped_figures(catalog: &Catalog, inv: &Inventory) -> u32 {
     inv.0
         .iter()
         .filter(|h| h.equipped > 0)
-        .map(|h| h.equipped.div_ceil(catalog.rules.items[h.item.index()].max_per_figure.max(1)))
+        .map(|h| h.equipped.div_ceil(catalog.rules.items[h.item.index()].system.max_per_figure.max(1)))
         .max()
         .unwrap_or(0)
 }
@@ -66,7 +66,7 @@ fn take_equipment(catalog: &Catalog, inv: &mut Inventory, n: u32) -> Vec<Holding
         return out;
     }
     for h in inv.0.iter_mut().filter(|h| h.equipped > 0) {
-        let per = catalog.rules.items[h.item.index()].max_per_figure.max(1);
+        let per = catalog.rules.items[h.item.index()].system.max_per_figure.max(1);
         let k = h.equipped.min(n.saturating_mul(per));
         h.equipped -= k;
         h.count -= k;
@@ -253,7 +253,7 @@ fn second_basics(
     incoming: &[(SkillId, u32)],
 ) -> Vec<SkillId> {
     let basic = |s: SkillId| {
-        let f = &catalog.rules.skills[s.index()].flags;
+        let f = &catalog.rules.skills[s.index()].system.flags;
         f.contains(&SkillFlag::Basic) && !f.contains(&SkillFlag::Combat)
     };
     let theirs: Vec<SkillId> = target.iter().filter(|x| x.1 > 0 && basic(x.0)).map(|x| x.0).collect();

@@ -157,7 +157,7 @@ pub fn pay_upkeep(world: &mut World) {
     let Some(money) = catalog.money() else { return };
     let clock = *world.resource::<Clock>();
     let season = catalog.season(world.resource::<crate::systems::overlord::world::resources::Month>().0);
-    let percent = season.map_or(100, |s| u64::from(s.upkeep_percent));
+    let percent = season.map_or(100, |s| u64::from(s.system.upkeep_percent));
     let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
     let units = world.resource::<Directory>().units.clone();
     // Food first: each unit's own rations, then rations shared by units of the

@@ -304,7 +304,7 @@ mod sailing_tests {
         let l = |id: &str| dir.get(Kind::Location, id).unwrap();
         let catalog = w.resource::<Catalog>();
         let tables = TravelTables::new(catalog);
-        let swim = catalog.rules.movement.modes.iter().position(|m| m.sails).unwrap();
+        let swim = catalog.rules.movement.modes.iter().position(|m| m.system.sails).unwrap();
         let walk = 0;
         let days = |from: &str, to: &str| {
             let legs = r.legs(catalog, l(from), Toward::Location(l(to)));

@@ -144,13 +144,13 @@ impl TravelTables {
             .iter()
             .map(|w| modes.iter().map(|m| w.travel_percent.get(*m).map_or(0, |&p| i64::from(p))).collect())
             .collect();
-        let sails = r.movement.modes.iter().map(|m| m.sails).collect();
+        let sails = r.movement.modes.iter().map(|m| m.system.sails).collect();
         let coastal = r.info.parameters.coastal_sailing.as_ref().and_then(|(m, pct)| Some((mode(m)?, *pct)));
         let season_speed = r
             .climate
             .seasons
             .iter()
-            .map(|x| modes.iter().map(|m| x.bonuses.movement.get(*m).map_or(0, |&p| i64::from(p))).collect())
+            .map(|x| modes.iter().map(|m| x.system.bonuses.movement.get(*m).map_or(0, |&p| i64::from(p))).collect())
             .collect();
         TravelTables { modes: modes.len(), terrain_days, weather_days, weather_percent, sails, coastal, season_speed }
     }
@@ -323,8 +323,8 @@ mod tests {
         // A season with walking +25% and riding -50%: plains 9 → 8 days (7.2 up),
         // riding 6 → 12. Other seasons change nothing.
         let mut rules = (*overlord_rules()).clone();
-        rules.climate.seasons[0].bonuses.movement.insert("walk".into(), 25);
-        rules.climate.seasons[0].bonuses.movement.insert("ride".into(), -50);
+        rules.climate.seasons[0].system.bonuses.movement.insert("walk".into(), 25);
+        rules.climate.seasons[0].system.bonuses.movement.insert("ride".into(), -50);
         let c = Catalog::new(std::sync::Arc::new(rules));
         let t = TravelTables::new(&c);
         let (walk, ride) = (mode(&c, "walk"), mode(&c, "ride"));

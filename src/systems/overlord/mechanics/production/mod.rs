@@ -81,11 +81,11 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         .world
         .get::<Skills>(me)
         .map_or(0, |k| k.0.iter().find(|x| x.0 == skill).map_or(0, |x| catalog.skill_level(skill, x.1)));
-    let level = if level == 0 && s.flags.contains(&SkillFlag::UseAnyone) { 1 } else { level };
+    let level = if level == 0 && s.system.flags.contains(&SkillFlag::UseAnyone) { 1 } else { level };
     if level == 0 {
         return Outcome::Invalid(format!("the unit does not know {} [{}] at 1st level", s.name, s.tag));
     }
-    let kind = s.use_kind;
+    let kind = s.system.use_kind;
     if matches!(kind, Some(UseKind::Build | UseKind::Construction)) {
         let mut count = count;
         let out = crate::systems::overlord::mechanics::structures::building_use(act, skill, &mut count);

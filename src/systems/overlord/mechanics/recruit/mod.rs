@@ -145,7 +145,7 @@ pub fn muster(world: &mut World) {
         let id = world.resource::<Directory>().next_unit_id();
         let orders = NewIds::adopt(world, &h.new_id, &id);
         let race = &catalog.rules.races[h.race.index()];
-        let skills = race.innate_skills.iter().filter_map(|s| catalog.skill(&s.0).map(|k| (k, s.1))).collect();
+        let skills = race.system.innate_skills.iter().filter_map(|s| catalog.skill(&s.0).map(|k| (k, s.1))).collect();
         let plural = if h.figures == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
         let name = format!("{} {plural}", h.figures);
         let e = spawn_unit(

@@ -145,7 +145,7 @@ impl Act<'_> {
     /// The kind of unit `u`'s race.
     pub fn race_kind(&self, u: Entity) -> RaceKind {
         let c = self.catalog();
-        self.world.get::<Race>(u).map_or(RaceKind::Follower, |r| c.rules.races[r.0.index()].kind)
+        self.world.get::<Race>(u).map_or(RaceKind::Follower, |r| c.rules.races[r.0.index()].system.kind)
     }
 
     /// The figures of unit `u`.

@@ -209,7 +209,7 @@ fn note_unhandled(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let units = world.resource::<Directory>().units.clone();
     for u in units {
-        let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].kind) else { continue };
+        let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].system.kind) else { continue };
         let pending: Vec<Entry> = world
             .get::<Orders>(u)
             .map(|o| {
@@ -268,7 +268,7 @@ pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
 fn active_units(world: &World, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
     let v = world.resource::<Visiting>();
-    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.system.kind).collect();
     v.order
         .iter()
         .copied()
@@ -295,7 +295,7 @@ pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
     let bulk = handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
     let who = Order::Work.who();
-    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.kind).collect();
+    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.system.kind).collect();
     let may_work: Vec<bool> = kinds.iter().map(|&k| who.allows(k)).collect();
     let mut idle = Vec::new();
     for u in order {
@@ -384,7 +384,7 @@ fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, en
     let who = entry.order.who();
     if who != Who::Any {
         let catalog = world.resource::<Catalog>();
-        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].kind);
+        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].system.kind);
         if !who.allows(kind) {
             return Outcome::Invalid(format!("only {} may give {}", who.text(), entry.order.keyword()));
         }

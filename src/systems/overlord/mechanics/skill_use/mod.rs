@@ -63,12 +63,13 @@ impl Specs {
                 .skills
                 .iter()
                 .map(|s| {
-                    s.levels
+                    s.system
+                        .levels
                         .iter()
                         .map(|l| {
                             l.production.as_ref().map(|p| {
                                 std::sync::Arc::new(Spec {
-                                    kind: s.use_kind,
+                                    kind: s.system.use_kind,
                                     batch: p.days.max(1) * 100,
                                     multiple: p.multiple.max(1),
                                     output: p.output.as_deref().and_then(item),
@@ -147,15 +148,15 @@ pub fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId]
         speed += i64::from(p.tool_bonus_percent) * i64::from(equipped.min(figures)) / i64::from(figures);
     }
     if let Some(r) = act.world.get::<Race>(act.unit) {
-        let b = &catalog.rules.races[r.0.index()].bonuses.use_;
+        let b = &catalog.rules.races[r.0.index()].system.bonuses.use_;
         if !b.is_empty() {
             speed += i64::from(b.get(&s.tag).copied().unwrap_or(0));
         }
     }
     if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0)
-        && !season.bonuses.use_.is_empty()
+        && !season.system.bonuses.use_.is_empty()
     {
-        speed += i64::from(season.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
+        speed += i64::from(season.system.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
     }
     if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, act.unit) {
         speed += i64::from(b.use_.get(&s.tag).copied().unwrap_or(0));
@@ -177,7 +178,7 @@ pub fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {
 /// SKL-EXP-USE.
 pub fn gain_experience(act: &mut Act, catalog: &Catalog, skill: SkillId) {
     let s = &catalog.rules.skills[skill.index()];
-    if s.flags.contains(&SkillFlag::NoExperience) {
+    if s.system.flags.contains(&SkillFlag::NoExperience) {
         return;
     }
     let p = &catalog.rules.info.parameters;

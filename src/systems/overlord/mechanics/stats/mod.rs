@@ -100,9 +100,13 @@ impl CapacityTables {
             item_equipped: r
                 .items
                 .iter()
-                .map(|x| (!x.equipped_capacity.is_empty()).then(|| resolve(&x.equipped_capacity)))
+                .map(|x| (!x.system.equipped_capacity.is_empty()).then(|| resolve(&x.system.equipped_capacity)))
                 .collect(),
-            skill_level: r.skills.iter().map(|s| s.levels.iter().map(|l| resolve(&l.capacity)).collect()).collect(),
+            skill_level: r
+                .skills
+                .iter()
+                .map(|s| s.system.levels.iter().map(|l| resolve(&l.capacity)).collect())
+                .collect(),
             effect: r.enchantments.enchantments.iter().map(|x| resolve(&x.capacity)).collect(),
         }
     }
@@ -175,16 +179,16 @@ pub fn compute(
     let params = &rules.info.parameters;
     let r = &rules.races[race.index()];
     let n = i64::from(figures);
-    let mut s = with_defaults(&r.stats, &params.default_stats);
+    let mut s = with_defaults(&r.system.stats, &params.default_stats);
     let mut capacity: Vec<i64> = tables.race[race.index()].iter().map(|c| c * n).collect();
     capacity.resize(tables.modes, 0);
-    let mut upkeep = i64::from(r.stats.upkeep) * n;
+    let mut upkeep = i64::from(r.system.stats.upkeep) * n;
     for &(skill, experience) in &skills.0 {
         let level = catalog.skill_level(skill, experience) as usize;
         if level == 0 {
             continue;
         }
-        let l = &rules.skills[skill.index()].levels[level - 1];
+        let l = &rules.skills[skill.index()].system.levels[level - 1];
         add(&mut s, &l.stats, 1, 1);
         upkeep += i64::from(l.stats.upkeep) * n;
         for (c, add) in capacity.iter_mut().zip(&tables.skill_level[skill.index()][level - 1]) {
@@ -218,15 +222,15 @@ pub fn compute(
             }
         }
         if equipped > 0 && figures > 0 {
-            add(&mut s, &item.stats, equipped, n);
-            upkeep += i64::from(item.stats.upkeep) * equipped;
+            add(&mut s, &item.system.stats, equipped, n);
+            upkeep += i64::from(item.system.stats.upkeep) * equipped;
         }
     }
     s.upkeep = clamp(upkeep);
     let fpcp = i64::from(params.figures_per_control_point.max(1));
     let mpcp = i64::from(params.mana_per_control_point.max(1));
     let mana = i64::from(s.mana.max(0));
-    s.control = clamp(i64::from(r.stats.control) * ((n + fpcp - 1) / fpcp) + (mana + mpcp - 1) / mpcp);
+    s.control = clamp(i64::from(r.system.stats.control) * ((n + fpcp - 1) / fpcp) + (mana + mpcp - 1) / mpcp);
     UnitStats {
         weight_milli: weight_milli.max(0) as u64,
         capacity: capacity.into_iter().map(|c| c.max(0) as u64).collect(),
@@ -298,7 +302,7 @@ pub fn load_of(world: &World, group: &[Entity]) -> (u64, Vec<u64>) {
         }
     }
     for (m, mode) in modes.iter().enumerate() {
-        if let Some(req) = &mode.skill
+        if let Some(req) = &mode.system.skill
             && !group.iter().all(|&u| crate::systems::overlord::world::meets(world, u, req))
         {
             capacity[m] = 0;

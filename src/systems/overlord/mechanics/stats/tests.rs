@@ -79,7 +79,7 @@ fn control_points_tv_cp() {
     // TV-CP: 1 figure → 1; 20 creatures → 1; 21 followers → 2; a hero with 7 mana → 4.
     let mut rules = (*overlord_rules()).clone();
     let hero = rules.races.iter().position(|r| r.tag == "hero").unwrap();
-    rules.races[hero].stats.mana = 7;
+    rules.races[hero].system.stats.mana = 7;
     let e = world(Arc::new(rules));
     let cp: Vec<u32> = ["U1", "U4", "U2", "U3", "U6"].iter().map(|u| stats(&e, u).control()).collect();
     assert_eq!(cp, [1, 1, 1, 2, 4]);

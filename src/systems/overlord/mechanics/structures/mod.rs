@@ -101,7 +101,7 @@ fn set_target(act: &mut Act, word: &str) {
     act.world.get_mut::<SkillTarget>(me).expect("unit").0 = Some(word.to_string());
     let catalog = act.catalog().clone();
     let lost = act.world.get::<Production>(me).and_then(|p| p.0).is_some_and(|(s, w)| {
-        w > 0 && matches!(catalog.rules.skills[s.index()].use_kind, Some(UseKind::Build | UseKind::Construction))
+        w > 0 && matches!(catalog.rules.skills[s.index()].system.use_kind, Some(UseKind::Build | UseKind::Construction))
     });
     if lost {
         act.world.get_mut::<Production>(me).expect("unit").0 = None;
@@ -124,7 +124,7 @@ fn target(act: &mut Act, entry: &mut Entry) -> Outcome {
 fn build(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Build { skill, what, count } = &entry.order else { return Outcome::NotNow };
     let (skill, mut count) = (*skill, *count);
-    let kind = act.catalog().rules.skills[skill.index()].use_kind;
+    let kind = act.catalog().rules.skills[skill.index()].system.use_kind;
     if !matches!(kind, Some(UseKind::Build | UseKind::Construction)) {
         let s = &act.catalog().rules.skills[skill.index()];
         return Outcome::Invalid(format!("{} [{}] is not a building skill", s.name, s.tag));
@@ -169,11 +169,11 @@ pub fn building_use(act: &mut Act, skill: SkillId, count: &mut Option<u32>) -> O
     let Some(spec) = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone() else {
         return Outcome::Invalid(format!("{} [{}] makes nothing at this level", s.name, s.tag));
     };
-    let Some(output) = s.levels[level as usize - 1].production.as_ref().and_then(|p| p.output.as_deref()) else {
+    let Some(output) = s.system.levels[level as usize - 1].production.as_ref().and_then(|p| p.output.as_deref()) else {
         return Outcome::Invalid(format!("{} [{}] makes nothing at this level", s.name, s.tag));
     };
     let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
-    match s.use_kind {
+    match s.system.use_kind {
         Some(UseKind::Build) => put_in_works(act, skill, &spec, output, at, count),
         _ => make_constructions(act, skill, &spec, output, at, count),
     }
@@ -188,7 +188,7 @@ fn may_build_at(world: &World, location: Entity) -> Result<(), String> {
     if terrain.water {
         return Err(format!("nothing can be built on water ({})", terrain.name));
     }
-    if terrain.no_build {
+    if terrain.system.no_build {
         return Err(format!("nothing can be built on {}", terrain.name));
     }
     Ok(())
@@ -416,7 +416,8 @@ fn make_constructions(
     if let Err(why) = may_build_at(act.world, at.location) {
         return Outcome::Invalid(why);
     }
-    let sails = catalog.rules.movement.modes.iter().any(|m| m.sails && construction.capacity.contains_key(&m.tag));
+    let sails =
+        catalog.rules.movement.modes.iter().any(|m| m.system.sails && construction.capacity.contains_key(&m.tag));
     if sails && !on_coast(act.world, at.location) {
         return Outcome::Invalid(format!("a {} is built on a coast, and {} is not on one", construction.name, {
             label(act.world, at.location)

@@ -75,7 +75,7 @@ impl SkillTree {
         let skills = &catalog.rules.skills;
         let requires: Vec<Vec<(SkillId, u32)>> = skills
             .iter()
-            .map(|s| s.requires.iter().filter_map(|r| catalog.skill(&r.skill).map(|id| (id, r.level))).collect())
+            .map(|s| s.system.requires.iter().filter_map(|r| catalog.skill(&r.skill).map(|id| (id, r.level))).collect())
             .collect();
         let basics = (0..skills.len())
             .map(|i| {
@@ -210,7 +210,7 @@ fn several_students_allowed(
         s.as_deref()
             .and_then(|id| dir.get(crate::systems::overlord::world::resources::Kind::Unit, id))
             .and_then(|u| races.get(u).ok())
-            .is_some_and(|r| catalog.rules.races[r.0.index()].kind == RaceKind::Leader)
+            .is_some_and(|r| catalog.rules.races[r.0.index()].system.kind == RaceKind::Leader)
     })
 }
 
@@ -304,9 +304,9 @@ pub fn study_limit(catalog: &Catalog, race: crate::systems::overlord::world::Rac
     let p = &catalog.rules.info.parameters;
     let r = &catalog.rules.races[race.index()];
     let s = &catalog.rules.skills[skill.index()];
-    let combat = s.flags.contains(&SkillFlag::Combat);
-    let magic = s.flags.contains(&SkillFlag::Magic) || s.flags.contains(&SkillFlag::ElementalMagic);
-    let base = match r.kind {
+    let combat = s.system.flags.contains(&SkillFlag::Combat);
+    let magic = s.system.flags.contains(&SkillFlag::Magic) || s.system.flags.contains(&SkillFlag::ElementalMagic);
+    let base = match r.system.kind {
         RaceKind::Creature => return 0,
         RaceKind::Follower if combat => p.max_combat_study_level.follower,
         RaceKind::Follower => p.max_study_level,
@@ -314,9 +314,9 @@ pub fn study_limit(catalog: &Catalog, race: crate::systems::overlord::world::Rac
         RaceKind::Leader if magic => p.max_study_level,
         RaceKind::Leader => p.max_study_level_leader,
     };
-    let bonus = r.bonuses.learning_level.get(&s.tag).copied().unwrap_or(0);
+    let bonus = r.system.bonuses.learning_level.get(&s.tag).copied().unwrap_or(0);
     let with_bonus = base.saturating_add_signed(bonus);
-    if r.hero && combat { with_bonus.max(p.max_combat_study_level.hero) } else { with_bonus }
+    if r.system.hero && combat { with_bonus.max(p.max_combat_study_level.hero) } else { with_bonus }
 }
 
 fn level_of(catalog: &Catalog, skills: &Skills, skill: SkillId) -> u32 {
@@ -367,9 +367,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     let current = level_of(&catalog, skills, studying);
     // Followers know one basic skill besides combat; with two, nothing goes past
     // 1st level, even taught (§10 races, SKL-MERGE-BASIC).
-    let kind = catalog.rules.races[race.index()].kind;
+    let kind = catalog.rules.races[race.index()].system.kind;
     let plain_basic = |k: SkillId| {
-        let f = &catalog.rules.skills[k.index()].flags;
+        let f = &catalog.rules.skills[k.index()].system.flags;
         f.contains(&SkillFlag::Basic) && !f.contains(&SkillFlag::Combat)
     };
     let basics_known = skills.0.iter().filter(|x| x.1 > 0 && plain_basic(x.0)).count();
@@ -429,7 +429,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     // Magic skills: leaders go no further than `max_magic_study_level_taught` by
     // study, even taught; experience takes them on (§10 races).
-    let magic = st.flags.contains(&SkillFlag::Magic) || st.flags.contains(&SkillFlag::ElementalMagic);
+    let magic = st.system.flags.contains(&SkillFlag::Magic) || st.system.flags.contains(&SkillFlag::ElementalMagic);
     if magic && kind == RaceKind::Leader && current >= p.max_magic_study_level_taught {
         act.log(format!(
             "Cannot study {} [{}] beyond level {}, even taught: only experience goes further.",
@@ -439,11 +439,11 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     // SKL-KINDS: a specialist skill needs a teacher or a place that teaches it; the
     // order waits for one.
-    if st.flags.contains(&SkillFlag::Specialist) && lesson.is_none() && taught.is_none_or(|t| t <= current) {
+    if st.system.flags.contains(&SkillFlag::Specialist) && lesson.is_none() && taught.is_none_or(|t| t <= current) {
         return Outcome::NotNow;
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.
-    let cost = u64::from(st.study_cost) * u64::from(act.working_figures(me));
+    let cost = u64::from(st.system.study_cost) * u64::from(act.working_figures(me));
     if cost > 0 && !pay(act, cost) {
         let what = catalog.money().map(|m| catalog.items_text(m, cost)).unwrap_or_default();
         return Outcome::Invalid(format!("a day of study costs {what}, and the unit and its faction have less"));
@@ -456,9 +456,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     if taught.is_some_and(|t| t > current) {
         speed += i64::from(p.study_bonus_place_percent);
     }
-    speed += i64::from(catalog.rules.races[race.index()].bonuses.study.get(&st.tag).copied().unwrap_or(0));
+    speed += i64::from(catalog.rules.races[race.index()].system.bonuses.study.get(&st.tag).copied().unwrap_or(0));
     if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0) {
-        speed += i64::from(season.bonuses.study.get(&st.tag).copied().unwrap_or(0));
+        speed += i64::from(season.system.bonuses.study.get(&st.tag).copied().unwrap_or(0));
     }
     if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, me) {
         speed += i64::from(b.study.get(&st.tag).copied().unwrap_or(0));
@@ -467,7 +467,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         if !beyond {
             // ×2 for up to `teach_max_figures` figures (a leader counts as
             // `teach_leader_figures`); a bigger unit gets the bonus in proportion.
-            let kind = catalog.rules.races[race.index()].kind;
+            let kind = catalog.rules.races[race.index()].system.kind;
             let weight = if kind == RaceKind::Leader { u64::from(p.teach_leader_figures) } else { figures }.max(1);
             let cap = u64::from(p.teach_max_figures);
             let extra = i64::from(p.teach_percent) - 100;
@@ -530,16 +530,16 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// Why a unit of `race` can never study `skill`, if it cannot.
 fn refusal(catalog: &Catalog, race: crate::systems::overlord::world::RaceId, skill: SkillId) -> Option<String> {
     let s = &catalog.rules.skills[skill.index()];
-    if s.flags.is_empty() {
+    if s.system.flags.is_empty() {
         return None;
     }
-    let kind = catalog.rules.races[race.index()].kind;
+    let kind = catalog.rules.races[race.index()].system.kind;
     let name = format!("{} [{}]", s.name, s.tag);
-    if s.flags.contains(&SkillFlag::NoLearn) {
+    if s.system.flags.contains(&SkillFlag::NoLearn) {
         Some(format!("{name} cannot be learned by study"))
-    } else if s.flags.contains(&SkillFlag::CreatureOnly) && kind != RaceKind::Creature {
+    } else if s.system.flags.contains(&SkillFlag::CreatureOnly) && kind != RaceKind::Creature {
         Some(format!("{name} is a creature skill"))
-    } else if s.flags.contains(&SkillFlag::LeaderOnly) && kind != RaceKind::Leader {
+    } else if s.system.flags.contains(&SkillFlag::LeaderOnly) && kind != RaceKind::Leader {
         Some(format!("only leaders and heroes can study {name}"))
     } else {
         None

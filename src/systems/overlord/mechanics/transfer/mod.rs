@@ -216,10 +216,10 @@ fn equip(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Equip { item, count } = &entry.order else { return Outcome::NotNow };
     let c = act.catalog().clone();
     let data = &c.rules.items[item.index()];
-    let Some(slot) = &data.slot else {
+    let Some(slot) = &data.system.slot else {
         return Outcome::Invalid(format!("{} cannot be equipped", data.name));
     };
-    if let Some(req) = &data.equip_skill {
+    if let Some(req) = &data.system.equip_skill {
         let level = c.skill(&req.skill).map_or(0, |s| {
             let exp = act.world.get::<Skills>(act.unit).and_then(|k| k.0.iter().find(|x| x.0 == s).map(|x| x.1));
             c.skill_level(s, exp.unwrap_or(0))
@@ -233,10 +233,10 @@ fn equip(act: &mut Act, entry: &mut Entry) -> Outcome {
     let others: u32 = inv
         .0
         .iter()
-        .filter(|h| h.item != *item && c.rules.items[h.item.index()].slot.as_ref() == Some(slot))
+        .filter(|h| h.item != *item && c.rules.items[h.item.index()].system.slot.as_ref() == Some(slot))
         .map(|h| h.equipped)
         .sum();
-    let limit = (figures.saturating_mul(data.max_per_figure)).saturating_sub(others);
+    let limit = (figures.saturating_mul(data.system.max_per_figure)).saturating_sub(others);
     let have = inv.count(*item);
     let n = count.unwrap_or(u32::MAX).min(limit).min(have);
     let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
