@@ -141,6 +141,30 @@ pub fn dated(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
     events.0.iter().map(|x| (x.day, x.text.clone())).collect()
 }
 
+/// The day of the first event of `id` this month that contains `what`.
+pub fn said(e: &Engine<Overlord>, id: &str, what: &str) -> Option<u32> {
+    dated(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
+}
+
+/// Unit `id`'s pending orders, as the order template writes them.
+pub fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
+    let c = e.world().resource::<Catalog>();
+    let list = e.world().get::<crate::systems::overlord::world::components::Orders>(unit(e, id)).expect("unit");
+    list.0.iter().map(|q| q.entry.written(c).to_string()).collect()
+}
+
+/// The figures of unit `id`.
+pub fn figures(e: &Engine<Overlord>, id: &str) -> u32 {
+    e.world().get::<crate::systems::overlord::world::components::Figures>(unit(e, id)).expect("unit").0
+}
+
+/// The id of the location where unit `id` is seen.
+pub fn place(e: &Engine<Overlord>, id: &str) -> String {
+    use crate::systems::overlord::world::components::{At, Id};
+    let l = e.world().get::<At>(unit(e, id)).expect("unit").location;
+    e.world().get::<Id>(l).expect("location").0.clone()
+}
+
 /// How many of `item` unit `id` holds.
 pub fn count(e: &Engine<Overlord>, id: &str, item: &str) -> u32 {
     let i = e.world().resource::<Catalog>().item(item).expect("item");

@@ -3,9 +3,9 @@
 use crate::systems::overlord::Overlord;
 
 use crate::core::engine::Engine;
-use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
+use crate::systems::overlord::testkit::*;
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Effects, Figures, Inventory, Orders, StackLeader};
+use crate::systems::overlord::world::components::{Effects, Inventory, Orders, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
 fn world(units: &str) -> String {
@@ -18,14 +18,6 @@ fn world(units: &str) -> String {
   units: [{units}],
 )"#
     )
-}
-
-fn run(e: &mut Engine<Overlord>, text: &str) {
-    run_month(e, &[text]);
-}
-
-fn figures(e: &Engine<Overlord>, id: &str) -> u32 {
-    e.world().get::<Figures>(unit(e, id)).unwrap().0
 }
 
 fn holding(e: &Engine<Overlord>, id: &str, item: &str) -> (u32, u32) {
@@ -48,7 +40,7 @@ fn merged_experience_is_the_figure_weighted_average_tv_merge() {
      items: [("swrd", 1, 0)]),
     (id: "U3", name: "Levies", faction: "fa", race: "man", figures: 20, location: "L1"),"#;
     let mut e = engine_without_money(scenario(&world(units)));
-    run(&mut e, "GAME fa pa\nUNIT U2\nMERGE U3 10\nNAME \"never\"\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nMERGE U3 10\nNAME \"never\"\n"]);
     assert_eq!((figures(&e, "U3"), points(&e, "U3", "cmbt")), (30, 3000));
     assert_eq!(figures(&e, "U2"), 0);
     assert_eq!(holding(&e, "U2", "swrd"), (1, 0), "items stay behind");
@@ -64,7 +56,7 @@ fn incoming_figures_forget_a_second_basic_skill_skl_merge_basic() {
     (id: "U2", name: "Cooks", faction: "fa", race: "man", figures: 10, location: "L1", skills: [("cook", 3000), ("cmbt", 3000)]),
     (id: "U3", name: "Diggers", faction: "fa", race: "man", figures: 10, location: "L1", skills: [("digg", 3000)]),"#;
     let mut e = engine_without_money(scenario(&world(units)));
-    run(&mut e, "GAME fa pa\nUNIT U2\nMERGE U3 5\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nMERGE U3 5\n"]);
     assert_eq!((points(&e, "U3", "digg"), points(&e, "U3", "cook"), points(&e, "U3", "cmbt")), (2000, 0, 1000));
     assert_eq!((figures(&e, "U2"), points(&e, "U2", "cook")), (5, 3000), "the figures left behind keep theirs");
 }
@@ -75,7 +67,7 @@ fn merge_zero_moves_everything_and_the_unit_is_gone() {
     (id: "U2", name: "A", faction: "fa", race: "man", figures: 10, location: "L1", items: [("coin", 30, 0)]),
     (id: "U3", name: "B", faction: "fa", race: "man", figures: 10, location: "L1", items: [("coin", 5, 0)]),"#;
     let mut e = engine_without_money(scenario(&world(units)));
-    run(&mut e, "GAME fa pa\nUNIT U2\nMERGE U3 0\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nMERGE U3 0\n"]);
     assert!(e.world().resource::<Directory>().get(Kind::Unit, "U2").is_none());
     assert_eq!((figures(&e, "U3"), holding(&e, "U3", "coin").0), (20, 35));
 }
@@ -90,7 +82,7 @@ fn split_takes_bare_figures_first_and_equipped_ones_with_their_gear_ord_split() 
     (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1", stack_leader: Some("U1"),
      items: [("hrse", 3, 3), ("swrd", 5, 0)], skills: [("cmbt", 3000)], effects: [("effhapy", 100000)]),"#;
     let mut e = engine_without_money(scenario(&world(units)));
-    run(&mut e, "GAME fa pa\nUNIT U2\nSPLIT fanU01 8\nUNIT fanU01\nNAME \"Scouts\"\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSPLIT fanU01 8\nUNIT fanU01\nNAME \"Scouts\"\n"]);
     let u3 = unit(&e, "U3");
     assert_eq!((figures(&e, "U3"), figures(&e, "U2")), (8, 2));
     assert_eq!((holding(&e, "U3", "hrse"), holding(&e, "U2", "hrse")), ((1, 1), (2, 2)));

@@ -7,7 +7,7 @@ use crate::core::engine::Engine;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::guards::BattleRequests;
-use crate::systems::overlord::testkit::{dated, overlord_rules, run_month, scenario, unit};
+use crate::systems::overlord::testkit::*;
 use crate::systems::overlord::world::components::{At, Journey, Orders, Production, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
@@ -63,15 +63,6 @@ const LEADER: &str = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", fig
 
 fn men(extra: &str) -> String {
     format!(r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1"{extra}),"#)
-}
-
-fn place(e: &Engine<Overlord>, id: &str) -> String {
-    let l = e.world().get::<At>(unit(e, id)).unwrap().location;
-    e.world().get::<crate::systems::overlord::world::components::Id>(l).unwrap().0.clone()
-}
-
-fn said(e: &Engine<Overlord>, id: &str, what: &str) -> Option<u32> {
-    dated(e, id).into_iter().find(|x| x.1.contains(what)).map(|x| x.0)
 }
 
 fn seen(e: &Engine<Overlord>, day: u32) -> (String, bool) {

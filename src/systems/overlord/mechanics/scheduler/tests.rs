@@ -6,9 +6,7 @@ use crate::systems::overlord::orders::syntax::Keyword;
 use super::*;
 use crate::core::engine::plan::PlanApp;
 use crate::core::engine::{Engine, Threads};
-use crate::systems::overlord::testkit::{
-    count, engine_with, engine_without_money, events, overlord_rules, scenario, unit,
-};
+use crate::systems::overlord::testkit::*;
 use crate::systems::overlord::world::components::{DisplayName, Funds, Inventory, StackLeader};
 use bevy_app::App;
 
@@ -39,17 +37,6 @@ fn game() -> Engine<Overlord> {
     engine_without_money(scenario(WORLD))
 }
 
-fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    let c = e.world().resource::<Catalog>();
-    e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
-}
-
-fn run(e: &mut Engine<Overlord>, files: &[&str]) {
-    let parsed = files.iter().map(|t| e.parse(t).unwrap()).collect();
-    e.submit(parsed);
-    e.run_turn(|_, _| {});
-}
-
 fn has(events: &[String], text: &str) -> bool {
     events.iter().any(|e| e.contains(text))
 }
@@ -70,7 +57,7 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
     let mut e = engine_with(scenario(WORLD), false, |app: &mut App| {
         app.add_step_system("movement", arrive);
     });
-    run(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
     assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
     assert!(has(&events(&e, "U4"), "6: Received 10 coins [coin] from Ann [U1]."));
     assert_eq!(count(&e, "U1", "coin"), 90);
@@ -88,7 +75,7 @@ fn a_gift_the_receiver_refuses_is_removed_dip_friendly() {
         count: 5,
         equipped: 0,
     });
-    run(&mut e, &[text]);
+    run_month(&mut e, &[text]);
     assert!(has(&events(&e, "U3"), "GIVE U1 coin 1: removed from the orders: Ann [U1] does not accept gifts"));
     assert_eq!(count(&e, "U3", "coin"), 5);
 }
@@ -98,7 +85,7 @@ fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
     // The rules' example: on day 10 both units describe themselves at the same moment;
     // U1 is in L1 and U5 in L2 (same faction: anywhere).
     let mut e = game();
-    run(
+    run_month(
         &mut e,
         &["GAME fa pa\nUNIT U1\nDAY 10\n-SYNCHRO U5\n--NAME \"One\"\nUNIT U5\nDAY 10\n-SYNCHRO U1\n--NAME \"Five\"\n"],
     );
@@ -108,7 +95,7 @@ fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
     assert!(orders(&e, "U1").is_empty() && orders(&e, "U5").is_empty());
     // A SYNCHRO whose partner never answers waits, with what follows it.
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"x\"\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"x\"\n"]);
     assert_eq!(orders(&e, "U1"), ["SYNCHRO U5", "-NAME \"x\""]);
 }
 
@@ -116,7 +103,7 @@ fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
 fn one_synchro_per_unit_per_day_ord_synchro() {
     // ORD-SYNCHRO: "One SYNCHRO per day." The second pair waits for day 2.
     let mut e = game();
-    run(
+    run_month(
         &mut e,
         &[
             "GAME fa pa\nUNIT U1\nSYNCHRO U5\n-NAME \"One\"\nSYNCHRO U5\n-NAME \"Two\"\nUNIT U5\nSYNCHRO U1\nSYNCHRO U1\n",
@@ -154,11 +141,11 @@ fn visits_on(e: &Engine<Overlord>, day: u32) -> Vec<String> {
 fn units_are_visited_by_location_then_report_order_and_promote_changes_it_sch_unit() {
     // SCH-LOC, SCH-UNIT: L1 before L2; in L1 the units outside, then those in B1.
     let mut e = recording_engine();
-    run(&mut e, &["GAME fa pa\nUNIT U2\nENTER B1\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nENTER B1\n"]);
     assert_eq!(visits_on(&e, 1), ["U1", "U3", "U2", "U4", "U5"], "U2 entered B1 on day 1");
     // ORD-PROMOTE, SCH-ORDERDEP: Ann promotes Bob, who then acts before her.
     let mut e = recording_engine();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nD2 PROMOTE U3\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nD2 PROMOTE U3\n"]);
     assert_eq!(visits_on(&e, 1), ["U1", "U2", "U3", "U4", "U5"]);
     assert_eq!(visits_on(&e, 2), ["U3", "U1", "U2", "U4", "U5"], "U3 acts before U1 from day 2");
     let s = e.state();
@@ -173,7 +160,7 @@ fn a_51st_order_is_ignored_file_limit() {
         text.push_str(&format!("D{} DAY 31\n", i % 30 + 1));
     }
     let mut e = game();
-    run(&mut e, &[&text]);
+    run_month(&mut e, &[&text]);
     assert_eq!(orders(&e, "U1").len(), 50);
     assert!(has(&events(&e, "fa"), "0: Orders, line 53: unit U1 already has 50 orders; this one is ignored."));
 }
@@ -181,20 +168,23 @@ fn a_51st_order_is_ignored_file_limit() {
 #[test]
 fn a_never_created_new_id_is_purged_from_every_list_file_newid_life() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nPILLAGE\nUNIT fanU01\nNAME \"Recruits\"\n"]);
+    run_month(
+        &mut e,
+        &["GAME fa pa\nUNIT U1\nSEE fanU01\n-GIVE fanU01 coin 5\nPILLAGE\nUNIT fanU01\nNAME \"Recruits\"\n"],
+    );
     assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
     assert!(has(&events(&e, "U1"), "2 orders naming fanU01 removed: no unit or structure fanU01 was created"));
     assert!(has(&events(&e, "fa"), "Orders for fanU01 dropped: no unit fanU01 was created this month."));
     // Another faction's new id cannot be given orders.
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT fbnU01\nNAME \"x\"\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT fbnU01\nNAME \"x\"\n"]);
     assert!(has(&events(&e, "fa"), "orders for fbnU01 ignored"));
 }
 
 #[test]
 fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nPILLAGE\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nPILLAGE\n"]);
     let ev = events(&e, "U1");
     let notes: Vec<&String> = ev.iter().filter(|x| x.contains("does nothing")).collect();
     assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
@@ -208,7 +198,7 @@ fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
 #[test]
 fn orders_restricted_to_a_kind_of_unit_are_removed_for_others_pfx_kind() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U2\nBUY 1 swrd\n-NAME \"after\"\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nBUY 1 swrd\n-NAME \"after\"\n"]);
     assert!(has(&events(&e, "U2"), "1: BUY 1 swrd: removed from the orders: only leaders may give BUY."));
     assert!(has(&events(&e, "U2"), "1: Is now called after."), "the next order loses its dash");
 }
@@ -217,46 +207,46 @@ fn orders_restricted_to_a_kind_of_unit_are_removed_for_others_pfx_kind() {
 fn stacks_stack_unstack_eject_and_accept() {
     // ORD-STACK under a unit of another faction needs its ACCEPT (ORD-ACCEPT).
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
     let leader = |e: &Engine<Overlord>, id: &str| e.world().get::<StackLeader>(unit(e, id)).unwrap().0;
     assert_eq!(leader(&e, "U1"), None, "refused on day 1: no ACCEPT yet");
     assert!(has(&events(&e, "U1"), "does not accept this unit in its stack"));
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nWAIT 3\n-STACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nWAIT 3\n-STACK U3\n", "GAME fb pb\nUNIT U3\nWAIT 2\n-ACCEPT U1\n"]);
     assert_eq!(leader(&e, "U1"), Some(unit(&e, "U3")));
     assert!(orders(&e, "U3").is_empty(), "the ACCEPT was used");
     // U2 came along under U1 (STK-LEAD); EJECT by U1 puts U2 under U3 directly.
-    run(&mut e, &["GAME fa pa\nUNIT U1\nEJECT U2\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nEJECT U2\n"]);
     assert_eq!(leader(&e, "U2"), Some(unit(&e, "U3")));
-    run(&mut e, &["GAME fa pa\nUNIT U1\nUNSTACK\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nUNSTACK\n"]);
     assert_eq!(leader(&e, "U1"), None);
     // Only leaders lead stacks.
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U2\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nSTACK U2\n"]);
     assert!(has(&events(&e, "U1"), "a unit cannot stack under itself or a unit of its own stack"));
 }
 
 #[test]
 fn enter_and_leave_move_the_substack_ord_enter_ord_leave() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\nWAIT 4\n-LEAVE\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\nWAIT 4\n-LEAVE\n"]);
     let at = |e: &Engine<Overlord>, id: &str| e.world().get::<At>(unit(e, id)).unwrap().structure;
     assert!(has(&events(&e, "U1"), "1: Entered B1."));
     assert!(has(&events(&e, "U1"), "5: Left B1."));
     assert_eq!(at(&e, "U1"), None);
-    run(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nENTER B1\n"]);
     let b1 = e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Structure, "B1");
     assert_eq!(at(&e, "U1"), b1);
     assert_eq!(at(&e, "U2"), b1, "the stacked men came along");
     // Bob of fb may not enter: fa, Ann's faction, holds fb Neutral.
-    run(&mut e, &["GAME fb pb\nUNIT U3\nENTER B1\n"]);
+    run_month(&mut e, &["GAME fb pb\nUNIT U3\nENTER B1\n"]);
     assert!(has(&events(&e, "U3"), "the owner of B1 does not let this unit in"));
 }
 
 #[test]
 fn identity_orders_and_settings() {
     let mut e = game();
-    run(
+    run_month(
         &mut e,
         &[
             "GAME fa pa\nUNIT U1\nNAME “Ann the Bold”\nDESCRIBE \"tall\"\nSETTING silent on\nSTANCE fb ally\nSTANCE fa hostile\nTACTIC fight center left stand\nCOMBAT cmbt\n",
@@ -279,7 +269,7 @@ fn identity_orders_and_settings() {
 fn equip_drop_get_and_withdraw() {
     let mut e = game();
     // ORD-EQUIP: 12 swords, 10 men: at most 10 equipped.
-    run(&mut e, &["GAME fa pa\nUNIT U2\nEQUIP swrd\nDROP swrd 0 10\nUNIT U1\nWITHDRAW 50\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nEQUIP swrd\nDROP swrd 0 10\nUNIT U1\nWITHDRAW 50\n"]);
     let inv = e.world().get::<Inventory>(unit(&e, "U2")).unwrap().0.clone();
     assert_eq!((inv[0].count, inv[0].equipped), (10, 10), "2 unequipped swords were dropped first");
     assert_eq!(e.state().locations[0].inventory, [crate::systems::overlord::data::ItemCount("swrd".into(), 2)]);
@@ -287,17 +277,17 @@ fn equip_drop_get_and_withdraw() {
     let fa = e.world().resource::<Directory>().factions[0];
     assert_eq!(e.world().get::<Funds>(fa).unwrap().0[0].1, 450);
     // GET L1 [number] item [left]: `GET L1 swrd 1` takes all but one.
-    run(&mut e, &["GAME fa pa\nUNIT U1\nGET L1 swrd 1\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nGET L1 swrd 1\n"]);
     assert!(has(&events(&e, "U1"), "1: Picked up 1 sword [swrd]."), "{:?}", events(&e, "U1"));
     // WITHDRAW only in a city.
-    run(&mut e, &["GAME fa pa\nUNIT U5\nWITHDRAW 5\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U5\nWITHDRAW 5\n"]);
     assert!(has(&events(&e, "U5"), "WITHDRAW works only in a city"));
 }
 
 #[test]
 fn disband_returns_figures_to_the_population_ord_disband() {
     let mut e = game();
-    run(&mut e, &["GAME fa pa\nUNIT U2\nDISBAND CONFIRM\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nDISBAND CONFIRM\n"]);
     assert!(
         e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, "U2").is_none()
     );
@@ -310,7 +300,7 @@ fn disband_returns_figures_to_the_population_ord_disband() {
 #[test]
 fn conditions_at_have_size_skill_leader_leading() {
     let mut e = game();
-    run(
+    run_month(
         &mut e,
         &[
             "GAME fa pa\nUNIT U2\nAT L1\n-LEADER U1\n--SIZE 10\n---HAVE swrd 12\n----NAME \"ok\"\nUNIT U1\nSKILL cmbt 1\n-SKILL cmbt 30 DAYS\n--LEADING U2\n---NAME \"lead\"\nAT L2\n+NAME \"here\"\n",
@@ -327,9 +317,9 @@ fn the_same_orders_give_the_same_month_on_one_thread_or_many() {
     let text = "GAME fa pa\nUNIT U1\nDAY 3\n-GIVE U2 coin 7\nUNIT U2\nHAVE coin 7\n-DROP coin 2\n";
     // Every mechanic, wages and upkeep included.
     let mut one = Engine::<Overlord>::new(overlord_rules(), scenario(WORLD), Threads::One).unwrap();
-    run(&mut one, &[text]);
+    run_month(&mut one, &[text]);
     let mut many = Engine::<Overlord>::new(overlord_rules(), scenario(WORLD), Threads::Count(3)).unwrap();
-    run(&mut many, &[text]);
+    run_month(&mut many, &[text]);
     assert_eq!(one.state(), many.state());
     assert_eq!(one.reports(), many.reports());
 }

@@ -2,12 +2,9 @@
 //! figure and its 1st level needs 30 days (3000 points, 100 a day); blades [blde]
 //! requires 1st combat.
 
-use crate::systems::overlord::Overlord;
-
-use crate::core::engine::Engine;
-use crate::systems::overlord::testkit::{engine_without_money, points, run_month, scenario, unit};
+use crate::systems::overlord::testkit::*;
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Funds, Inventory, Orders};
+use crate::systems::overlord::world::components::{Funds, Inventory};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 
 /// June (no season bonus). `units` are fa's; L2 teaches combat up to level 3.
@@ -27,19 +24,6 @@ fn world(units: &str, known: &str) -> String {
     )
 }
 
-fn run(e: &mut Engine<Overlord>, text: &str) {
-    run_month(e, &[text]);
-}
-
-fn events(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    e.world().get::<Events>(unit(e, id)).unwrap().0.iter().map(|v| format!("{}: {}", v.day, v.text)).collect()
-}
-
-fn orders(e: &Engine<Overlord>, id: &str) -> Vec<String> {
-    let c = e.world().resource::<Catalog>();
-    e.world().get::<Orders>(unit(e, id)).unwrap().0.iter().map(|q| q.entry.written(c).to_string()).collect()
-}
-
 const MEN: &str =
     r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L1", items: [("coin", 100, 0)]),"#;
 
@@ -48,7 +32,7 @@ fn study_to_a_level_costs_per_figure_and_day_ord_study_cash_study() {
     // 30 days at 100 points reach 1st combat; 10 figures × 1 coin × 30 days = 300
     // coins: 100 from the unit's cash, then 200 from the faction funds (CASH-FUND).
     let mut e = engine_without_money(scenario(&world(MEN, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY cmbt 1\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSTUDY cmbt 1\n"]);
     assert_eq!(points(&e, "U2", "cmbt"), 3000);
     assert_eq!(
         events(&e, "U2"),
@@ -64,7 +48,7 @@ fn study_to_a_level_costs_per_figure_and_day_ord_study_cash_study() {
 #[test]
 fn a_plain_study_is_one_day_and_a_duration_counts_days_pfx_dur() {
     let mut e = engine_without_money(scenario(&world(MEN, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY cmbt\n10 STUDY digg\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSTUDY cmbt\n10 STUDY digg\n"]);
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "digg")), (100, 1000));
 }
 
@@ -79,7 +63,7 @@ fn leaders_up_the_stack_and_teaching_places_speed_study_skl_fast() {
     (id: "U4", name: "Both", faction: "fa", race: "man", figures: 1, location: "L2", stack_leader: Some("U5")),
     (id: "U5", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("cmbt", 9000)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\n30 STUDY cmbt\nUNIT U3\n30 STUDY cmbt\nUNIT U4\n30 STUDY cmbt\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n30 STUDY cmbt\nUNIT U3\n30 STUDY cmbt\nUNIT U4\n30 STUDY cmbt\n"]);
     assert_eq!([points(&e, "U2", "cmbt"), points(&e, "U3", "cmbt"), points(&e, "U4", "cmbt")], [3300, 3600, 3900]);
 }
 
@@ -93,7 +77,7 @@ fn study_stops_at_the_limit_of_the_unit_kind_unless_a_place_teaches_skl_limit() 
     (id: "U4", name: "Capped", faction: "fa", race: "man", figures: 1, location: "L1", skills: [("cmbt", 9000)]),
     (id: "U3", name: "Cadets", faction: "fa", race: "man", figures: 1, location: "L2", skills: [("cmbt", 9000)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\n@STUDY cmbt\n@STUDY digg\nUNIT U3\n@STUDY cmbt\nUNIT U4\n@STUDY cmbt\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n@STUDY cmbt\n@STUDY digg\nUNIT U3\n@STUDY cmbt\nUNIT U4\n@STUDY cmbt\n"]);
     assert_eq!(points(&e, "U2", "cmbt"), 9050, "one day reached 2nd level, then the order ended");
     assert!(events(&e, "U2").contains(&"1: Achieves 2nd combat [cmbt].".to_string()));
     assert!(events(&e, "U4").contains(&"1: Cannot study combat [cmbt] beyond level 2 here.".to_string()));
@@ -110,14 +94,14 @@ fn requirements_are_studied_first_when_the_faction_knows_the_skill_skl_autopre()
     // knowledge waits, its order kept.
     let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 1, location: "L1"),"#;
     let mut e = engine_without_money(scenario(&world(units, r#"(skill: "blde", level: 1)"#)));
-    run(&mut e, "GAME fa pa\nUNIT U2\n@STUDY blde\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n@STUDY blde\n"]);
     // Days 1–30: combat to 3000 (30 days), then none left for blades this month.
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde")), (3000, 0));
-    run(&mut e, "GAME fa pa\n");
+    run_month(&mut e, &["GAME fa pa\n"]);
     // Month 2: 30 days of blades (3000), combat +10% of it.
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde")), (3300, 3000));
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\n@STUDY blde\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n@STUDY blde\n"]);
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde")), (0, 0));
     assert_eq!(orders(&e, "U2"), ["@STUDY blde"]);
 }
@@ -126,7 +110,7 @@ fn requirements_are_studied_first_when_the_faction_knows_the_skill_skl_autopre()
 fn skills_a_unit_may_not_study_are_removed_skl_kinds() {
     let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 1, location: "L1"),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY tact\nSTUDY egra\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSTUDY tact\nSTUDY egra\n"]);
     let ev = events(&e, "U2");
     assert!(
         ev.contains(
@@ -145,7 +129,7 @@ fn study_that_cannot_be_paid_is_removed_cash_study() {
     let mut s = scenario(&world(units, ""));
     s.factions[0].funds.clear();
     let mut e = engine_without_money(s);
-    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY cmbt\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSTUDY cmbt\n"]);
     assert_eq!(points(&e, "U2", "cmbt"), 0);
     assert!(
         events(&e, "U2")[1].contains("a day of study costs 10 coins [coin], and the unit and its faction have less")
@@ -168,7 +152,7 @@ fn stack_leader_teaching_place_and_teach_give_260_percent_tv_study() {
         };
         let units = format!("{}\n{}", unit(first), unit(second));
         let mut e = engine_without_money(scenario(&world(&units, "")));
-        run(&mut e, "GAME fa pa\nUNIT U4\n30 STUDY cmbt\nUNIT U5\n@TEACH U4 cmbt\n");
+        run_month(&mut e, &["GAME fa pa\nUNIT U4\n30 STUDY cmbt\nUNIT U5\n@TEACH U4 cmbt\n"]);
         assert_eq!(points(&e, "U4", "cmbt"), 7800, "{first} first");
         assert!(events(&e, "U5").contains(&"1: Teaches combat [cmbt] to Student [U4].".to_string()));
     }
@@ -184,9 +168,9 @@ fn a_teacher_lifts_the_limit_for_small_units_at_normal_speed_ord_teach() {
     (id: "U3", name: "Twenty", faction: "fa", race: "man", figures: 20, location: "L1", skills: [("cmbt", 9000)]),
     (id: "U5", name: "Second teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(
+    run_month(
         &mut e,
-        "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\nUNIT U5\n@TEACH U3 cmbt\nUNIT U2\n@STUDY cmbt\nUNIT U3\n@STUDY cmbt\n",
+        &["GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\nUNIT U5\n@TEACH U3 cmbt\nUNIT U2\n@STUDY cmbt\nUNIT U3\n@STUDY cmbt\n"],
     );
     assert_eq!(points(&e, "U2", "cmbt"), 12000);
     assert_eq!(points(&e, "U3", "cmbt"), 9000);
@@ -200,7 +184,7 @@ fn a_teacher_with_no_student_studying_does_nothing_that_day_ord_teach() {
     (id: "U1", name: "Teacher", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("cmbt", 18000)]),
     (id: "U2", name: "Idle", faction: "fa", race: "man", figures: 10, location: "L1"),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@TEACH U2 cmbt\n"]);
     assert!(!events(&e, "U1").iter().any(|x| x.contains("Teaches")));
     assert_eq!(orders(&e, "U1"), ["@TEACH U2 cmbt"]);
 }
@@ -212,7 +196,7 @@ fn forget_takes_the_skill_and_its_dependants_ord_forget() {
     let units = r#"(id: "U2", name: "Men", faction: "fa", race: "man", figures: 1, location: "L1",
                     skills: [("cmbt", 3000), ("blde", 500), ("digg", 100)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\nFORGET cmbt\nFORGET arch\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nFORGET cmbt\nFORGET arch\n"]);
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde"), points(&e, "U2", "digg")), (0, 0, 100));
     assert!(events(&e, "U2").contains(&"1: Forgot combat [cmbt], blades [blde].".to_string()));
     assert_eq!(orders(&e, "U2"), ["FORGET arch"]);
@@ -227,7 +211,7 @@ fn followers_know_one_basic_skill_besides_combat_and_teach_takes_one_follower() 
     (id: "U2", name: "Diggers", faction: "fa", race: "man", figures: 1, location: "L1", skills: [("digg", 3000)]),
     (id: "U3", name: "Others", faction: "fa", race: "man", figures: 1, location: "L1"),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(&mut e, "GAME fa pa\nUNIT U2\nSTUDY cook\nSTUDY cmbt\nUNIT U1\n@TEACH U2 cmbt U3 cmbt\n");
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nSTUDY cook\nSTUDY cmbt\nUNIT U1\n@TEACH U2 cmbt U3 cmbt\n"]);
     assert_eq!((points(&e, "U2", "cook"), points(&e, "U2", "cmbt")), (0, 100));
     let ev = events(&e, "U2");
     assert!(ev.iter().any(|x| x.contains("a follower unit knows one basic skill besides combat")), "{ev:?}");
@@ -246,9 +230,11 @@ fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds
     (id: "U4", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("mage", 9000)]),
     (id: "U5", name: "Eve", faction: "fa", race: "ldr", figures: 1, location: "L2", skills: [("mage", 30000)]),"#;
     let mut e = engine_without_money(scenario(&world(units, "")));
-    run(
+    run_month(
         &mut e,
-        "GAME fa pa\nUNIT U1\n@STUDY ianc\nUNIT U2\n5 STUDY ianc\nUNIT U3\n5 TEACH U2 ianc\nUNIT U5\n@TEACH U4 mage\nUNIT U4\n@STUDY mage\n",
+        &[
+            "GAME fa pa\nUNIT U1\n@STUDY ianc\nUNIT U2\n5 STUDY ianc\nUNIT U3\n5 TEACH U2 ianc\nUNIT U5\n@TEACH U4 mage\nUNIT U4\n@STUDY mage\n",
+        ],
     );
     assert_eq!(points(&e, "U1", "ianc"), 0);
     assert_eq!(orders(&e, "U1"), ["@STUDY ianc"], "waits for a teacher");
