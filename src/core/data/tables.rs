@@ -445,6 +445,26 @@ mod tests {
                 ),
             ]
         );
+        // More stances than a stance id holds are refused at the first one too many.
+        let many: Vec<Stance<()>> = (0..=MAX_STANCES)
+            .map(|i| Stance { tag: format!("s{i}"), name: String::new(), rank: 0, toward_self: i == 0, grants: vec![] })
+            .collect();
+        let mut issues = Issues::default();
+        check(
+            CoreTables {
+                movement: &movement,
+                climate: &Climate::<(), ()>::default(),
+                terrains: &[] as &[Terrain<()>],
+                races: &[] as &[Race<()>],
+                items: &[] as &[Item<()>],
+                skills: &[] as &[Skill<()>],
+                stances: &many,
+            },
+            &mut issues,
+        );
+        let found: Vec<(String, String)> =
+            issues.0.iter().map(|i| (path_to_string(&i.path), i.message.clone())).collect();
+        assert_eq!(found, [("[256]".to_string(), "more than 256 stances".to_string())]);
         // Written back, a record without system fields has no `system:`.
         let text = ron::to_string(&terrains[1]).unwrap();
         assert!(!text.contains("system"), "{text}");

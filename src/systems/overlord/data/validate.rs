@@ -157,13 +157,7 @@ fn sys(t: Table, i: usize) -> Path {
 
 /// Checks one reference: `tag` must be in `ids`.
 macro_rules! refcheck {
-    ($c:expr, $ids:ident, $kind:expr, $tag:expr, $t:expr, $path:expr) => {{
-        let tag: &str = $tag;
-        if !$c.$ids.contains_key(tag) {
-            let msg = format!("unknown {} '{}'", $kind, tag);
-            $c.push($t, $path, msg);
-        }
-    }};
+    ($c:expr, $ids:ident, $kind:expr, $tag:expr, $t:expr, $path:expr) => {{ $c.issues.reference(&$c.$ids, $kind, $tag, $t, $path) }};
 }
 
 /// Checks the rule set and the scenario together and returns every problem found.
@@ -229,15 +223,11 @@ pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
 }
 
 fn check_modes(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
-    for k in map.keys() {
-        refcheck!(c, modes, "movement mode", k, t, with(path.clone(), &[Seg::Key(k.clone())]));
-    }
+    c.issues.keys(&c.modes, "movement mode", map, t, &path);
 }
 
 fn check_skill_keys(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
-    for k in map.keys() {
-        refcheck!(c, skills, "skill", k, t, with(path.clone(), &[Seg::Key(k.clone())]));
-    }
+    c.issues.keys(&c.skills, "skill", map, t, &path);
 }
 
 fn check_bonuses(c: &mut Checker, b: &Bonuses, t: Table, path: Path) {
