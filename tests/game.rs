@@ -61,6 +61,43 @@ fn alpha_game(dir: &Path) -> GameDir {
     g
 }
 
+/// Orders of two player factions of the alpha world that go to war: f05's units at
+/// L18 attack the People (f02) there, f06's at L94 the Itorians (f01).
+fn war_orders() -> [&'static str; 2] {
+    [
+        "GAME f05 pswd5\nUNIT U500\nATTACK U218\nUNIT U501\nTACTIC FIGHT MIDDLE LEFT ADVANCE\n",
+        "GAME f06 pswd6\nUNIT U600\nATTACK f01\n",
+    ]
+}
+
+#[test]
+fn factions_go_to_war_on_the_alpha_world() {
+    // A whole turn of the alpha world with the sample orders and two attacks: the
+    // battles are fought on day 1, their sides and bystanders read them in their
+    // reports, and the run is the same on one thread and many.
+    let run = |threads: Threads| {
+        let t = tempfile::tempdir().unwrap();
+        let g = alpha_game(&t.path().join("game"));
+        for o in war_orders() {
+            g.submit::<Overlord>(o).unwrap();
+        }
+        g.run::<Overlord>(threads, |_, _| {}).unwrap();
+        let read = |f: &str, k| fs::read_to_string(g.report_path(1, f, k)).unwrap();
+        (
+            read("f05", ReportKind::Text),
+            read("f06", ReportKind::Text),
+            read("f01", ReportKind::Json),
+            read("f02", ReportKind::Text),
+        )
+    };
+    let (f05, f06, f01_json, f02) = run(Threads::One);
+    assert!(f05.contains("Battle at") && f05.contains("day 1 (attack; you were attacker)"), "{f05}");
+    assert!(f02.contains("you were defender"), "{f02}");
+    assert!(f06.contains("Battle at") && f06.contains("you were attacker"), "{f06}");
+    assert!(f01_json.contains("\"battles\""), "{f01_json}");
+    assert_eq!(run(Threads::Count(4)), (f05, f06, f01_json, f02));
+}
+
 #[test]
 fn new_submit_run_report() {
     let t = tempfile::tempdir().unwrap();
@@ -310,6 +347,9 @@ fn every_json_report_follows_the_published_schema() {
         serde_json::from_str(&fs::read_to_string(root().join("docs/report-schema.json")).unwrap()).unwrap();
     let t = tempfile::tempdir().unwrap();
     let g = alpha_game(&t.path().join("game"));
+    for o in war_orders() {
+        g.submit::<Overlord>(o).unwrap();
+    }
     g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     let reports = g.turn_dir(1).join("reports");
     let mut n = 0;

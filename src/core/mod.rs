@@ -1,6 +1,7 @@
 //! The core: what every rule system runs on, knowing none of them.
 
 pub mod alloc;
+pub mod battle;
 pub mod data;
 pub mod diag;
 pub mod engine;

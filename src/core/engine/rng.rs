@@ -31,13 +31,19 @@ fn splitmix(state: &mut u64) -> u64 {
 /// The random stream for `purpose` (a short fixed name such as `"weather"`) and `key`
 /// in `turn` of the game seeded with `seed`.
 pub fn stream(seed: u64, turn: u32, purpose: &str, key: u64) -> ChaCha8Rng {
+    ChaCha8Rng::from_seed(stream_seed(seed, turn, purpose, key))
+}
+
+/// The seed of [`stream`]`(seed, turn, purpose, key)`: a stream to start later, or
+/// on another thread.
+pub fn stream_seed(seed: u64, turn: u32, purpose: &str, key: u64) -> [u8; 32] {
     let mut state = seed ^ splitmix(&mut (u64::from(turn) << 32 ^ key_of(purpose)));
     state ^= splitmix(&mut key.clone());
     let mut bytes = [0u8; 32];
     for chunk in bytes.chunks_mut(8) {
         chunk.copy_from_slice(&splitmix(&mut state).to_le_bytes());
     }
-    ChaCha8Rng::from_seed(bytes)
+    bytes
 }
 
 #[cfg(test)]

@@ -177,6 +177,7 @@ impl PluginGroup for OverlordRules {
             .add(structures::StructuresPlugin)
             .add(movement::MovementPlugin)
             .add(guards::GuardsPlugin)
+            .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)
             .add(report::ReportPlugin)
@@ -201,6 +202,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::movement::routes::build_routes",
             "mechanics::movement::journey::retreat_at_month_start",
             "mechanics::guards::index_titles",
+            "mechanics::combat::start_month",
             "mechanics::control::clear_refusals",
         ],
     ),
@@ -210,7 +212,14 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("full_day", &["mechanics::scheduler::full_day_pass"]),
     ("harvests", &["mechanics::production::settle_harvests"]),
     ("movement", &["mechanics::movement::journey::advance"]),
-    ("battle", &["mechanics::guards::guard_clashes"]),
+    (
+        "battle",
+        &[
+            "mechanics::guards::guard_clashes",
+            "mechanics::combat::enemies_on_sight",
+            "mechanics::combat::fight_battles",
+        ],
+    ),
     ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),

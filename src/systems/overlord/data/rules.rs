@@ -784,6 +784,9 @@ pub struct CombatAction {
     /// A second action taken in the same round (`"MELEE"`, `"NEXT"`…).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secondary: Option<String>,
+    /// CMB-SKILLEQUIP: the item every figure must have equipped to use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub equipment: Option<Tag>,
 }
 
 /// Kinds of combat action.
@@ -1047,6 +1050,10 @@ pub enum StanceGrant {
     Clash,
     /// Our guards attack its units on sight (DIP-ENEMY, MOV-GUARD).
     AttackOnSight,
+    /// Our guards defend its units when they are attacked where we guard (CMB-SIDES 3).
+    Defend,
+    /// We join its side in its battles where we are present (CMB-SIDES 4).
+    Aid,
 }
 
 impl crate::core::data::stances::Grant for StanceGrant {
@@ -1057,22 +1064,144 @@ impl crate::core::data::stances::Grant for StanceGrant {
 
 // ---------------------------------------------------------------- combat.ron
 
-/// `combat.ron`: the named values of combat settings.
+/// `combat.ron`: the named values of combat settings and the numbers of battle.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct CombatRules {
     /// Damage types.
+    #[serde(default)]
     pub damage_types: Vec<NamedValue>,
-    /// Battlefield files (left, center, right).
+    /// Battlefield files (left, center, right), in order from one edge.
+    #[serde(default)]
     pub files: Vec<NamedValue>,
-    /// Battlefield ranks (front, middle, rear).
+    /// Battlefield ranks, in order from the rear (rear, middle, front).
+    #[serde(default)]
     pub ranks: Vec<NamedValue>,
     /// Combat moves (charge, fire, flee…).
+    #[serde(default)]
     pub moves: Vec<NamedValue>,
     /// Combat stances (attack, defend, avoid).
+    #[serde(default)]
     pub stances: Vec<NamedValue>,
     /// Target classes of combat actions.
+    #[serde(default)]
     pub targets: Vec<NamedValue>,
+    /// The numbers of battle (§26): every chance, limit and share.
+    pub battle: BattleRules,
+}
+
+/// The numbers of battle (§26 of the rules, CMB-*). Percentages are whole percent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleRules {
+    /// The skills a battle reads.
+    pub skills: BattleSkills,
+    /// CMB-STRIKE: a figure strikes with this chance…
+    pub strike_percent: u32,
+    /// …plus this much per point of its attack (melee, or missile for ranged attacks).
+    pub strike_percent_per_attack: u32,
+    /// CMB-WOUND: a hit that does not beat the defense is deadly with this chance…
+    pub deadly_percent: u32,
+    /// …plus this much per point of the attacker's combat value without equipment.
+    pub deadly_percent_per_combat: u32,
+    /// CMB-MISSILE: missiles meet the defense divided by this, rounded down.
+    pub missile_defense_divisor: u32,
+    /// CMB-TARGET: a target whose stealth beats the attacker's observation avoids
+    /// the attack with this chance per point of difference.
+    pub avoid_percent_per_stealth: u32,
+    /// CMB-ACT: PARRY's initiative modifier.
+    pub parry_initiative: i32,
+    /// CMB-HITS: initiative modifier of each further strike.
+    pub extra_strike_initiative: i32,
+    /// CMB-END: a side with this % of its figures killed checks its morale.
+    pub morale_casualty_percent: u32,
+    /// CMB-MORALE: a unit's morale per point of defense…
+    pub morale_percent_per_defense: u32,
+    /// …and per level of the side's best living tactician.
+    pub morale_percent_per_tactics: u32,
+    /// CMB-MORALE: morale lost per round after the first check.
+    pub morale_drop_per_round: u32,
+    /// CMB-END: the battle ends after this many rounds in a row without a wound…
+    pub quiet_rounds: u32,
+    /// …or after this many rounds.
+    pub max_rounds: u32,
+    /// CMB-MOVES: rounds a fleeing unit must stay at the rear, unmoved and not
+    /// attacked in melee, to leave the battle.
+    pub flee_rounds: u32,
+    /// CMB-ROUT: in the rout round a loser's PARRY is ignored with this chance.
+    pub rout_parry_fail_percent: u32,
+    /// CMB-HEAL: a wounded figure heals with this chance; otherwise it loses one
+    /// more life point.
+    pub heal_percent: u32,
+    /// CMB-LOOT: share of a dead unit's possessions left as loot.
+    pub loot_percent: u32,
+    /// CP-BATTLE: a unit of a faction over its control points by M refuses to
+    /// fight with M times this chance.
+    pub refusal_percent_per_control_point: u32,
+    /// TTL-DEATH: a title holder killed in battle loses the title with this chance.
+    pub title_loss_percent: u32,
+    /// RACE-HERO-PROMOTE: the race a leader promoted after a battle becomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hero_race: Option<Tag>,
+    /// CMB-FLY: the movement mode that makes a unit a flyer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flying_mode: Option<Tag>,
+    /// CMB-FLY: a flyer's initiative bonus…
+    pub flyer_initiative: i32,
+    /// …its attack bonus against ground units…
+    pub flyer_attack: i32,
+    /// …and its defense bonus against ground melee…
+    pub flyer_melee_defense: i32,
+    /// …and against ground missiles.
+    pub flyer_missile_defense: i32,
+    /// CMB-MOVES: the equipment slot of mounts; a unit whose every figure has one
+    /// equipped has a double chance to move first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount_slot: Option<Tag>,
+    /// CMB-AMBUSH, GRD-AMBUSH: ambush bonus of each guarding defender.
+    pub guard_ambush: u32,
+    /// The battle settings of a unit that never gave TACTIC.
+    pub default_tactics: CombatTactics,
+    /// SKL-EXP-BATTLE: the days of experience a battle gives.
+    pub experience: BattleExperience,
+}
+
+/// The skills a battle reads (`combat.ron`, `battle.skills`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleSkills {
+    /// CMB-TACTICS: tactics.
+    pub tactics: Tag,
+    /// CMB-TACTICS: strategy, which keeps the tactical advantage all battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Tag>,
+    /// CMB-AMBUSH: ambush.
+    pub ambush: Tag,
+    /// CMB-FANATIC: fanaticism.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fanatic: Option<Tag>,
+    /// SKL-EXP-BATTLE: combat.
+    pub combat: Tag,
+    /// SKL-EXP-BATTLE: melee.
+    pub melee: Tag,
+    /// SKL-EXP-BATTLE: parry.
+    pub parry: Tag,
+}
+
+/// Days of experience a battle gives, per round fought (SKL-EXP-BATTLE).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleExperience {
+    /// Combat skill, per round.
+    pub combat_days: u32,
+    /// Combat skill per round for a unit below its first level.
+    pub untrained_combat_days: u32,
+    /// Melee skill per round the unit struck with MELEE (needs the first level of combat).
+    pub melee_days: u32,
+    /// Parry skill per round the unit parried (needs some parry already).
+    pub parry_days: u32,
+    /// The skill that allows a combat skill or item, per round it was used.
+    pub action_days: u32,
 }
 
 /// A named value of a combat table.

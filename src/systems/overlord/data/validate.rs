@@ -274,7 +274,69 @@ fn check_combat(c: &mut Checker, a: &CombatAction, t: Table, path: Path) {
         refcheck!(c, damage, "damage type", d, t, with(path.clone(), &[Seg::Field("damage_type")]));
     }
     if let Some(Grant(e, _)) = &a.effect {
-        refcheck!(c, enchantments, "enchantment", e, t, with(path, &[Seg::Field("effect")]));
+        refcheck!(c, enchantments, "enchantment", e, t, with(path.clone(), &[Seg::Field("effect")]));
+    }
+    if let Some(item) = &a.equipment {
+        refcheck!(c, items, "item", item, t, with(path, &[Seg::Field("equipment")]));
+    }
+}
+
+/// `combat.ron`'s `battle`: its skills, race, mode and slot exist; its shares are
+/// shares; a battle can end.
+fn check_battle(c: &mut Checker, b: &BattleRules) {
+    let t = Table::rules("combat.ron");
+    let at = |f: &'static str| vec![Seg::Field("battle"), Seg::Field(f)];
+    let sk = &b.skills;
+    let skills: [(&'static str, Option<&Tag>); 7] = [
+        ("tactics", Some(&sk.tactics)),
+        ("strategy", sk.strategy.as_ref()),
+        ("ambush", Some(&sk.ambush)),
+        ("fanatic", sk.fanatic.as_ref()),
+        ("combat", Some(&sk.combat)),
+        ("melee", Some(&sk.melee)),
+        ("parry", Some(&sk.parry)),
+    ];
+    for (f, tag) in skills {
+        if let Some(tag) = tag {
+            refcheck!(c, skills, "skill", tag, t, with(at("skills"), &[Seg::Field(f)]));
+        }
+    }
+    if let Some(r) = &b.hero_race {
+        refcheck!(c, races, "race", r, t, at("hero_race"));
+    }
+    if let Some(m) = &b.flying_mode {
+        refcheck!(c, modes, "movement mode", m, t, at("flying_mode"));
+    }
+    if let Some(s) = &b.mount_slot {
+        refcheck!(c, slots, "equipment slot", s, t, at("mount_slot"));
+    }
+    for (f, v) in [
+        ("strike_percent", b.strike_percent),
+        ("deadly_percent", b.deadly_percent),
+        ("avoid_percent_per_stealth", b.avoid_percent_per_stealth),
+        ("morale_casualty_percent", b.morale_casualty_percent),
+        ("rout_parry_fail_percent", b.rout_parry_fail_percent),
+        ("heal_percent", b.heal_percent),
+        ("loot_percent", b.loot_percent),
+        ("title_loss_percent", b.title_loss_percent),
+    ] {
+        if v > 100 {
+            c.push(t, at(f), format!("{f} is a chance or a share: at most 100"));
+        }
+    }
+    for (f, v, most) in [
+        ("max_rounds", b.max_rounds, 10_000),
+        ("missile_defense_divisor", b.missile_defense_divisor, u32::MAX),
+        ("quiet_rounds", b.quiet_rounds, u32::MAX),
+        ("flee_rounds", b.flee_rounds, u32::MAX),
+    ] {
+        if v == 0 || v > most {
+            c.push(t, at(f), format!("{f} must be between 1 and {most}"));
+        }
+    }
+    check_tactics(c, &b.default_tactics, t, at("default_tactics"));
+    if c.cranks.is_empty() || c.cfiles.is_empty() {
+        c.push(t, vec![Seg::Field("ranks")], "a battlefield needs at least one rank and one file".into());
     }
 }
 
@@ -305,6 +367,7 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     if p.ration_percent > 100 {
         c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
     }
+    check_battle(c, &r.combat.battle);
     if r.info.system != super::rules::SYSTEM {
         let m = format!(
             "this is an Overlord rule set: its system is \"{}\", not \"{}\"",

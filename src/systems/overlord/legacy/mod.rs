@@ -56,6 +56,8 @@ pub struct Defaults {
     pub own_stance: Tag,
     /// What each stance grants (§7), by stance tag.
     pub stance_grants: BTreeMap<Tag, Vec<crate::systems::overlord::data::StanceGrant>>,
+    /// The numbers of battle (§26), which the legacy files lack.
+    pub battle: crate::systems::overlord::data::BattleRules,
 }
 
 /// Season effects from the rules text.

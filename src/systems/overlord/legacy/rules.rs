@@ -193,7 +193,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         })
         .collect();
 
-    let mut combat = CombatRules::default();
+    let mut combat = CombatRules { battle: d.battle.clone(), ..CombatRules::default() };
     for (name, slot) in [
         ("damage_type.var", &mut combat.damage_types),
         ("combat_files.var", &mut combat.files),

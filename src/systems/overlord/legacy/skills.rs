@@ -67,9 +67,27 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
             sk.system.levels.push(cur);
         }
         sk.system.flags.sort();
+        if let Some(item) = equipment_named(&sk.description) {
+            for lv in &mut sk.system.levels {
+                if let Some(a) = &mut lv.combat {
+                    a.equipment = Some(item.clone());
+                }
+            }
+        }
         out.push(sk);
     }
     out
+}
+
+/// The item a combat skill needs equipped (CMB-SKILLEQUIP): the legacy data says it
+/// only in the description, "Use of this skill requires the equipment of: longbow
+/// [lbow]".
+fn equipment_named(description: &str) -> Option<Tag> {
+    let rest = description.split("requires the equipment of:").nth(1)?;
+    let open = rest.find('[')?;
+    let close = rest[open..].find(']')? + open;
+    let tag = rest[open + 1..close].trim();
+    (!tag.is_empty()).then(|| tag.to_string())
 }
 
 /// Skill-wide keywords and LEVEL; true if the line was one of them.

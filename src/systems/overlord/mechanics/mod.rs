@@ -28,6 +28,8 @@
 //! * [`movement`] — the location graph, travel times, journeys (MOVE, MARCH,
 //!   CARAVAN, STAY, RETREAT) and arrivals;
 //! * [`guards`] — GUARD and PATROL: what an arriving stack meets, clashes;
+//! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
+//!   sides, the battlefield, the aftermath, the battle record;
 //! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
 //! * [`climate`] — next month's weather;
 //! * [`control`] — control points after day 1, creatures following their leaders,
@@ -37,6 +39,7 @@
 //! against the handlers the plugins register.
 
 pub mod climate;
+pub mod combat;
 pub mod control;
 pub mod diplomacy;
 pub mod effects;
@@ -78,7 +81,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
     &[
         (Accept, Mechanic("stacks")),
         (At, Mechanic("scheduler")),
-        (Attack, Pending("combat")),
+        (Attack, Mechanic("combat")),
         (Bestow, Pending("titles")),
         (Build, Mechanic("structures")),
         (Buy, Pending("trading at markets")),
@@ -109,7 +112,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Name, Mechanic("identity")),
         (Oath, Pending("changing allegiance")),
         (Patrol, Mechanic("guards")),
-        (Pillage, Pending("combat")),
+        (Pillage, Pending("land and pillage")),
         (Promote, Mechanic("stacks")),
         (Recruit, Mechanic("recruit")),
         (Retreat, Mechanic("movement")),

@@ -62,7 +62,12 @@ struct Index {
     /// Structures by location and by owning faction, in report order.
     structures_at: Vec<Vec<Entity>>,
     structures_of: Vec<Vec<Entity>>,
+    /// The month's battles each faction saw, in the order fought.
+    battles: EntityHashMap<Vec<usize>>,
 }
+
+use crate::systems::overlord::mechanics::combat::Battles;
+use crate::systems::overlord::mechanics::combat::record::BattleRecord;
 
 fn index(world: &World, dir: &Directory) -> Index {
     let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
@@ -90,7 +95,15 @@ fn index(world: &World, dir: &Directory) -> Index {
             structures_of[f].push(s);
         }
     }
-    Index { by_faction, by_location, location_index, titles, structures_at, structures_of }
+    let mut battles: EntityHashMap<Vec<usize>> = EntityHashMap::default();
+    if let Some(b) = world.get_resource::<Battles>() {
+        for (k, r) in b.0.iter().enumerate() {
+            for w in &r.witnesses {
+                battles.entry(w.0).or_default().push(k);
+            }
+        }
+    }
+    Index { by_faction, by_location, location_index, titles, structures_at, structures_of, battles }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -264,7 +277,22 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         units,
         locations,
         structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+        battles: battles_seen(world, idx, fe, &faction_id),
     }
+}
+
+/// The battles faction `f` saw, each cut to what it may read (CMB-REPORT, SET-TERSE).
+fn battles_seen(world: &World, idx: &Index, f: Entity, id: &str) -> Vec<BattleRecord> {
+    let Some(list) = idx.battles.get(&f) else { return Vec::new() };
+    let all = &world.resource::<Battles>().0;
+    let terse = world.get::<FactionSettings>(f).is_some_and(|s| s.0.terse);
+    list.iter()
+        .filter_map(|&k| {
+            let r = &all[k];
+            let alive = r.sides.iter().flat_map(|s| &s.units).any(|u| u.faction == id && u.survivors > 0);
+            r.seen_by(f, terse, alive)
+        })
+        .collect()
 }
 
 fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRecord {

@@ -7,6 +7,7 @@
 //! published as `docs/report-schema.json` and only grows: fields are added, never
 //! renamed or removed.
 
+pub mod battle;
 pub mod build;
 pub mod json;
 pub mod model;

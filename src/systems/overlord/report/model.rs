@@ -36,6 +36,10 @@ pub struct FactionReport {
     /// Structures and vessels the faction owns, wherever they are, in report order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub structures: Vec<StructureRecord>,
+    /// The battles its units fought or watched this month, in the order fought
+    /// (CMB-REPORT): each cut to what the faction may see.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub battles: Vec<crate::systems::overlord::mechanics::combat::record::BattleRecord>,
 }
 
 /// A structure or vessel.

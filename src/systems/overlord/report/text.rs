@@ -248,6 +248,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             structure_line(&mut o, c, s, true);
         }
     }
+    super::battle::render(&mut o, &r.battles, c);
     o.push_str("\nOrders template:\n\n");
     o.push_str(orders_template);
     o

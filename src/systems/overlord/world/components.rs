@@ -50,6 +50,11 @@ pub struct FactionRole {
     pub takes_resignations: bool,
 }
 
+/// A faction that needs more control points than it has, by this many; set by the
+/// control-point check for the rest of the month (CP-IDLE, CP-BATTLE).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverControl(pub u64);
+
 /// A faction that lost its last unit (UNIT-FACTION-DEATH).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Destroyed;

@@ -7,8 +7,8 @@
 //!   than it has, each of its units refuses to act for the rest of the month with a
 //!   probability of M% (at most 100%). Such a unit runs no orders, not even the
 //!   invisible WORK. It still goes where its stack goes, when there is movement.
-//!   Units of NPC factions are exempt. Refusing in battle (CP-BATTLE) comes with
-//!   battles.
+//!   Units of NPC factions are exempt. The faction's excess is kept for the month
+//!   ([`OverControl`]): battles read it (CP-BATTLE).
 //! * **Creatures** (STK-CREATURE) take the faction of the leader they are stacked
 //!   under at the end of the month. A player's creature unit that stands alone goes
 //!   back to the faction the scenario marks `creatures` (RULINGS §15).
@@ -22,7 +22,7 @@ use crate::systems::overlord::mechanics::scheduler::{Visiting, label};
 use crate::systems::overlord::mechanics::stats::{UnitStats, refresh};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    Destroyed, Events, FactionRole, Id, Owner, Race, Refusing, StackLeader, Titles, Unit,
+    Destroyed, Events, FactionRole, Id, OverControl, Owner, Race, Refusing, StackLeader, Titles, Unit,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
 use bevy_app::{App, Plugin};
@@ -45,9 +45,16 @@ impl Plugin for ControlPlugin {
     }
 }
 
-fn clear_refusals(mut commands: Commands, refusing: Query<Entity, With<Refusing>>) {
+fn clear_refusals(
+    mut commands: Commands,
+    refusing: Query<Entity, With<Refusing>>,
+    over: Query<Entity, With<OverControl>>,
+) {
     for e in &refusing {
         commands.entity(e).remove::<Refusing>();
+    }
+    for e in &over {
+        commands.entity(e).remove::<OverControl>();
     }
 }
 
@@ -80,6 +87,7 @@ pub fn check_control_points(world: &mut World) {
             continue;
         }
         let over = needed - max;
+        world.entity_mut(f).insert(OverControl(over));
         let chance = over.saturating_mul(u64::from(p.refusal_percent_per_control_point)).min(100) as u32;
         world.get_mut::<Events>(f).expect("faction").push(
             day,

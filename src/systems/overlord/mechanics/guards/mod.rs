@@ -15,18 +15,18 @@
 //! units decides: toward an Enemy the guard attacks (a battle request, MOV-GUARD;
 //! the earliest-added unit of the stack is the target); toward a Hostile unit a
 //! MOVE turns back (MOV-AUTORETREAT) and a MARCH attacks the guard. The stack
-//! enters in both battle cases. A journey already turned back is never turned back
-//! again. Until battles are part of the engine a battle request is recorded in the
-//! [`BattleRequests`] of the day and told to both sides.
+//! enters in both battle cases, and the battle is fought at the end of the day
+//! ([`crate::systems::overlord::mechanics::combat`]). A journey already turned back
+//! is never turned back again.
 //!
 //! GRD-CLASH: in each day's Battle phase, where guards of two factions stand and one
 //! faction holds the other Hostile or Enemy, its first guard attacks the other's
-//! first guard (places in report order; once a month per place and pair, until
-//! battles settle it).
+//! first guard (places in report order; once a day per place and pair).
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{JourneyKind, StanceGrant, TitleKind};
+use crate::systems::overlord::mechanics::combat::{Cause, ask};
 use crate::systems::overlord::mechanics::diplomacy::grants;
 use crate::systems::overlord::mechanics::movement::routes::Routes;
 use crate::systems::overlord::mechanics::movement::{Arrival, ArrivalGate, Travel};
@@ -60,24 +60,6 @@ struct GuardPosts {
     by_place: EntityHashMap<Vec<Entity>>,
 }
 
-/// A battle that movement asks for (MOV-GUARD): fought in the Battle phase once
-/// battles are part of the engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BattleRequest {
-    /// Day of the month.
-    pub day: u32,
-    /// Where.
-    pub location: Entity,
-    /// The unit that attacks.
-    pub attacker: Entity,
-    /// The unit attacked.
-    pub defender: Entity,
-}
-
-/// The battle requests of the month, in the order they were raised.
-#[derive(Resource, Debug, Default)]
-pub struct BattleRequests(pub Vec<BattleRequest>);
-
 /// Registers GUARD and PATROL, guards what arrives ([`ArrivalGate`]), indexes
 /// titles each month and has hostile guards clash in the battle step.
 pub struct GuardsPlugin;
@@ -85,7 +67,6 @@ pub struct GuardsPlugin;
 impl Plugin for GuardsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<TitleIndex>();
-        app.init_resource::<BattleRequests>();
         app.insert_resource(ArrivalGate(Some(at_arrival)));
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
         h.set(module_path!(), Keyword::Guard, guard);
@@ -109,7 +90,6 @@ pub fn index_titles(world: &mut World) {
         }
     }
     world.insert_resource(TitleIndex { titles: index, known: Default::default() });
-    world.resource_mut::<BattleRequests>().0.clear();
 }
 
 /// Whether faction `f` holds a title covering `place` (GRD-REQ, rulings 5); the
@@ -229,13 +209,15 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
         let holds = |what| group.iter().any(|&u| world.get::<Owner>(u).is_some_and(|o| grants(world, gf, o.0, what)));
         // The Enemy case first; the earliest-added unit of the stack is the target.
         if holds(StanceGrant::AttackOnSight) {
-            request(world, day, j.to, g, group[0], "on guard, attacks an enemy stack arriving");
+            tell(world, day, g, group[0], "on guard, attacks an enemy stack arriving");
+            ask(world, j.to, g, group[0], Cause::Guard { journey: j });
             return Arrival::Enter;
         }
         if holds(StanceGrant::Bar) {
             match j.kind {
                 JourneyKind::March => {
-                    request(world, day, j.to, group[0], g, "marches in and attacks the guard");
+                    tell(world, day, group[0], g, "marches in and attacks the guard");
+                    ask(world, j.to, group[0], g, Cause::March { journey: j });
                     return Arrival::Enter;
                 }
                 JourneyKind::Move => {
@@ -287,25 +269,18 @@ pub fn guard_clashes(world: &mut World) {
                 } else {
                     continue;
                 };
-                let seen = world.resource::<BattleRequests>().0.iter().any(|r| {
-                    r.location == place
-                        && [(r.attacker, r.defender), (r.defender, r.attacker)].contains(&(attacker, defender))
-                });
-                if !seen {
-                    request(world, day, place, attacker, defender, "on guard, attacks a hostile guard");
-                }
+                tell(world, day, attacker, defender, "on guard, attacks a hostile guard");
+                ask(world, place, attacker, defender, Cause::Clash);
             }
         }
     }
 }
 
-/// Records a battle request and tells both sides.
-fn request(world: &mut World, day: u32, location: Entity, attacker: Entity, defender: Entity, why: &str) {
-    world.resource_mut::<BattleRequests>().0.push(BattleRequest { day, location, attacker, defender });
-    let (a, d, at) = (label(world, attacker), label(world, defender), label(world, location));
-    let text = format!(
-        "Battle at {at}: {a} {why}, against {d}. (Battles are not fought by this engine yet; the request is recorded.)"
-    );
+/// Tells both units why a battle starts.
+fn tell(world: &mut World, day: u32, attacker: Entity, defender: Entity, why: &str) {
+    let (a, d, at) = (label(world, attacker), label(world, defender), world.get::<At>(attacker).map(|x| x.location));
+    let place = at.map(|l| label(world, l)).unwrap_or_default();
+    let text = format!("Battle at {place}: {a} {why}, against {d}.");
     for u in [attacker, defender] {
         if let Some(mut e) = world.get_mut::<Events>(u) {
             e.push(day, text.clone());

@@ -439,6 +439,37 @@ fn turn_back(world: &mut World, group: &[Entity], spent: u32, reason: &str, day:
     }
 }
 
+/// The units of `group`, which arrived by `journey`, retreat the way they came; the
+/// way back takes as long as the way there (CMB-MARCH, MOV-RETREAT). A retreat is
+/// never turned back.
+pub fn send_back(world: &mut World, group: &[Entity], journey: Journey, reason: &str) {
+    let day = world.resource::<Clock>().tick;
+    let back = Journey {
+        from: journey.to,
+        to: journey.from,
+        mode: journey.mode,
+        days: journey.days,
+        elapsed: 0,
+        kind: JourneyKind::Retreat,
+    };
+    let name = label(world, journey.from);
+    for (i, &u) in group.iter().enumerate() {
+        if journey.days == 0 {
+            continue;
+        }
+        world.entity_mut(u).insert(back);
+        if i == 0
+            && let Some(mut e) = world.get_mut::<Events>(u)
+        {
+            let plural = if journey.days == 1 { "" } else { "s" };
+            e.push(day, format!("{reason}: retreats toward {name}, {} day{plural} away.", journey.days));
+        }
+    }
+    if journey.days == 0 {
+        land(world, group, journey.from, day);
+    }
+}
+
 /// Month start (PFX-RETREAT1, ORD-RETREAT): a travelling unit whose first order is
 /// RETREAT turns back with its substack; the way back takes the days already spent.
 /// A member of a moving stack that retreats breaks off while the rest goes on. A

@@ -6,7 +6,7 @@ use crate::systems::overlord::Overlord;
 use crate::core::engine::Engine;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::mechanics::guards::BattleRequests;
+use crate::systems::overlord::mechanics::combat::Battles;
 use crate::systems::overlord::testkit::*;
 use crate::systems::overlord::world::components::{At, Journey, Orders, Production, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
@@ -252,26 +252,33 @@ fn a_guarded_place_turns_a_hostile_stack_back_mov_autoretreat() {
     let back = said(&e, "U1", "Watch [U9], on guard, holds this stack hostile: turned back toward Home [L1], 4 days");
     assert_eq!(back, Some(4), "{:?}", dated(&e, "U1"));
     assert_eq!(said(&e, "U1", "Arrived at Home [L1]"), Some(8));
-    assert!(e.world().resource::<BattleRequests>().0.is_empty());
+    assert!(e.world().resource::<Battles>().0.is_empty());
 }
 
 #[test]
-fn a_march_into_a_guarded_place_raises_a_battle_request_mov_guard() {
+fn a_march_into_a_guarded_place_is_a_battle_mov_guard_cmb_march() {
     let mut e = engine(&guarded("hostile", ", days: Some(4)", LEADER));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMARCH N\n"]);
-    assert_eq!(place(&e, "U1"), "L2");
-    let r = &e.world().resource::<BattleRequests>().0;
-    assert_eq!(r.len(), 1);
-    assert_eq!((r[0].day, r[0].attacker, r[0].defender), (4, unit(&e, "U1"), unit(&e, "U9")));
-    // Both sides' reports tell of it.
-    assert!(said(&e, "U1", "Battle at Away [L2]").is_some());
+    let b = &e.world().resource::<Battles>().0;
+    assert_eq!((b[0].day, b[0].cause.as_str(), b[0].location.as_str()), (4, "march", "L2"));
+    assert_eq!((b[0].sides[0].units[0].id.as_str(), b[0].sides[1].units[0].id.as_str()), ("U1", "U9"));
     assert!(said(&e, "U9", "Battle at Away [L2]").is_some());
+    // CMB-MARCH: a lone leader does not beat ten guards; if it lives, it retreats the
+    // way it came, taking as long (4 days), and the battle was the only one.
+    if b[0].sides[0].units[0].survivors > 0 {
+        assert_eq!(b.len(), 1);
+        assert_ne!(b[0].winner, Some(0));
+        assert!(said(&e, "U1", "Battle at Away [L2]").is_some());
+        assert_eq!(said(&e, "U1", "The march failed: retreats toward Home [L1], 4 days away"), Some(4));
+        assert_eq!(place(&e, "U1"), "L1");
+    }
     // An Enemy guard attacks even a plain MOVE, which enters.
     let mut e = engine(&guarded("enemy", ", days: Some(4)", LEADER));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
-    assert_eq!(place(&e, "U1"), "L2");
-    let r = &e.world().resource::<BattleRequests>().0;
-    assert_eq!((r.len(), r[0].attacker), (1, unit(&e, "U9")));
+    let b = &e.world().resource::<Battles>().0;
+    assert_eq!((b[0].day, b[0].cause.as_str(), b[0].sides[0].units[0].id.as_str()), (4, "guard", "U9"));
+    // Then, each day the two are still there, the guard's faction attacks on sight.
+    assert!(b[1..].iter().all(|x| x.cause == "enemy" && x.day > 4), "{b:?}");
 }
 
 #[test]
@@ -452,8 +459,7 @@ fn a_leader_that_recruits_sets_out_the_next_day_with_its_recruits_ord_recruit() 
 #[test]
 fn guards_of_factions_that_hold_each_other_hostile_clash_grd_clash() {
     // Two NPC factions (no title needed) guard Home; fg holds fh Hostile: fg's first
-    // guard attacks fh's, once (the request stands until battles settle it). fa's
-    // guard-less leader and fh's second guard take no part.
+    // guard attacks fh's, once a day.
     let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fh": "hostile"}),
        (id: "fh", name: "Others", password: "ph", npc: true, default_stance: "neutral")"#;
     let guard = |id: &str, f: &str| {
@@ -464,16 +470,21 @@ fn guards_of_factions_that_hold_each_other_hostile_clash_grd_clash() {
     let units = [LEADER.to_string(), guard("U7", "fh"), guard("U8", "fg"), guard("U9", "fh")].concat();
     let mut e = engine(&world("", &units, factions));
     run_month(&mut e, &[]);
-    let requests = &e.world().resource::<BattleRequests>().0;
-    assert_eq!(requests.len(), 1);
-    let r = requests[0];
-    assert_eq!((r.day, r.attacker, r.defender), (1, unit(&e, "U8"), unit(&e, "U7")));
+    let b = &e.world().resource::<Battles>().0;
+    // Unarmed leaders hardly wound each other: a draw most days, and a clash the
+    // next, until the battles' experience tells.
+    assert!(b.len() > 1 && b.iter().all(|x| x.cause == "clash"), "{b:?}");
+    let ids = |s: usize| b[0].sides[s].units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>();
+    assert_eq!((b[0].day, b[0].cause.as_str()), (1, "clash"));
+    // CMB-PULL: every unit of the factions involved joins; fa's leader only watches.
+    assert_eq!((ids(0), ids(1)), (vec!["U8"], vec!["U7", "U9"]));
+    assert!(b[0].witnesses.iter().any(|w| w.1 == crate::core::battle::Role::Bystander));
     assert!(said(&e, "U7", "attacks a hostile guard").is_some());
     // With neutral stances on both sides, nothing happens.
     let calm = factions.replace(r#", stances: {"fh": "hostile"}"#, "");
     let mut e = engine(&world("", &units, &calm));
     run_month(&mut e, &[]);
-    assert!(e.world().resource::<BattleRequests>().0.is_empty());
+    assert!(e.world().resource::<Battles>().0.is_empty());
 }
 
 #[test]

@@ -190,7 +190,7 @@ fn orders_of_later_mechanics_say_plainly_that_they_did_nothing() {
     assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
     assert_eq!(
         notes[0],
-        "0: PILLAGE: does nothing: combat is not part of this engine yet. The order stays in the list."
+        "0: PILLAGE: does nothing: land and pillage is not part of this engine yet. The order stays in the list."
     );
     assert_eq!(orders(&e, "U1"), ["PILLAGE"]);
 }

@@ -264,7 +264,7 @@ fn with_defaults(race: &Stats, defaults: &Stats) -> Stats {
 }
 
 /// Adds `from × num ÷ den` (rounded toward zero) to the per-figure statistics.
-fn add(to: &mut Stats, from: &Stats, num: i64, den: i64) {
+pub fn add(to: &mut Stats, from: &Stats, num: i64, den: i64) {
     let part = |v: i32| clamp(i64::from(v) * num / den.max(1));
     to.melee += part(from.melee);
     to.missile += part(from.missile);

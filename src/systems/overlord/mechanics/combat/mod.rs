@@ -1,0 +1,287 @@
+//! Battle (§26 of the rules; CMB-*, GRD-CLASH, GRD-AMBUSH, CP-BATTLE, STK-BATTLE,
+//! SKL-EXP-BATTLE, RACE-HERO-PROMOTE, TTL-DEATH; ORD-ATTACK, SET-TERSE).
+//!
+//! Battles are asked for during the day and fought in the day's `battle` step, by
+//! the core's battle framework ([`crate::core::battle`]) with Overlord's resolver:
+//!
+//! * **triggers** ([`Cause`]): ATTACK ([`attack`]), a faction holding another Enemy
+//!   on sight ([`enemies_on_sight`]), guards stopping a stack and a MARCH into a
+//!   guarded place, two guarding factions where one holds the other Hostile (the
+//!   guards mechanic asks for these), PILLAGE (with the land's mechanic);
+//! * [`muster`]: the sides (CMB-SIDES, CMB-PULL, CMB-STACKPULL, CP-BATTLE) and each
+//!   unit's place, settings, statistics and actions;
+//! * [`field`]: the battle itself, a pure function of the muster and the battle's
+//!   random stream (ambush, tactics, rounds, moves, actions, blows, morale, rout);
+//! * [`after`]: healing, deaths, fanatics, loot, experience, heroes, titles and
+//!   retreats, and the record every witness's report reads ([`record`]).
+//!
+//! Every number is the rule set's (`combat.ron`, `battle`); the choices where the
+//! rules are vague are in `docs/combat.md`.
+
+pub mod after;
+pub mod field;
+pub mod muster;
+pub mod record;
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::battle::{self, Request, Requests, Resolver};
+use crate::core::engine::plan::{Clock, PlanApp};
+use crate::systems::overlord::data::{JourneyKind, StanceGrant};
+use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
+use crate::systems::overlord::mechanics::stacks::set_leader;
+use crate::systems::overlord::orders::queue::{Outcome, Progress};
+use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Target};
+use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StructureOwner};
+use crate::systems::overlord::world::resources::{Directory, Kind};
+use bevy_app::{App, Plugin};
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy_ecs::prelude::*;
+use rand::rngs::ChaCha8Rng;
+
+/// Why a battle is fought (CMB-TRIGGER).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// An ATTACK order.
+    Attack,
+    /// A faction attacks another it holds Enemy, on sight.
+    Enemy,
+    /// A guard attacks an arriving stack (MOV-GUARD); `journey` is the stack's,
+    /// kept if it was a MARCH (CMB-MARCH).
+    Guard {
+        /// The arriving stack's journey.
+        journey: Journey,
+    },
+    /// A stack MARCHes in and attacks a guard (MOV-GUARD, CMB-MARCH).
+    March {
+        /// The marching stack's journey.
+        journey: Journey,
+    },
+    /// Two guarding factions, one holding the other Hostile (GRD-CLASH).
+    Clash,
+    /// Guards attack pillagers (GRD-PILLAGE).
+    Pillage,
+}
+
+impl Cause {
+    /// The word the record uses.
+    pub fn word(self) -> &'static str {
+        match self {
+            Cause::Attack => "attack",
+            Cause::Enemy => "enemy",
+            Cause::Guard { .. } => "guard",
+            Cause::March { .. } => "march",
+            Cause::Clash => "clash",
+            Cause::Pillage => "pillage",
+        }
+    }
+    /// The journey of the marching stack, if a MARCH is part of the battle.
+    pub fn march(self) -> Option<Journey> {
+        match self {
+            Cause::March { journey } => Some(journey),
+            Cause::Guard { journey } if journey.kind == JourneyKind::March => Some(journey),
+            _ => None,
+        }
+    }
+}
+
+/// Asks for a battle at `place`: `attacker` attacks `target`, for `cause`. It is
+/// fought in the day's battle step.
+pub fn ask(world: &mut World, place: Entity, attacker: Entity, target: Entity, cause: Cause) {
+    world.resource_mut::<Requests<Cause>>().ask(Request { place, attacker, target, cause });
+}
+
+/// The battles of the month, in the order they were fought: the reports read them.
+#[derive(Resource, Debug, Default)]
+pub struct Battles(pub Vec<record::BattleRecord>);
+
+/// Overlord's battles, for the core's framework.
+pub struct OverlordBattles;
+
+impl Resolver for OverlordBattles {
+    type Cause = Cause;
+    type Muster = muster::Muster;
+    type Outcome = field::Fought;
+
+    fn place_order(world: &World, place: Entity) -> u64 {
+        world.get::<Seq>(place).map_or(u64::MAX, |s| u64::from(s.0))
+    }
+    fn muster(world: &mut World, request: &Request<Cause>) -> Option<(muster::Muster, [u8; 32])> {
+        muster::muster(world, request)
+    }
+    fn fight(m: &muster::Muster, rng: &mut ChaCha8Rng) -> field::Fought {
+        field::fight(&m.armies, rng)
+    }
+    fn apply(world: &mut World, m: muster::Muster, o: field::Fought, rng: &mut ChaCha8Rng) {
+        after::apply(world, m, o, rng);
+    }
+}
+
+/// Registers ATTACK, the battle step and the month's record of battles.
+pub struct CombatPlugin;
+
+impl Plugin for CombatPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Requests<Cause>>();
+        app.init_resource::<Battles>();
+        app.init_resource::<muster::Fought>();
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Attack, attack);
+        app.add_step_system("month_start", start_month);
+        app.add_step_system("battle", enemies_on_sight);
+        app.add_step_system("battle", fight_battles);
+    }
+}
+
+/// Month start: last month's battles are forgotten.
+pub fn start_month(mut battles: ResMut<Battles>, mut fought: ResMut<muster::Fought>) {
+    battles.0.clear();
+    fought.clear();
+}
+
+/// Battle step: every battle asked for today.
+pub fn fight_battles(world: &mut World) {
+    if world.resource::<Requests<Cause>>().pending().is_empty() {
+        return;
+    }
+    battle::run::<OverlordBattles>(world);
+}
+
+/// ORD-ATTACK: attacks a unit, a unit of a faction, or the owner of a structure, once
+/// the target is here. Inside a stack only the leader attacks: another member
+/// leaves the stack first (STK-BATTLE).
+fn attack(act: &mut Act, entry: &mut Entry) -> Outcome {
+    let Order::Attack(target) = &entry.order else { return Outcome::NotNow };
+    let me = act.unit;
+    let Some(at) = act.at(me) else { return Outcome::NotNow };
+    let Some(mine) = act.faction_of(me) else { return Outcome::NotNow };
+    let dir = act.world.resource::<Directory>();
+    let victim = match target {
+        Target::Unit(id) => {
+            let Some(u) = dir.get(Kind::Unit, id) else {
+                return Outcome::Invalid(format!("there is no unit {id}"));
+            };
+            if act.faction_of(u) == Some(mine) {
+                return Outcome::Invalid(format!("{id} is a unit of your own faction"));
+            }
+            if !act.sees(u) {
+                return Outcome::NotNow;
+            }
+            u
+        }
+        Target::Faction(id) => {
+            let Some(f) = act.faction_named(id) else {
+                return Outcome::Invalid(format!("there is no faction {id}"));
+            };
+            if f == mine {
+                return Outcome::Invalid("a faction cannot attack itself".into());
+            }
+            match first_unit_of(act.world, f, at.location) {
+                Some(u) => u,
+                None => return Outcome::NotNow,
+            }
+        }
+        Target::Structure(id) => {
+            let Some(s) = dir.get(Kind::Structure, id) else {
+                return Outcome::Invalid(format!("there is no structure {id}"));
+            };
+            if act.world.get::<StructureOwner>(s).and_then(|o| o.0) == Some(mine) {
+                return Outcome::Invalid(format!("{id} is your own faction's structure"));
+            }
+            let here = act.world.get::<crate::systems::overlord::world::components::StructureAt>(s).map(|a| a.0);
+            if here != Some(at.location) {
+                return Outcome::NotNow;
+            }
+            match crate::systems::overlord::mechanics::structures::owner_unit(act.world, s) {
+                Some(u) if act.faction_of(u) != Some(mine) => u,
+                _ => return Outcome::NotNow,
+            }
+        }
+        Target::Location(id) | Target::Construction(id) => {
+            return Outcome::Invalid(format!("{id} is not a unit, faction or structure"));
+        }
+    };
+    if act.leader_of(me).is_some() {
+        set_leader(act.world, me, None);
+        act.log("Leaves the stack to attack.");
+    }
+    let name = act.name(victim);
+    act.log(format!("Attacks {name}."));
+    ask(act.world, at.location, me, victim, Cause::Attack);
+    Outcome::Ran(Progress::Done)
+}
+
+/// The first unit of faction `f` at `place` (report order), not travelling.
+fn first_unit_of(world: &mut World, f: Entity, place: Entity) -> Option<Entity> {
+    let mut q = world.query_filtered::<(Entity, &Owner, &At, &Seq), Without<Journey>>();
+    q.iter(world).filter(|(_, o, a, _)| o.0 == f && a.location == place).min_by_key(|x| x.3.0).map(|x| x.0)
+}
+
+/// CMB-TRIGGER, DIP-ENEMY: where a faction that holds another Enemy has units, and
+/// units of that faction are there too, it attacks them (its first unit there
+/// attacks theirs, in report order), once a day per place and pair. Where both hold
+/// each other Enemy, the faction whose units came last attacks (here: whose first
+/// unit comes later in report order; docs/combat.md).
+pub fn enemies_on_sight(world: &mut World) {
+    let dir = world.resource::<Directory>();
+    let factions = dir.factions.clone();
+    let mut aggressive: EntityHashSet = EntityHashSet::default();
+    {
+        let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
+        for &f in &factions {
+            let Some(d) = world.get::<Diplomacy>(f) else { continue };
+            let enemy = |s: Option<crate::core::data::stances::StanceId>| {
+                s.is_some_and(|s| catalog.stances.grants(s, StanceGrant::AttackOnSight))
+            };
+            if enemy(d.default) || d.toward.iter().any(|x| enemy(Some(x.1))) {
+                aggressive.insert(f);
+            }
+        }
+    }
+    if aggressive.is_empty() {
+        return;
+    }
+    // The places where an aggressive faction stands, then who stands there.
+    let mut q = world.query_filtered::<(Entity, &Owner, &At, &Seq), Without<Journey>>();
+    let hot: EntityHashSet = q.iter(world).filter(|x| aggressive.contains(&x.1.0)).map(|x| x.2.location).collect();
+    let mut present: EntityHashMap<Vec<(u32, Entity, Entity)>> = EntityHashMap::default();
+    for (u, o, at, s) in q.iter(world) {
+        if hot.contains(&at.location) {
+            present.entry(at.location).or_default().push((s.0, u, o.0));
+        }
+    }
+    let mut places: Vec<(u32, Entity)> =
+        present.keys().map(|&l| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l)).collect();
+    places.sort_unstable();
+    for (_, place) in places {
+        let mut units = present.remove(&place).unwrap_or_default();
+        units.sort_unstable();
+        // Each faction's first unit here, in report order.
+        let mut firsts: Vec<(Entity, Entity)> = Vec::new();
+        for &(_, u, f) in &units {
+            if !firsts.iter().any(|x| x.0 == f) {
+                firsts.push((f, u));
+            }
+        }
+        for i in 0..firsts.len() {
+            for k in i + 1..firsts.len() {
+                let ((fa, ua), (fb, ub)) = (firsts[i], firsts[k]);
+                let a_on_b = aggressive.contains(&fa) && grants(world, fa, fb, StanceGrant::AttackOnSight);
+                let b_on_a = aggressive.contains(&fb) && grants(world, fb, fa, StanceGrant::AttackOnSight);
+                // The later comer (the later in report order) attacks when both would.
+                let (attacker, target) = match (a_on_b, b_on_a) {
+                    (_, true) => (ub, ua),
+                    (true, false) => (ua, ub),
+                    _ => continue,
+                };
+                let day = world.resource::<Clock>().tick;
+                let text = format!("Attacks {} on sight: its faction is an enemy.", label(world, target));
+                if let Some(mut e) = world.get_mut::<crate::systems::overlord::world::components::Events>(attacker) {
+                    e.push(day, text);
+                }
+                ask(world, place, attacker, target, Cause::Enemy);
+            }
+        }
+    }
+}

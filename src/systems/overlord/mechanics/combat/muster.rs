@@ -1,0 +1,556 @@
+//! Who fights, on which side, with what (CMB-SIDES, CMB-PULL, CMB-STACKPULL,
+//! CMB-REFUSE, CP-BATTLE, STK-BATTLE; rulings 8).
+//!
+//! 1. The attacker's faction attacks, the target's defends.
+//! 2. Factions with a unit on guard here that day join the defenders if they grant
+//!    the target's faction [`StanceGrant::Defend`] (at least Friendly).
+//! 3. Factions present that grant [`StanceGrant::Aid`] (allies) to a faction of a side
+//!    join that side, not recursively.
+//! 4. A faction found on both sides withdraws, unless it is the attacker's or the
+//!    target's.
+//! 5. Every unit of a faction on a side joins, except units on AVOID, and units on
+//!    DEFEND on the attacking side; the attacker and the target always fight. Each
+//!    unit that joins brings its whole stack under the same exceptions, whatever the
+//!    members' factions; a faction with units on both sides withdraws them all.
+//! 6. A unit of a faction over its control points by M refuses with M × the rule
+//!    set's chance, unless it is the unit attacked or the attacker (CP-BATTLE).
+//!
+//! Units travelling through the place, and factions present that do not fight,
+//! watch: they get a partial report.
+
+use super::Cause;
+use super::field::{Action, Armies, Fighter, Move, Reach, Special};
+use crate::core::battle::{Request, Role};
+use crate::core::engine::plan::Clock;
+use crate::core::engine::rng;
+use crate::systems::overlord::data::{CombatActionKind, RaceKind, SkillFlag, StanceGrant, Stats};
+use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{
+    At, CombatOrders, Effects, Figures, Id, Inventory, Journey, OnGuard, OverControl, Owner, Race, Seq, Skills,
+    StackLeader, Tactics, substack,
+};
+use crate::systems::overlord::world::ids::SkillId;
+use crate::systems::overlord::world::resources::Randomness;
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy_ecs::prelude::*;
+use rand::RngExt;
+
+/// The battles fought so far today at each place (each has its own random stream),
+/// and who was at each place when today's first battle was mustered.
+#[derive(Resource, Debug, Default)]
+pub struct Fought {
+    counts: EntityHashMap<((u32, u32), u32)>,
+    /// Turn and day of `present`.
+    stamp: Option<(u32, u32)>,
+    /// Units by place, in report order: `(seq, unit, faction, travelling)`.
+    present: EntityHashMap<Vec<(u32, Entity, Entity, bool)>>,
+}
+
+impl Fought {
+    /// Forgets the counts.
+    pub fn clear(&mut self) {
+        self.counts.clear();
+        self.stamp = None;
+        self.present.clear();
+    }
+}
+
+/// Who is at `place` (report order), from the day's index; an earlier battle's dead
+/// and retreating are filtered out by the caller.
+fn present_at(world: &mut World, place: Entity) -> Vec<(u32, Entity, Entity, bool)> {
+    let stamp = {
+        let c = world.resource::<Clock>();
+        (c.turn, c.tick)
+    };
+    if world.resource::<Fought>().stamp != Some(stamp) {
+        let mut q = world.query::<(Entity, &At, &Owner, &Seq, Has<Journey>)>();
+        let mut by: EntityHashMap<Vec<(u32, Entity, Entity, bool)>> = EntityHashMap::default();
+        for (u, at, o, s, moving) in q.iter(world) {
+            by.entry(at.location).or_default().push((s.0, u, o.0, moving));
+        }
+        for v in by.values_mut() {
+            v.sort_unstable();
+        }
+        let mut f = world.resource_mut::<Fought>();
+        f.present = by;
+        f.stamp = Some(stamp);
+    }
+    world.resource::<Fought>().present.get(&place).cloned().unwrap_or_default()
+}
+
+/// One battle, ready to be fought.
+#[derive(Debug, Clone)]
+pub struct Muster {
+    /// Where.
+    pub place: Entity,
+    /// Day of the month.
+    pub day: u32,
+    /// Why.
+    pub cause: Cause,
+    /// The attacker and the target.
+    pub attacker: Entity,
+    /// The target.
+    pub target: Entity,
+    /// The armies, as the field reads them.
+    pub armies: Armies,
+    /// Per fighter (same order): the unit and its faction.
+    pub units: Vec<(Entity, Entity)>,
+    /// Per fighter: the skills its special actions train (`Special::trains`).
+    pub trains: Vec<Vec<SkillId>>,
+    /// Each side's factions, in the order they joined.
+    pub sides: [Vec<Entity>; 2],
+    /// Everyone who saw the battle.
+    pub witnesses: Vec<(Entity, Role)>,
+    /// Units that refused to fight (CP-BATTLE).
+    pub refused: Vec<Entity>,
+}
+
+fn faction(world: &World, u: Entity) -> Option<Entity> {
+    world.get::<Owner>(u).map(|o| o.0)
+}
+
+/// A unit that can fight at `place`: alive and there, not travelling.
+fn here(world: &World, u: Entity, place: Entity) -> bool {
+    world.get_entity(u).is_ok_and(|r| {
+        r.get::<At>().is_some_and(|a| a.location == place)
+            && !r.contains::<Journey>()
+            && r.get::<Figures>().is_some_and(|f| f.0 > 0)
+    })
+}
+
+/// The stance of TACTIC (CMB-PULL) as the value of `combat.ron`'s stances: 1 avoid,
+/// 2 defend, 3 fight.
+fn battle_stance(world: &World, u: Entity) -> u32 {
+    let c = world.resource::<Catalog>();
+    let rules = &c.rules.combat;
+    let tag = world
+        .get::<Tactics>(u)
+        .and_then(|t| t.0.as_ref())
+        .map(|t| t.stance.as_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or(rules.battle.default_tactics.stance.as_str());
+    rules.stances.iter().find(|s| s.tag == tag).map_or(3, |s| s.value)
+}
+
+const AVOID: u32 = 1;
+const DEFEND: u32 = 2;
+
+/// The battle `req` asks for, if both its units can still fight.
+pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 32])> {
+    let place = req.place;
+    let (a, t) = (req.attacker, req.target);
+    if !here(world, a, place) || !here(world, t, place) {
+        return None;
+    }
+    let (fa, fd) = (faction(world, a)?, faction(world, t)?);
+    if fa == fd {
+        return None;
+    }
+    let day = world.resource::<Clock>().tick;
+    // Who is here, in report order; who passes through.
+    let mut present = present_at(world, place);
+    present.retain(|x| {
+        world.get_entity(x.1).is_ok_and(|r| r.get::<At>().is_some_and(|a| a.location == place))
+            && world.get::<Owner>(x.1).is_some_and(|o| o.0 == x.2)
+    });
+    let standing: Vec<(Entity, Entity)> =
+        present.iter().filter(|x| here(world, x.1, place)).map(|x| (x.1, x.2)).collect();
+    let mut factions_here: Vec<Entity> = Vec::new();
+    for x in &present {
+        if !factions_here.contains(&x.2) {
+            factions_here.push(x.2);
+        }
+    }
+    // CMB-SIDES.
+    let mut sides: [Vec<Entity>; 2] = [vec![fa], vec![fd]];
+    let guarding: Vec<Entity> = {
+        let mut v = Vec::new();
+        for &(u, f) in &standing {
+            if world.get::<OnGuard>(u).is_some_and(|g| g.0 == day) && !v.contains(&f) {
+                v.push(f);
+            }
+        }
+        v
+    };
+    for &g in &guarding {
+        if g != fa && g != fd && grants(world, g, fd, StanceGrant::Defend) && !sides[1].contains(&g) {
+            sides[1].push(g);
+        }
+    }
+    let involved: [Vec<Entity>; 2] = sides.clone();
+    let mut withdrawn: Vec<Entity> = Vec::new();
+    for &x in &factions_here {
+        if x == fa || x == fd {
+            continue;
+        }
+        let aids = |s: usize| involved[s].iter().any(|&f| f != x && grants(world, x, f, StanceGrant::Aid));
+        let on = [aids(0), sides[1].contains(&x) || aids(1)];
+        match on {
+            [true, true] => {
+                sides[1].retain(|&f| f != x);
+                withdrawn.push(x);
+            }
+            [true, false] => sides[0].push(x),
+            [false, true] if !sides[1].contains(&x) => sides[1].push(x),
+            _ => {}
+        }
+    }
+    // CMB-PULL, CMB-STACKPULL.
+    let side_of_faction = |f: Entity| sides.iter().position(|s| s.contains(&f));
+    let mut side_of: EntityHashMap<u8> = EntityHashMap::default();
+    let mut order: Vec<Entity> = Vec::new();
+    let mut both: EntityHashSet = EntityHashSet::default();
+    let joins = |world: &World, u: Entity, s: u8| -> bool {
+        if u == a || u == t {
+            return true;
+        }
+        let st = battle_stance(world, u);
+        st != AVOID && !(st == DEFEND && s == 0)
+    };
+    let mut pulled: Vec<(Entity, u8)> = Vec::new();
+    for &(u, f) in &standing {
+        if let Some(s) = side_of_faction(f) {
+            let s = s as u8;
+            if joins(world, u, s) {
+                pulled.push((u, s));
+            }
+        }
+    }
+    let standing_set: EntityHashSet = standing.iter().map(|x| x.0).collect();
+    for (u, s) in pulled {
+        // The unit and its whole stack, from the top.
+        let mut top = u;
+        while let Some(l) = world.get::<StackLeader>(top).and_then(|x| x.0) {
+            top = l;
+        }
+        for m in substack(world, top) {
+            if !standing_set.contains(&m) || (m != u && !joins(world, m, s)) {
+                continue;
+            }
+            match side_of.get(&m) {
+                None => {
+                    side_of.insert(m, s);
+                    order.push(m);
+                }
+                Some(&old) if old != s => {
+                    if let Some(f) = faction(world, m) {
+                        both.insert(f);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    side_of.insert(a, 0);
+    side_of.insert(t, 1);
+    // A faction with units on both sides withdraws them all; the attacker's and the
+    // target's keep only their own side's.
+    let mut units: Vec<(Entity, u8)> = Vec::new();
+    for &u in &order {
+        let s = side_of[&u];
+        let Some(f) = faction(world, u) else { continue };
+        let keep = if f == fa {
+            s == 0
+        } else if f == fd {
+            s == 1
+        } else {
+            !both.contains(&f)
+        };
+        if keep || u == a || u == t {
+            units.push((u, s));
+        }
+    }
+    for f in both.iter().copied() {
+        if f != fa && f != fd && !withdrawn.contains(&f) {
+            withdrawn.push(f);
+        }
+    }
+    // CMB-REFUSE, CP-BATTLE.
+    let randomness = *world.resource::<Randomness>();
+    let n = {
+        let turn = world.resource::<Clock>().turn;
+        let mut fought = world.resource_mut::<Fought>();
+        let e = fought.counts.entry(place).or_insert(((turn, day), 0));
+        if e.0 != (turn, day) {
+            *e = ((turn, day), 0);
+        }
+        e.1 += 1;
+        e.1
+    };
+    let place_id = world.get::<Id>(place).map(|i| i.0.clone()).unwrap_or_default();
+    let key = format!("{place_id}/{day}/{n}");
+    let per_cp = u64::from(world.resource::<Catalog>().rules.combat.battle.refusal_percent_per_control_point);
+    let mut refusals = randomness.stream("battle refusal", &key);
+    let mut refused = Vec::new();
+    units.retain(|&(u, _)| {
+        if u == a || u == t {
+            return true;
+        }
+        let over = faction(world, u).and_then(|f| world.get::<OverControl>(f)).map_or(0, |o| o.0);
+        let chance = over.saturating_mul(per_cp).min(100);
+        if chance > 0 && u64::from(refusals.random_range(0..100u32)) < chance {
+            refused.push(u);
+            return false;
+        }
+        true
+    });
+    if !units.iter().any(|x| x.1 == 0) || !units.iter().any(|x| x.1 == 1) {
+        return None;
+    }
+    units.sort_by_key(|x| x.1);
+    // Witnesses: the sides' factions, and everyone else here.
+    let mut witnesses: Vec<(Entity, Role)> = Vec::new();
+    for &(u, s) in &units {
+        if let Some(f) = faction(world, u)
+            && !witnesses.iter().any(|w| w.0 == f)
+        {
+            witnesses.push((f, Role::Side(s)));
+        }
+    }
+    for &f in &factions_here {
+        if !witnesses.iter().any(|w| w.0 == f) {
+            witnesses.push((f, Role::Bystander));
+        }
+    }
+    let final_sides = [0u8, 1].map(|s| {
+        let mut v: Vec<Entity> = Vec::new();
+        for &(u, us) in &units {
+            if us == s
+                && let Some(f) = faction(world, u)
+                && !v.contains(&f)
+            {
+                v.push(f);
+            }
+        }
+        v
+    });
+    let mut fighters = Vec::with_capacity(units.len());
+    let mut trains = Vec::with_capacity(units.len());
+    for &(u, s) in &units {
+        let (f, tr) = fighter(world, u, s, day);
+        fighters.push(f);
+        trains.push(tr);
+    }
+    let catalog = world.resource::<Catalog>();
+    let c = &catalog.rules.combat;
+    let ranks: Vec<(u32, String)> = c.ranks.iter().rev().map(|r| (r.value, r.name.clone())).collect();
+    let files: Vec<(u32, String)> = c.files.iter().map(|r| (r.value, r.name.clone())).collect();
+    let ambush_levels = catalog
+        .skill(&c.battle.skills.ambush)
+        .map(|s| catalog.rules.skills[s.index()].system.levels.iter().map(|l| l.experience).collect())
+        .unwrap_or_default();
+    let armies = Armies {
+        rules: c.battle.clone(),
+        ranks: ranks.len().max(1) as u32,
+        files: files.len().max(1) as u32,
+        rank_names: ranks.into_iter().map(|x| x.1).collect(),
+        file_names: files.into_iter().map(|x| x.1).collect(),
+        ambush_levels,
+        from_attack: req.cause == Cause::Attack,
+        fighters,
+    };
+    let seed = rng::stream_seed(randomness.seed, randomness.turn, "battle", rng::key_of(&key));
+    let m = Muster {
+        place,
+        day,
+        cause: req.cause,
+        attacker: a,
+        target: t,
+        armies,
+        units: units.iter().map(|&(u, _)| (u, faction(world, u).expect("unit"))).collect(),
+        trains,
+        sides: final_sides,
+        witnesses,
+        refused,
+    };
+    Some((m, seed))
+}
+
+/// The battle view of unit `u` on side `side`: statistics by equipment, settings and
+/// actions (CMB-GRID, CMB-ACT, CMB-SKILLEQUIP, CMB-ITEM, CMB-FLY).
+fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillId>) {
+    let catalog = world.resource::<Catalog>();
+    let tables = world.resource::<CapacityTables>();
+    let rules = &catalog.rules;
+    let b = &rules.combat.battle;
+    let r = world.entity(u);
+    let race = r.get::<Race>().expect("unit").0;
+    let figures = r.get::<Figures>().map_or(0, |f| f.0);
+    let inventory = r.get::<Inventory>().cloned().unwrap_or_default();
+    let skills = r.get::<Skills>().cloned().unwrap_or_default();
+    let effects = r.get::<Effects>().cloned().unwrap_or_default();
+    let full = compute(catalog, tables, race, figures, &inventory, &skills, &effects);
+    let bare = compute(catalog, tables, race, figures, &Inventory::default(), &skills, &effects).stats;
+    // Equipment by figure: the first `equipped` figures hold each item.
+    let held: Vec<(u32, &Stats)> = inventory
+        .0
+        .iter()
+        .filter(|h| h.equipped > 0)
+        .map(|h| (h.equipped.min(figures), &rules.items[h.item.index()].system.stats))
+        .collect();
+    let mut cuts: Vec<u32> = held.iter().map(|x| x.0).filter(|&e| e > 0 && e < figures).collect();
+    cuts.push(figures);
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut bands = Vec::with_capacity(cuts.len());
+    let mut prev = 0;
+    for &cut in &cuts {
+        let mut s = bare.clone();
+        for (e, st) in &held {
+            if *e >= cut {
+                crate::systems::overlord::mechanics::stats::add(&mut s, st, 1, 1);
+            }
+        }
+        bands.push((cut - prev, s));
+        prev = cut;
+    }
+    // TACTIC, or the rule set's defaults.
+    let tac = r.get::<Tactics>().and_then(|t| t.0.clone()).unwrap_or_default();
+    let pick = |v: &str, d: &str| -> String { if v.is_empty() { d.to_string() } else { v.to_string() } };
+    let dt = &b.default_tactics;
+    let (rank_tag, file_tag, move_tag) =
+        (pick(&tac.rank, &dt.rank), pick(&tac.file, &dt.file), pick(&tac.movement, &dt.movement));
+    // `combat.ron` lists the ranks from the rear and the files from one edge.
+    let nranks = rules.combat.ranks.len().max(1) as u32;
+    let rank = rules.combat.ranks.iter().position(|x| x.tag == rank_tag).map_or(0, |i| nranks - 1 - i as u32);
+    let file = rules.combat.files.iter().position(|x| x.tag == file_tag).map_or(0, |i| i as u32);
+    let movement = Move::of_tag(&move_tag).unwrap_or(Move::Stand);
+    let level = |tag: &str| catalog.skill(tag).map_or(0, |s| skills.level(catalog, s));
+    let experience =
+        |tag: &str| catalog.skill(tag).and_then(|s| skills.0.iter().find(|x| x.0 == s)).map_or(0, |x| u64::from(x.1));
+    // CMB-FLY: a unit that can fly itself.
+    let flyer =
+        b.flying_mode.as_ref().and_then(|m| rules.movement.modes.iter().position(|x| &x.tag == m)).is_some_and(|m| {
+            let cap = full.capacity.get(m).copied().unwrap_or(0).saturating_mul(1000);
+            cap > 0 && cap >= full.weight_milli
+        });
+    let mounted = figures > 0
+        && b.mount_slot.as_ref().is_some_and(|slot| {
+            let n: u32 = inventory
+                .0
+                .iter()
+                .filter(|h| rules.items[h.item.index()].system.slot.as_ref() == Some(slot))
+                .map(|h| h.equipped)
+                .sum();
+            n >= figures
+        });
+    let kind = rules.races[race.index()].system.kind;
+    let mut trains: Vec<SkillId> = Vec::new();
+    let actions = world
+        .get::<CombatOrders>(u)
+        .map(|c| c.0.iter().map(|w| action(catalog, &skills, &inventory, figures, w, &mut trains)).collect())
+        .unwrap_or_default();
+    let id = r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default();
+    let f = Fighter {
+        id,
+        side,
+        figures,
+        bands,
+        base_melee: bare.melee,
+        stats: full.stats,
+        rank,
+        file,
+        movement,
+        actions,
+        flyer,
+        mounted,
+        fanatic: b.skills.fanatic.as_deref().is_some_and(|t| level(t) > 0),
+        leader: kind == RaceKind::Leader,
+        guarding: r.get::<OnGuard>().is_some_and(|g| g.0 == day),
+        tactics: level(&b.skills.tactics),
+        strategy: b.skills.strategy.as_deref().is_some_and(|t| level(t) > 0),
+        ambush_experience: experience(&b.skills.ambush),
+    };
+    (f, trains)
+}
+
+
+/// One word of a COMBAT list as a battle action.
+fn action(
+    catalog: &Catalog,
+    skills: &Skills,
+    inventory: &Inventory,
+    figures: u32,
+    word: &str,
+    trains: &mut Vec<SkillId>,
+) -> Action {
+    let rules = &catalog.rules;
+    match word.to_ascii_lowercase().as_str() {
+        "melee" => return Action::Melee,
+        "parry" => return Action::Parry,
+        "ranged" => return Action::Ranged,
+        _ => {}
+    }
+    let unusable = |why: &str| Action::Unusable { tag: word.to_string(), why: why.to_string() };
+    let mut train = |s: SkillId| -> usize {
+        match trains.iter().position(|&x| x == s) {
+            Some(i) => i,
+            None => {
+                trains.push(s);
+                trains.len() - 1
+            }
+        }
+    };
+    let reach = |kind: CombatActionKind, range: u32| match kind {
+        CombatActionKind::Melee => Some(Reach::Melee),
+        CombatActionKind::Ranged => Some(Reach::Ranged(range)),
+        _ => None,
+    };
+    let leaders = |t: &Option<String>| t.as_deref() == Some("BATTLEFIELD_TARGET_OPPOSING_LEADER");
+    if let Some(s) = catalog.skill(word) {
+        let lv = skills.level(catalog, s);
+        if lv == 0 {
+            return unusable("the unit does not know this skill");
+        }
+        let skill = &rules.skills[s.index()];
+        let Some(a) = skill.system.levels[lv as usize - 1].combat.as_ref() else {
+            return unusable("this skill is not a combat action");
+        };
+        if skill.system.flags.contains(&SkillFlag::Magic) {
+            return unusable("spells are not cast in battle until magic is part of the engine");
+        }
+        let Some(reach) = reach(a.kind, a.range) else {
+            return unusable("this kind of combat action comes with magic");
+        };
+        if let Some(item) = &a.equipment {
+            let n =
+                catalog.item(item).map_or(0, |i| inventory.0.iter().find(|h| h.item == i).map_or(0, |h| h.equipped));
+            if n < figures {
+                return unusable(&format!("every figure needs {item} equipped"));
+            }
+        }
+        return Action::Special(Special {
+            tag: skill.tag.clone(),
+            reach,
+            leaders_only: leaders(&a.target),
+            bonus: a.bonus.clone(),
+            holders: None,
+            trains: Some(train(s)),
+        });
+    }
+    if let Some(i) = catalog.item(word) {
+        let it = &rules.items[i.index()];
+        let Some(a) = it.system.combat.as_ref() else {
+            return unusable("this item is not a combat item");
+        };
+        let Some(reach) = reach(a.kind, a.range) else {
+            return unusable("this kind of combat action comes with magic");
+        };
+        let holders = inventory.0.iter().find(|h| h.item == i).map_or(0, |h| h.equipped);
+        if holders == 0 {
+            return unusable("no figure has it equipped");
+        }
+        let trains_skill = it.system.equip_skill.as_ref().and_then(|r| catalog.skill(&r.skill)).map(&mut train);
+        return Action::Special(Special {
+            tag: it.tag.clone(),
+            reach,
+            leaders_only: leaders(&a.target),
+            bonus: a.bonus.clone(),
+            holders: Some(holders),
+            trains: trains_skill,
+        });
+    }
+    unusable("no such skill or item")
+}
