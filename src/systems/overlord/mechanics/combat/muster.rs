@@ -466,7 +466,6 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
     (f, trains)
 }
 
-
 /// One word of a COMBAT list as a battle action.
 fn action(
     catalog: &Catalog,
