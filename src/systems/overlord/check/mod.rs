@@ -25,6 +25,7 @@
 use crate::core::orders::check::{Check, Problem, Severity};
 use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, Unit};
 use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
+use crate::systems::overlord::orders::syntax::CombatAction;
 use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::ids::{RaceId, SkillId};
@@ -51,6 +52,9 @@ struct Ctx<'a> {
     routes: DiGraphMap<&'a str, ()>,
     factions: HashSet<&'a str>,
     own: HashMap<&'a str, &'a Unit>,
+    /// Every unit and structure of the world, by id.
+    units: HashMap<&'a str, &'a Unit>,
+    structures: HashMap<&'a str, &'a crate::systems::overlord::data::Structure>,
     /// New unit ids created by an order of the faction, with the new unit's race
     /// when known (RECRUIT names it; SPLIT copies the parent's).
     created: BTreeMap<String, Option<RaceId>>,
@@ -85,6 +89,8 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
             .collect(),
         factions: state.factions.iter().map(|f| f.id.as_str()).collect(),
         own,
+        units: state.units.iter().map(|u| (u.id.as_str(), u)).collect(),
+        structures: state.structures.iter().map(|x| (x.id.as_str(), x)).collect(),
         created: BTreeMap::new(),
         problems: Vec::new(),
     };
@@ -266,6 +272,24 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     );
                 }
             }
+            Order::Attack(t) => attack(cx, line, unit, t),
+            Order::Combat(list) => {
+                for a in list {
+                    if let CombatAction::Skill(sk) = a {
+                        let s = &cx.catalog.rules.skills[sk.index()];
+                        let knows = unit.unit.is_none_or(|u| u.skills.iter().any(|k| k.0 == s.tag && k.1 > 0));
+                        if !knows {
+                            cx.warn(
+                                line,
+                                format!(
+                                    "this unit does not know {} ({}): in battle the action is skipped unless it learns it",
+                                    s.name, s.tag
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
             Order::Recruit { race, .. } => {
                 if let Some(here) = unit.location.and_then(|l| cx.locations.get(l)) {
                     let tag = &cx.catalog.rules.races[race.index()].tag;
@@ -279,6 +303,35 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
         if matches!(order, Order::Move(_) | Order::March(_) | Order::Caravan(_)) {
             moved = true;
         }
+    }
+}
+
+/// ATTACK (ORD-ATTACK): never on the faction itself, its units or its structures; a
+/// target elsewhere now is waited for.
+fn attack(cx: &mut Ctx, line: usize, unit: Known, t: &Target) {
+    match t {
+        Target::Unit(id) => {
+            if cx.own.contains_key(id.as_str()) || cx.created.contains_key(id.as_str()) {
+                cx.error(line, format!("{id} is a unit of your own faction: ATTACK is for others' units"));
+            } else if let Some(here) = unit.location
+                && cx.units.get(id.as_str()).is_none_or(|t| t.location != here)
+            {
+                // The same words whether the unit is elsewhere or does not exist:
+                // the checker tells nothing a faction's units could not see.
+                cx.warn(line, format!("{id} is not at {here} now: the attack waits until it is"));
+            }
+        }
+        Target::Faction(f) if f.eq_ignore_ascii_case(cx.faction) => {
+            cx.error(line, "a faction cannot attack itself".into());
+        }
+        Target::Structure(id) => match cx.structures.get(id.as_str()) {
+            None => cx.error(line, format!("there is no structure {id} in this game")),
+            Some(s) if s.owner.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(cx.faction)) => {
+                cx.error(line, format!("{id} belongs to your own faction: ATTACK on a structure attacks its owner"));
+            }
+            _ => {}
+        },
+        _ => {}
     }
 }
 

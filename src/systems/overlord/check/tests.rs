@@ -181,3 +181,19 @@ fn a_block_replacing_a_list_drops_what_that_list_created() {
         ]
     );
 }
+
+#[test]
+fn attack_combat_and_tactic_mistakes_are_named_by_line_ord_attack_ord_combat_ord_tactic() {
+    let c = run(
+        "GAME fa pa\nUNIT U1\nATTACK U2\nATTACK fa\nATTACK U3\nUNIT U5\nATTACK U3\nCOMBAT tgld MELEE\nTACTIC FIGHT FRONT SIDEWAYS CHARGE\nATTACK U77\n",
+    );
+    let l = lines(&c);
+    assert!(l.iter().any(|x| x.starts_with("line 3: error: U2 is a unit of your own faction")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 4: error: a faction cannot attack itself")), "{l:#?}");
+    assert!(!l.iter().any(|x| x.starts_with("line 5:")), "U3 is here: {l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 7: warning: U3 is not at L2 now")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 8: warning: this unit does not know target the leader")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 9: error:")), "{l:#?}");
+    // An unknown unit reads like one elsewhere: the checker leaks nothing.
+    assert!(l.iter().any(|x| x.starts_with("line 10: warning: U77 is not at L2 now")), "{l:#?}");
+}
