@@ -193,19 +193,22 @@ fn a_spell_in_the_combat_list_is_skipped_with_a_line_cmb_spell() {
 
 #[test]
 fn the_whole_stack_fights_and_the_dead_leave_loot_to_the_winners_cmb_stackpull_cmb_loot() {
-    // fa's leader attacks fb's lone leader with its armed stack: fb's leader dies,
-    // half its 100 coins go to a unit of the winning side.
+    // fa's leader attacks fb's leader U4 with its armed stack while fb's men stay
+    // out on AVOID: U4 dies and half its 100 coins go to a unit of the winning side.
     let mut g = two_armies().unit("U4", "fb", "ldr", 1, "L1").items(&[("coin", 100)]).build();
-    g.orders("fa", "UNIT U1\nATTACK U4\n").days(1);
+    g.orders("fa", "UNIT U1\nATTACK U4\n").orders("fb", "UNIT U3\nTACTIC AVOID REAR LEFT STAND\n").days(1);
     let b = &battles(&g)[0];
     assert_eq!(b.sides[0].units.len(), 2, "the leader and its stack");
-    // CMB-PULL: every unit of the target's faction present joins (U3 and U4).
-    assert_eq!(b.sides[1].units.len(), 2);
-    if !alive(&g, "U4") {
-        let loot: u32 = ["U1", "U2"].iter().filter(|u| alive(&g, u)).map(|u| g.count(u, "coin")).sum();
-        assert_eq!(loot, 50, "{:?}", b.aftermath);
-    }
-    assert!(figures(&g, "U2") <= 10);
+    // CMB-PULL: the target's faction joins, except its unit on AVOID.
+    let defenders: Vec<&str> = b.sides[1].units.iter().map(|u| u.id.as_str()).collect();
+    assert_eq!(defenders, ["U4"]);
+    // A lone unarmed leader against eleven: it falls, and fa wins.
+    assert_eq!(b.winner, Some(0), "{:?}", b.aftermath);
+    assert!(!alive(&g, "U4"), "{:?}", b.aftermath);
+    let loot: u32 = ["U1", "U2"].iter().filter(|u| alive(&g, u)).map(|u| g.count(u, "coin")).sum();
+    assert_eq!(loot, 50, "{:?}", b.aftermath);
+    // Survivors are what the record says.
+    assert_eq!(figures(&g, "U2"), b.sides[0].units[1].survivors);
 }
 
 #[test]
@@ -222,11 +225,12 @@ fn battle_experience_goes_to_the_survivors_skl_exp_battle() {
     let before = g.points("U2", "cmbt");
     g.orders("fa", "UNIT U1\nATTACK U3\n").days(1);
     let rounds = battles(&g)[0].rounds.len() as u32;
-    if alive(&g, "U2") {
-        // A day of combat (100 points) per round fought, at 1st combat.
-        let gained = g.points("U2", "cmbt") - before;
-        assert!(gained >= 100 && gained <= 100 * rounds, "{gained} for {rounds} rounds");
-    }
+    // U2 survives with this seed; a day of combat (100 points) per round fought at
+    // 1st combat, plus melee for rounds it struck.
+    assert!(alive(&g, "U2"));
+    let gained = g.points("U2", "cmbt") - before;
+    assert_eq!(gained, 100 * rounds, "{gained} for {rounds} rounds");
+    assert!(g.points("U2", "mele") > 0, "melee experience for MELEE rounds with 1st combat");
 }
 
 #[test]
