@@ -24,6 +24,8 @@ pub mod muster;
 pub mod record;
 
 #[cfg(test)]
+mod field_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::core::battle::{self, Request, Requests, Resolver};

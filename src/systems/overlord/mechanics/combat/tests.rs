@@ -2,13 +2,9 @@
 //! asserts on the state, the record and the report. Checklist ids in each name.
 
 use super::Battles;
-use super::field::{self, Action, Armies, Fighter, Move, hit_odds, hits};
-use super::record::{BattleRecord, Line};
-use crate::systems::overlord::data::Stats;
-use crate::systems::overlord::testkit::{Game, Tiny, overlord_rules};
+use super::record::BattleRecord;
+use crate::systems::overlord::testkit::{Game, Tiny};
 use crate::systems::overlord::world::components::Figures;
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
 
 /// Two player factions at L1 (plains) with an exit north to L2: `fa` has `U1`, a
 /// leader with 1st combat, and `U2`, ten men with 1st combat and swords under it;
@@ -63,132 +59,6 @@ fn attack_starts_a_battle_at_the_end_of_the_day_ord_attack_cmb_trigger() {
     assert_eq!(ids(1), ["U3"]);
     assert!(g.said("U1", "Attacks U3 [U3]."), "{:?}", g.events("U1"));
     assert!(!b[0].rounds.is_empty());
-}
-
-#[test]
-fn hit_odds_follow_the_rulings_tv_hit_cmb_strike() {
-    // TV-HIT, rulings 9: 6 vs 4 → 3:1; 2 vs 7 → 1:6 (1/7, not the text's 16%);
-    // 2 vs 0 always; attack 0 never.
-    assert_eq!(hit_odds(6, 4), 0.75);
-    assert!((hit_odds(2, 7) - 1.0 / 7.0).abs() < 1e-12);
-    assert_eq!(hit_odds(2, 0), 1.0);
-    assert_eq!(hit_odds(0, 5), 0.0);
-    assert_eq!(hit_odds(-3, 5), 0.0, "negative attack counts as 0");
-    // The drawn hits follow the odds: 20,000 seeded draws each, within 1.5 points
-    // (a wrong formula, such as 2/9 for 2 vs 7, is far outside).
-    let mut rng = ChaCha8Rng::seed_from_u64(26);
-    for (a, d, want) in [(6, 4, 0.75), (2, 7, 1.0 / 7.0), (3, 3, 0.5), (1, 9, 0.1)] {
-        let n = 20_000;
-        let got = (0..n).filter(|_| hits(&mut rng, a, d)).count() as f64 / n as f64;
-        assert!((got - want).abs() < 0.015, "{a} vs {d}: {got} against {want}");
-    }
-}
-
-fn stats(melee: i32, defense: i32, life: i32) -> Stats {
-    Stats { melee, defense, life, hits: 1, damage: 1, ..Stats::default() }
-}
-
-fn fighter(id: &str, side: u8, figures: u32, s: Stats) -> Fighter {
-    Fighter {
-        id: id.into(),
-        side,
-        figures,
-        bands: vec![(figures, s.clone())],
-        stats: s.clone(),
-        base_melee: s.melee,
-        rank: 0,
-        file: 1,
-        movement: Move::Stand,
-        actions: vec![],
-        flyer: false,
-        mounted: false,
-        fanatic: false,
-        leader: false,
-        guarding: false,
-        tactics: 0,
-        strategy: false,
-        ambush_experience: 0,
-    }
-}
-
-fn armies(fighters: Vec<Fighter>) -> Armies {
-    let rules = overlord_rules();
-    Armies {
-        rules: rules.combat.battle.clone(),
-        ranks: 3,
-        files: 3,
-        rank_names: vec!["front".into(), "middle".into(), "rear".into()],
-        file_names: vec!["left".into(), "center".into(), "right".into()],
-        ambush_levels: vec![6000, 18000],
-        from_attack: true,
-        fighters,
-    }
-}
-
-#[test]
-fn the_strike_chance_is_forty_percent_plus_four_per_attack_point_cmb_strike() {
-    // One round of 10,000 figures of melee 5 against 10,000 figures of defense 0
-    // that cannot hit back (melee 0): every strike hits, so the blows that landed
-    // measure the strike chance, 40% + 4% × 5 = 60%.
-    let a = armies(vec![fighter("A", 0, 10_000, stats(5, 0, 100)), fighter("D", 1, 10_000, stats(0, 0, 100))]);
-    let mut rules = a.rules.clone();
-    rules.max_rounds = 1;
-    let a = Armies { rules, ..a };
-    let f = field::fight(&a, &mut ChaCha8Rng::seed_from_u64(3));
-    let blows: Vec<_> = f.rounds[0]
-        .lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Attack { unit, targets, .. } if unit == "A" => Some(targets[0].clone()),
-            _ => None,
-        })
-        .collect();
-    let (strikes, hits) = (blows[0].strikes as f64, blows[0].hits as f64);
-    assert!((hits / strikes - 0.60).abs() < 0.02, "{hits} of {strikes}");
-}
-
-#[test]
-fn a_side_with_no_units_left_loses_and_the_battle_stops_cmb_end_cmb_result() {
-    // Ten strong figures against one weak one: the weak side is wiped out, the
-    // battle ends after that round and the strong side wins.
-    let a = armies(vec![fighter("A", 0, 10, stats(9, 9, 3)), fighter("D", 1, 1, stats(0, 0, 1))]);
-    let f = field::fight(&a, &mut ChaCha8Rng::seed_from_u64(1));
-    assert_eq!(f.winner, Some(0));
-    assert_eq!(f.ended, "wiped out");
-    assert_eq!(f.deeds[1].alive, 0);
-    assert!(f.rounds.len() <= 3, "{} rounds", f.rounds.len());
-    assert!(f.rounds.iter().all(|r| !r.rout), "no rout round once the loser is gone");
-}
-
-#[test]
-fn rounds_without_a_wound_end_in_a_draw_cmb_end() {
-    // Attack 0 never hits: after quiet_rounds (5) rounds the battle is a draw.
-    let a = armies(vec![fighter("A", 0, 3, stats(0, 1, 1)), fighter("D", 1, 3, stats(0, 1, 1))]);
-    let f = field::fight(&a, &mut ChaCha8Rng::seed_from_u64(1));
-    assert_eq!((f.winner, f.ended, f.rounds.len()), (None, "no wounds", 5));
-}
-
-#[test]
-fn units_out_of_reach_do_not_melee_and_parry_instead_cmb_act() {
-    // Both at their rear ranks, standing: no one is adjacent, so MELEE is skipped
-    // and the implicit PARRY runs.
-    let mut x = fighter("A", 0, 2, stats(3, 1, 1));
-    let mut y = fighter("D", 1, 2, stats(3, 1, 1));
-    x.rank = 2;
-    y.rank = 2;
-    let f = field::fight(&armies(vec![x, y]), &mut ChaCha8Rng::seed_from_u64(1));
-    assert!(f.rounds[0].lines.iter().all(|l| matches!(l, Line::Parry { .. })), "{:?}", f.rounds[0].lines);
-}
-
-#[test]
-fn a_spell_in_the_combat_list_is_skipped_with_a_line_cmb_spell() {
-    // Until magic exists, a spell is said once and skipped; MELEE PARRY follow.
-    let mut x = fighter("A", 0, 1, stats(3, 1, 1));
-    x.actions = vec![Action::Unusable { tag: "sboa".into(), why: "spells".into() }];
-    let f = field::fight(&armies(vec![x, fighter("D", 1, 1, stats(0, 1, 5))]), &mut ChaCha8Rng::seed_from_u64(1));
-    let skips = f.rounds.iter().flat_map(|r| &r.lines).filter(|l| matches!(l, Line::Skip { .. })).count();
-    assert_eq!(skips, 1);
-    assert!(f.rounds[0].lines.iter().any(|l| matches!(l, Line::Attack { unit, .. } if unit == "A")));
 }
 
 #[test]
