@@ -50,12 +50,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     // 1–2: healing and fanatics.
     let mut survivors = vec![0u32; n];
     for (i, (f, d)) in m.armies.fighters.iter().zip(&o.deeds).enumerate() {
-        let mut alive = d.alive;
-        for _ in 0..d.dying {
-            if !chance(rng, b.heal_percent) {
-                alive -= 1;
-            }
-        }
+        let mut alive = heal(d.alive, d.dying, b.heal_percent, rng);
         if f.fanatic && o.winner.is_some_and(|w| w != f.side) && alive > 0 {
             aftermath.push(format!("{}: its fanatics fight to the death.", f.id));
             alive = 0;
@@ -304,6 +299,12 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     world.resource_mut::<Battles>().0.push(record);
 }
 
+/// CMB-HEAL: of `alive` figures, `dying` are wounded with one life point left; each
+/// heals with `percent` % or dies. The figures left.
+fn heal(alive: u32, dying: u32, percent: u32, rng: &mut ChaCha8Rng) -> u32 {
+    alive - (0..dying.min(alive)).filter(|_| !chance(rng, percent)).count() as u32
+}
+
 /// Whether unit `u` may take `weight` (thousandths) of loot: it could still walk
 /// carrying it, or could not walk already (CMB-LOOT).
 fn could_carry(world: &World, u: Entity, weight: u64) -> bool {
@@ -376,5 +377,24 @@ fn titles_of_the_dead(
             Some(u) => format!("The title of {} of {place} passes to {}.", title.name, label(world, u)),
             None => format!("The title of {} of {place} is lost.", title.name),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::heal;
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    #[test]
+    fn each_dying_figure_heals_with_the_rule_sets_chance_cmb_heal() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        // 20,000 dying of 30,000: half of them (heal_percent 50) live.
+        let left = heal(30_000, 20_000, 50, &mut rng);
+        assert!((left as i64 - 20_000).abs() < 400, "{left}");
+        let left = heal(30_000, 20_000, 80, &mut rng);
+        assert!((left as i64 - 26_000).abs() < 400, "{left}");
+        assert_eq!(heal(10, 4, 0, &mut rng), 6);
+        assert_eq!(heal(10, 4, 100, &mut rng), 10);
     }
 }
