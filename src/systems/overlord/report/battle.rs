@@ -69,7 +69,12 @@ fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
             o.push('\n');
         }
         if r.casualties != [0, 0] {
-            let _ = writeln!(o, "    Killed: {} attackers, {} defenders.", r.casualties[0], r.casualties[1]);
+            let _ = writeln!(
+                o,
+                "    Killed: {}, {}.",
+                counted(r.casualties[0], "attacker", "attackers"),
+                counted(r.casualties[1], "defender", "defenders")
+            );
         }
     }
     let result = match b.winner {
@@ -115,6 +120,10 @@ fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
     }
 }
 
+fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String) {
     let _ = match l {
         Line::Move { unit, to } => write!(o, "{} moves to {to}.", name(unit)),
@@ -129,7 +138,14 @@ fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String) {
             }
             for (i, t) in targets.iter().enumerate() {
                 let sep = if i == 0 { ": " } else { "; " };
-                let _ = write!(o, "{sep}{}: {} blows, {} hits, {} killed", name(&t.unit), t.strikes, t.hits, t.kills);
+                let _ = write!(
+                    o,
+                    "{sep}{}: {}, {}, {} killed",
+                    name(&t.unit),
+                    counted(t.strikes, "blow", "blows"),
+                    counted(t.hits, "hit", "hits"),
+                    t.kills
+                );
             }
             write!(o, ".")
         }

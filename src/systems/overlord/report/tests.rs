@@ -76,3 +76,83 @@ fn text_report_follows_the_sample_layout() {
         "{t}"
     );
 }
+
+/// A small battle and what each witness reads of it (CMB-REPORT, SET-TERSE,
+/// RPT-BATTLE): fa's Ann and her armed men attack fb's Bob (fb reads TERSE), fc's
+/// Cid watches. The battles section of each report, in text.
+fn battle_reports() -> Vec<(String, crate::systems::overlord::report::FactionReport)> {
+    use crate::systems::overlord::data::ItemHolding;
+    use crate::systems::overlord::testkit::Tiny;
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .with_faction(|f| f.settings.terse = true)
+        .faction("fc")
+        .location("L1", "plai")
+        .with_location(|l| l.name = "Ford".into())
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .with_unit(|u| u.name = "Ann".into())
+        .skills(&[("cmbt", 3000)])
+        .unit("U2", "fa", "man", 4, "L1")
+        .with_unit(|u| {
+            u.name = "Ann's men".into();
+            u.items.push(ItemHolding("swrd".into(), 4, 4));
+        })
+        .skills(&[("cmbt", 3000)])
+        .under("U1")
+        .unit("U3", "fb", "man", 3, "L1")
+        .with_unit(|u| u.name = "Bob".into())
+        .unit("U4", "fc", "ldr", 1, "L1")
+        .with_unit(|u| u.name = "Cid".into())
+        .without_money()
+        .build();
+    g.orders("fa", "UNIT U1\nATTACK U3\n").run();
+    let catalog = crate::systems::overlord::world::Catalog::new(overlord_rules());
+    g.engine
+        .reports()
+        .iter()
+        .map(|r| {
+            let mut o = String::new();
+            crate::systems::overlord::report::battle::render(&mut o, &r.battles, &catalog);
+            (o, r.clone())
+        })
+        .collect()
+}
+
+/// Compares `got` with the golden file `name` beside this module; with
+/// `OVERLORD_BLESS=1` in the environment, writes it instead.
+fn golden(name: &str, got: &str) {
+    let path = crate::systems::overlord::testkit::repo().join("src/systems/overlord/report/golden").join(name);
+    if std::env::var_os("OVERLORD_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(got, want, "{} differs (OVERLORD_BLESS=1 rewrites it)", path.display());
+}
+
+#[test]
+fn each_witness_reads_the_battle_it_may_see_cmb_report_set_terse() {
+    let r = battle_reports();
+    let (fa, fb, fc) = (&r[0], &r[1], &r[2]);
+    for (text, report) in [fa, fb, fc] {
+        assert_eq!(report.battles.len(), 1, "{}", report.faction.id);
+        assert!(text.starts_with("\nBattles:\n\nBattle at Ford [L1], day 1 (attack; you were "), "{text}");
+    }
+    // The attacker reads every blow; the winners read everyone's statistics.
+    assert!(fa.0.contains("you were attacker"));
+    assert!(fa.0.contains(" MELEE: Bob [U3]: "), "{}", fa.0);
+    assert!(fa.0.contains("; melee "), "{}", fa.0);
+    assert!(fa.0.contains("Seen in this battle:"), "{}", fa.0);
+    // TERSE: no melee or parry lines; the loser reads no statistics.
+    assert_eq!(fb.1.battles[0].detail, "terse");
+    assert!(!fb.0.contains("MELEE") && !fb.0.contains("parries") && !fb.0.contains("; melee "), "{}", fb.0);
+    assert!(fb.0.contains("Killed: "), "{}", fb.0);
+    // The bystander: who fought, the rounds with losses, the result.
+    assert_eq!(fc.1.battles[0].role, "bystander");
+    assert!(!fc.0.contains("Ambush levels") && !fc.0.contains("MELEE"), "{}", fc.0);
+    assert!(fc.0.contains("The attackers won"), "{}", fc.0);
+    golden("battle-attacker.txt", &fa.0);
+    golden("battle-terse.txt", &fb.0);
+    golden("battle-bystander.txt", &fc.0);
+}

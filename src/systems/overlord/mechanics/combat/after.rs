@@ -52,7 +52,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     for (i, (f, d)) in m.armies.fighters.iter().zip(&o.deeds).enumerate() {
         let mut alive = heal(d.alive, d.dying, b.heal_percent, rng);
         if f.fanatic && o.winner.is_some_and(|w| w != f.side) && alive > 0 {
-            aftermath.push(format!("{}: its fanatics fight to the death.", f.id));
+            aftermath.push(format!("{}: its fanatics fight to the death.", label(world, m.units[i].0)));
             alive = 0;
         }
         survivors[i] = alive;
@@ -106,8 +106,8 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
                 defense: st.defense,
                 initiative: st.initiative,
                 life: st.life,
-                hits: st.hits,
-                damage: st.damage,
+                hits: st.hits.max(1),
+                damage: st.damage.max(1),
             }),
         });
     }
@@ -177,7 +177,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
             Some(h) => h.count = h.count.saturating_add(count),
             None => inv.0.push(crate::systems::overlord::world::components::Holding { item, count, equipped: 0 }),
         }
-        aftermath.push(format!("{} takes {name} as loot.", m.armies.fighters[to].id));
+        aftermath.push(format!("{} takes {name} as loot.", label(world, u)));
     }
     // 5: titles of the dead (TTL-DEATH).
     if !dead_units.is_empty() {
@@ -186,7 +186,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     for &(i, u) in &dead_units {
         let f = m.units[i].1;
         let text = format!("{} was killed in the battle at {place_name} (day {day}).", label(world, u));
-        aftermath.push(format!("{} was killed.", m.armies.fighters[i].id));
+        aftermath.push(format!("{} was killed.", label(world, u)));
         if let Some(mut e) = world.get_mut::<Events>(f) {
             e.push(day, text);
         }

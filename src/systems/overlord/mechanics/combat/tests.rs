@@ -322,7 +322,7 @@ fn fanatics_of_the_losing_side_all_die_cmb_fanatic() {
         if b.winner == Some(0) {
             assert!(!alive(&g, "U5"), "seed {seed}: {:?}", b.aftermath);
         }
-        told += usize::from(b.aftermath.iter().any(|l| l == "U5: its fanatics fight to the death."));
+        told += usize::from(b.aftermath.iter().any(|l| l == "U5 [U5]: its fanatics fight to the death."));
     }
     assert!(told > 0, "no battle left the fanatic alive on a losing side");
 }
