@@ -88,14 +88,19 @@ fn factions_go_to_war_on_the_alpha_world() {
             read("f06", ReportKind::Text),
             read("f01", ReportKind::Json),
             read("f02", ReportKind::Text),
+            fs::read_to_string(g.newspaper_path(1)).unwrap(),
         )
     };
-    let (f05, f06, f01_json, f02) = run(Threads::One);
+    let (f05, f06, f01_json, f02, paper) = run(Threads::One);
+    // The newspaper tells everyone where and when, not who.
+    assert!(paper.contains("\nNews of the month\n-----------------\n\nDay 1: a battle at "), "{paper}");
+    assert_eq!(paper.matches("Day 1: a battle at ").count(), 2, "{paper}");
+    assert!(!paper.contains("f05") && !paper.contains("f06"), "{paper}");
     assert!(f05.contains("Battle at") && f05.contains("day 1 (attack; you were attacker)"), "{f05}");
     assert!(f02.contains("you were defender"), "{f02}");
     assert!(f06.contains("Battle at") && f06.contains("you were attacker"), "{f06}");
     assert!(f01_json.contains("\"battles\""), "{f01_json}");
-    assert_eq!(run(Threads::Count(4)), (f05, f06, f01_json, f02));
+    assert_eq!(run(Threads::Count(4)), (f05, f06, f01_json, f02, paper));
 }
 
 #[test]

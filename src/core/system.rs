@@ -142,4 +142,10 @@ pub trait GameSystem: RuleSystem {
 
     /// The reports of `world` as it stands.
     fn reports(world: &World) -> Self::Reports<'_>;
+
+    /// What the turn's newspaper tells everyone of the month just run in `world`
+    /// (battles, for instance), a line each; nothing unless the system says.
+    fn headlines(_world: &World) -> Vec<String> {
+        Vec::new()
+    }
 }

@@ -353,26 +353,26 @@ fn section_text(text: &str, from: usize) -> String {
     out
 }
 
-/// The newspaper of `turn`: signed articles by author, then rumours in an order that
-/// says nothing of who wrote them (by their text).
-pub(super) fn newspaper(
+/// The articles of a newspaper, read before the turn runs (the state it runs on is
+/// the engine's then): its title, and its signed articles and rumours in text.
+pub(super) struct Articles {
+    title: String,
+    text: String,
+}
+
+/// The articles for a newspaper: signed articles by author, then rumours in an order
+/// that says nothing of who wrote them (by their text).
+pub(super) fn articles(
     game: GameEntry,
     factions: &[FactionEntry],
-    turn: u32,
     articles: &[(String, ArticleKind, String)],
-) -> String {
-    let title = if game.title.is_empty() { game.name } else { game.title };
-    let mut s = format!("{title}: the newspaper of turn {turn}\n");
-    s.push_str(&"=".repeat(s.trim_end().chars().count()));
-    s.push_str("\n\n");
+) -> Articles {
+    let title = if game.title.is_empty() { game.name } else { game.title }.to_string();
     let signed: Vec<&(String, ArticleKind, String)> = articles.iter().filter(|a| a.1 == ArticleKind::Press).collect();
     let mut rumours: Vec<&str> =
         articles.iter().filter(|a| a.1 == ArticleKind::Rumor).map(|a| a.2.trim_end()).collect();
     rumours.sort_unstable();
-    if signed.is_empty() && rumours.is_empty() {
-        s.push_str("No articles this turn.\n");
-        return s;
-    }
+    let mut s = String::new();
     if !signed.is_empty() {
         s.push_str("Signed articles\n---------------\n\n");
         for (faction, _, text) in signed {
@@ -388,6 +388,28 @@ pub(super) fn newspaper(
             s.push_str("\n\n");
         }
     }
+    Articles { title, text: s }
+}
+
+/// The newspaper of `turn`: the month's news as the rule system tells it (battles…),
+/// then the articles.
+pub(super) fn newspaper(turn: u32, news: &[String], articles: &Articles) -> String {
+    let mut s = format!("{}: the newspaper of turn {turn}\n", articles.title);
+    s.push_str(&"=".repeat(s.trim_end().chars().count()));
+    s.push_str("\n\n");
+    if !news.is_empty() {
+        s.push_str("News of the month\n-----------------\n\n");
+        for n in news {
+            s.push_str(n.trim_end());
+            s.push_str("\n");
+        }
+        s.push('\n');
+    }
+    if articles.text.is_empty() {
+        s.push_str("No articles this turn.\n");
+        return s;
+    }
+    s.push_str(&articles.text);
     s.truncate(s.trim_end().len());
     s.push('\n');
     s

@@ -171,7 +171,7 @@ impl GameDir {
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
         let mut summary = g.write_turn(&engine, turn, |state| {
-            let newspaper = mail::newspaper(S::game(state), &[], turn, &[]);
+            let newspaper = mail::newspaper(turn, &[], &mail::articles(S::game(state), &[], &[]));
             vec![(PathBuf::from("newspaper.txt"), newspaper.into_bytes())]
         })?;
         summary.run_time = run_time;
@@ -265,10 +265,7 @@ impl GameDir {
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
         let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
-        let newspaper = {
-            let factions = S::factions(&state);
-            mail::newspaper(S::game(&state), &factions, next, &mail.articles)
-        };
+        let articles = mail::articles(S::game(&state), &S::factions(&state), &mail.articles);
         tracing::info!(turn = next, order_files = pending.len(), "running turn");
         let mut engine = Engine::<S>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
@@ -280,6 +277,7 @@ impl GameDir {
         engine.run_turn(on_tick);
         let run_time = t.elapsed();
         tracing::info!(seconds = run_time.as_secs_f64(), "month run");
+        let newspaper = mail::newspaper(next, &S::headlines(engine.world()), &articles);
         let order_files = pending.len();
         let mut inputs: Vec<FolderFile> =
             pending.into_iter().map(|(n, text, _)| (Path::new("orders").join(n), text.into_bytes())).collect();

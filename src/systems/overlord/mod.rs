@@ -140,6 +140,10 @@ impl GameSystem for Overlord {
     fn reports(world: &World) -> report::Writer<'_> {
         report::Writer::new(world)
     }
+
+    fn headlines(world: &World) -> Vec<String> {
+        mechanics::combat::headlines(world)
+    }
 }
 
 impl Overlord {

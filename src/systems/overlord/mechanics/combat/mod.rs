@@ -287,3 +287,19 @@ pub fn enemies_on_sight(world: &mut World) {
         }
     }
 }
+
+/// The month's battles as the newspaper tells them: where, which day, and how it
+/// ended, never who fought (docs/combat.md).
+pub fn headlines(world: &World) -> Vec<String> {
+    let Some(b) = world.get_resource::<Battles>() else { return Vec::new() };
+    b.0.iter()
+        .map(|b| {
+            let result = match b.winner {
+                Some(0) => "the attackers won",
+                Some(_) => "the defenders won",
+                None => "neither side won",
+            };
+            format!("Day {}: a battle at {}; {result}.", b.day, b.location_name)
+        })
+        .collect()
+}
