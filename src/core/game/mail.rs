@@ -401,7 +401,7 @@ pub(super) fn newspaper(turn: u32, news: &[String], articles: &Articles) -> Stri
         s.push_str("News of the month\n-----------------\n\n");
         for n in news {
             s.push_str(n.trim_end());
-            s.push_str("\n");
+            s.push('\n');
         }
         s.push('\n');
     }
