@@ -1,5 +1,6 @@
 //! Battles per second: Overlord's battlefield on armies of 10, 100 and 1,000 figures a
-//! side (ten units a side of swordsmen and archers with 1st combat), fought to the end.
+//! side (ten units a side of swordsmen and archers with 1st combat), and on 300 units
+//! a side (many units in few squares), fought to the end.
 //! Run with `cargo bench --bench battle`. Figures are in README.md's performance
 //! section; this finds costs, it does not claim budgets.
 
@@ -11,9 +12,10 @@ use rand::rngs::ChaCha8Rng;
 use std::hint::black_box;
 use std::path::PathBuf;
 
-fn army(side: u8, figures_per_side: u32) -> Vec<Fighter> {
-    let per = (figures_per_side / 10).max(1);
-    (0..10)
+/// `units` units a side of `per` figures each: a third archers at the rear, the rest
+/// swordsmen at the front, spread over the files.
+fn army(side: u8, units: u32, per: u32) -> Vec<Fighter> {
+    (0..units)
         .map(|i| {
             let archer = i % 3 == 0;
             let s = Stats {
@@ -55,9 +57,15 @@ fn battles(c: &mut Criterion) {
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules/overlord"),
     )
     .unwrap();
-    for n in [10u32, 100, 1000] {
-        let mut fighters = army(0, n);
-        fighters.extend(army(1, n));
+    let cases = [
+        ("10 vs 10 figures", 10u32, 1u32),
+        ("100 vs 100 figures", 10, 10),
+        ("1000 vs 1000 figures", 10, 100),
+        ("300 vs 300 units of 3 figures", 300, 3),
+    ];
+    for (name, units, per) in cases {
+        let mut fighters = army(0, units, per);
+        fighters.extend(army(1, units, per));
         let a = Armies {
             rules: rules.combat.battle.clone(),
             ranks: 3,
@@ -69,7 +77,7 @@ fn battles(c: &mut Criterion) {
             fighters,
         };
         let mut seed = 0u64;
-        c.bench_function(&format!("battle {n} vs {n} figures"), |b| {
+        c.bench_function(&format!("battle {name}"), |b| {
             b.iter(|| {
                 seed += 1;
                 black_box(fight(&a, &mut ChaCha8Rng::seed_from_u64(seed)))

@@ -318,6 +318,10 @@ struct Field<'a> {
     lines: Vec<Line>,
     killed: [u32; 2],
     round_killed: [u32; 2],
+    /// Per square (`y × files + x`), the units of each side standing there (some
+    /// may have fallen or fled: readers check [`Field::active`]). Every look for
+    /// enemies goes through the squares, never through every unit.
+    squares: Vec<[Vec<usize>; 2]>,
 }
 
 /// Fights the battle (CMB-AMBUSH to CMB-HEAL).
@@ -365,8 +369,14 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
         lines: Vec::new(),
         killed: [0; 2],
         round_killed: [0; 2],
+        squares: vec![Default::default(); (rows as usize) * a.files as usize],
     };
     let (ambush, lead) = field.ambush(rng);
+    for i in 0..field.units.len() {
+        let (x, y) = (field.units[i].x, field.units[i].y);
+        let (sq, side) = (field.sq(x, y), field.side(i) as usize);
+        field.squares[sq][side].push(i);
+    }
     let placed = field.units.iter().map(|u| (field.rank_of(u) as u32, u.x as u32)).collect();
     let tactics = field.tactics_levels(&ambush, lead);
     let strategy = [0u8, 1].map(|s| a.fighters.iter().any(|f| f.side == s && f.strategy));
@@ -492,16 +502,28 @@ impl Field<'_> {
         !self.units[u].out && !self.units[u].figs.is_empty()
     }
 
+    fn sq(&self, x: i32, y: i32) -> usize {
+        (y * self.a.files as i32 + x) as usize
+    }
+
+    /// The active enemies of side `s` on square `(x, y)` (inside the field).
+    fn enemies_on(&self, s: u8, x: i32, y: i32) -> impl Iterator<Item = usize> + '_ {
+        self.squares[self.sq(x, y)][1 - s as usize].iter().copied().filter(|&i| self.active(i))
+    }
+
     fn enemy_at(&self, s: u8, x: i32, y: i32) -> bool {
-        self.units.iter().enumerate().any(|(i, u)| self.side(i) != s && self.active(i) && u.x == x && u.y == y)
+        self.inside(x, y) && self.enemies_on(s, x, y).next().is_some()
+    }
+
+    /// Every square: `(x, y)`.
+    fn all_squares(&self) -> impl Iterator<Item = (i32, i32)> + use<> {
+        let files = self.a.files as i32;
+        (0..self.rows).flat_map(move |y| (0..files).map(move |x| (x, y)))
     }
 
     fn nearest_enemy(&self, s: u8, x: i32, y: i32) -> Option<(i32, usize)> {
-        self.units
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| self.side(i) != s && self.active(i))
-            .map(|(i, u)| ((u.x - x).abs() + (u.y - y).abs(), i))
+        self.all_squares()
+            .filter_map(|(ex, ey)| self.enemies_on(s, ex, ey).min().map(|i| ((ex - x).abs() + (ey - y).abs(), i)))
             .min()
     }
 
@@ -805,24 +827,24 @@ impl Field<'_> {
     fn targets(&self, u: usize, reach: Reach, leaders_only: bool) -> Vec<usize> {
         let me = &self.units[u];
         let s = self.side(u);
-        let adjacent_enemy = || {
-            self.units
-                .iter()
-                .enumerate()
-                .any(|(i, t)| self.side(i) != s && self.active(i) && (t.x - me.x).abs() + (t.y - me.y).abs() == 1)
-        };
+        let adjacent_enemy =
+            || [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|(dx, dy)| self.enemy_at(s, me.x + dx, me.y + dy));
         let mut v: Vec<(i32, i32, i32, usize)> = Vec::new();
-        for (i, t) in self.units.iter().enumerate() {
-            if self.side(i) == s || !self.active(i) || (leaders_only && !self.a.fighters[i].leader) {
-                continue;
-            }
-            let (dx, dy) = ((t.x - me.x).abs(), (t.y - me.y).abs());
+        for (x, y) in self.all_squares() {
+            let (dx, dy) = ((x - me.x).abs(), (y - me.y).abs());
             let d = dx + dy;
             let (ok, near) = match reach {
                 Reach::Melee => (d == 1, if dx == 0 { 0 } else { 1 }),
                 Reach::Ranged(range) => (d >= 2 && (range == 0 || d <= range as i32), d),
             };
-            if ok {
+            if !ok {
+                continue;
+            }
+            for i in self.enemies_on(s, x, y) {
+                if leaders_only && !self.a.fighters[i].leader {
+                    continue;
+                }
+                let t = &self.units[i];
                 v.push((t.stealth, near, self.rank_of(t), i));
             }
         }
@@ -849,14 +871,21 @@ impl Field<'_> {
         let r = self.r;
         let attacker = &self.a.fighters[u];
         let obs = attacker.stats.observation;
-        // CMB-TARGET: a stealthier target avoids the attack by chance.
-        let mut reachable: Vec<usize> = Vec::with_capacity(targets.len());
+        // CMB-TARGET: a stealthier target avoids the attack by chance. Targets are
+        // taken in order until there is a figure for each attacking figure; the
+        // rest are not reached (and roll nothing).
+        let mut reachable: Vec<usize> = Vec::new();
+        let mut covered = 0usize;
         for &t in targets {
+            if covered >= n as usize {
+                break;
+            }
             let diff = i64::from(self.units[t].stealth) - i64::from(obs);
             if diff > 0 && chance(rng, diff * i64::from(r.avoid_percent_per_stealth)) {
                 continue;
             }
             reachable.push(t);
+            covered += self.units[t].figs.len();
         }
         if reachable.is_empty() {
             self.lines.push(Line::Attack {
@@ -970,6 +999,12 @@ impl Field<'_> {
         for _ in 0..steps {
             match self.step(u) {
                 Some((x, y)) if (x, y) != (self.units[u].x, self.units[u].y) => {
+                    let (from, to, side) = (self.sq(self.units[u].x, self.units[u].y), self.sq(x, y), self.side(u));
+                    let list = &mut self.squares[from][side as usize];
+                    if let Some(k) = list.iter().position(|&j| j == u) {
+                        list.swap_remove(k);
+                    }
+                    self.squares[to][side as usize].push(u);
                     self.units[u].x = x;
                     self.units[u].y = y;
                 }
@@ -1008,11 +1043,7 @@ impl Field<'_> {
             }
             Move::Flank => {
                 let centre = (self.a.files as i32 - 1) / 2;
-                let in_rank = self
-                    .units
-                    .iter()
-                    .enumerate()
-                    .any(|(i, t)| self.side(i) != s && self.active(i) && t.y == y && t.x != x);
+                let in_rank = (0..self.a.files as i32).any(|ex| ex != x && self.enemy_at(s, ex, y));
                 if in_rank && x != centre {
                     let nx = toward(centre);
                     free(nx, y).then_some((nx, y))
@@ -1057,12 +1088,7 @@ impl Field<'_> {
                 }
                 // At the rear: toward the file with the fewest enemies in it.
                 let exposure = |fx: i32| -> usize {
-                    self.units
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, t)| self.side(i) != s && self.active(i) && t.x == fx)
-                        .map(|(_, t)| t.figs.len())
-                        .sum()
+                    (0..self.rows).flat_map(|ey| self.enemies_on(s, fx, ey)).map(|i| self.units[i].figs.len()).sum()
                 };
                 let best = (0..self.a.files as i32).min_by_key(|&fx| (exposure(fx), (fx - x).abs()))?;
                 if best == x || exposure(best) >= exposure(x) {
