@@ -321,6 +321,38 @@ fn could_carry(world: &World, u: Entity, weight: u64) -> bool {
     s.weight_milli > walk || s.weight_milli.saturating_add(weight) <= walk
 }
 
+/// Who holds which title, by holder id: `(location, slot)` in location order. Built
+/// at the first battle with deaths of a day and kept true by the title transfers
+/// that follow, so that a battle does not look through every location.
+#[derive(Resource, Debug, Default)]
+pub struct HeldTitles {
+    stamp: Option<(u32, u32)>,
+    by_holder: std::collections::HashMap<String, Vec<(Entity, usize)>>,
+}
+
+fn held_titles(world: &mut World) -> std::collections::HashMap<String, Vec<(Entity, usize)>> {
+    let stamp = {
+        let c = world.resource::<crate::core::engine::plan::Clock>();
+        (c.turn, c.tick)
+    };
+    if world.resource::<HeldTitles>().stamp != Some(stamp) {
+        let mut by: std::collections::HashMap<String, Vec<(Entity, usize)>> = Default::default();
+        let locations = world.resource::<Directory>().locations.clone();
+        for l in locations {
+            let Some(t) = world.get::<Titles>(l) else { continue };
+            for (slot, (_, h)) in t.0.iter().enumerate() {
+                if let Some(h) = h {
+                    by.entry(h.clone()).or_default().push((l, slot));
+                }
+            }
+        }
+        let mut r = world.resource_mut::<HeldTitles>();
+        r.by_holder = by;
+        r.stamp = Some(stamp);
+    }
+    std::mem::take(&mut world.resource_mut::<HeldTitles>().by_holder)
+}
+
 /// TTL-DEATH: each title a dead unit held is lost by chance, or goes free of cost to
 /// an untitled leader able to claim it, of the winning side (or of the holder's
 /// side when nobody won).
@@ -335,20 +367,13 @@ fn titles_of_the_dead(
 ) {
     let catalog = world.resource::<Catalog>().clone();
     let b = &catalog.rules.combat.battle;
-    let dead_ids: Vec<(usize, String)> =
-        dead.iter().filter_map(|&(i, u)| world.get::<Id>(u).map(|x| (i, x.0.clone()))).collect();
-    let locations = world.resource::<Directory>().locations.clone();
-    // Who holds a title now (a leader holds at most what it holds).
-    let mut holders: Vec<String> = Vec::new();
+    let mut holders = held_titles(world);
     let mut held: Vec<(Entity, usize, usize, usize)> = Vec::new(); // (location, slot, title, dead fighter)
-    for &l in &locations {
-        let Some(t) = world.get::<Titles>(l) else { continue };
-        for (slot, (ti, h)) in t.0.iter().enumerate() {
-            let Some(h) = h else { continue };
-            holders.push(h.clone());
-            if let Some((i, _)) = dead_ids.iter().find(|x| &x.1 == h) {
-                held.push((l, slot, *ti, *i));
-            }
+    for &(i, u) in dead {
+        let Some(id) = world.get::<Id>(u) else { continue };
+        for (l, slot) in holders.remove(&id.0).unwrap_or_default() {
+            let ti = world.get::<Titles>(l).map_or(usize::MAX, |t| t.0[slot].0);
+            held.push((l, slot, ti, i));
         }
     }
     for (l, slot, ti, i) in held {
@@ -360,7 +385,7 @@ fn titles_of_the_dead(
                 .filter(|&k| m.armies.fighters[k].side == side && survivors[k] > 0 && m.armies.fighters[k].leader)
                 .map(|k| m.units[k].0)
                 .filter(|&u| {
-                    world.get::<Id>(u).is_some_and(|id| !holders.contains(&id.0)) && meets(world, u, &title.skill)
+                    world.get::<Id>(u).is_some_and(|id| !holders.contains_key(&id.0)) && meets(world, u, &title.skill)
                 })
                 .collect();
             if !candidates.is_empty() {
@@ -369,7 +394,7 @@ fn titles_of_the_dead(
         }
         let heir_id = heir.and_then(|u| world.get::<Id>(u).map(|x| x.0.clone()));
         if let Some(h) = &heir_id {
-            holders.push(h.clone());
+            holders.entry(h.clone()).or_default().push((l, slot));
         }
         world.get_mut::<Titles>(l).expect("location").0[slot].1 = heir_id.clone();
         let place = label(world, l);
@@ -378,6 +403,7 @@ fn titles_of_the_dead(
             None => format!("The title of {} of {place} is lost.", title.name),
         });
     }
+    world.resource_mut::<HeldTitles>().by_holder = holders;
 }
 
 #[cfg(test)]
