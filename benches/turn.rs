@@ -62,10 +62,38 @@ fn turns(c: &mut Criterion) {
         overlord::systems::overlord::generate::Options { locations: 20_900, factions: 1_500, units: 27_500, seed: 1 };
     let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
     bench(c, "alpha-sized-x100", &rules, &big, &[]);
+    let war = war_orders(&rules, &big);
+    bench(c, "alpha-sized-x100-at-war", &rules, &big, &war);
     let opts =
         overlord::systems::overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
     let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
     bench(c, "generated-100k", &rules, &big, &[]);
+}
+
+/// A battle in every tenth place where two factions meet: the first unit of the
+/// first faction there that leads no one's stack (or leads it) attacks the first
+/// unit of another faction, on day 1.
+fn war_orders(rules: &Arc<RuleSet>, s: &Scenario) -> Vec<OrderFile> {
+    use std::collections::BTreeMap;
+    let mut at: BTreeMap<&str, Vec<&data::Unit>> = BTreeMap::new();
+    for u in &s.units {
+        at.entry(u.location.as_str()).or_default().push(u);
+    }
+    let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+    let mut met = 0usize;
+    for units in at.values() {
+        let Some(a) = units.iter().find(|u| u.stack_leader.is_none()) else { continue };
+        let Some(t) = units.iter().find(|u| u.faction != a.faction) else { continue };
+        met += 1;
+        if met % 10 != 1 {
+            continue;
+        }
+        let f = s.factions.iter().find(|f| f.id == a.faction).expect("faction");
+        let text = texts.entry(f.id.as_str()).or_insert_with(|| format!("GAME {} {}\n", f.id, f.password));
+        text.push_str(&format!("UNIT {}\nATTACK {}\n", a.id, t.id));
+    }
+    let catalog = overlord::systems::overlord::world::Catalog::new(rules.clone());
+    texts.values().map(|t| overlord::systems::overlord::orders::parse(t, &catalog).unwrap()).collect()
 }
 
 criterion_group!(benches, turns);

@@ -213,7 +213,8 @@ impl Act<'_> {
     }
 }
 
-/// `Name [U12]` of entity `e` (a unit, location, faction…), as reports write it.
+/// `Name [U12]` of entity `e` (a unit, location, faction…), as reports write it; an
+/// unnamed structure or place goes by its construction's or terrain's name.
 pub fn label(world: &World, e: Entity) -> String {
     let mut n = world.get::<DisplayName>(e).map(|n| n.0.as_str()).unwrap_or("");
     if n.is_empty()
@@ -221,6 +222,12 @@ pub fn label(world: &World, e: Entity) -> String {
     {
         // An unnamed structure goes by its construction's name.
         n = &world.resource::<Catalog>().rules.constructions.constructions[k.0].name;
+    }
+    if n.is_empty()
+        && let Some(t) = world.get::<crate::systems::overlord::world::components::Terrain>(e)
+    {
+        // An unnamed place goes by its terrain's.
+        n = &world.resource::<Catalog>().rules.terrains[t.0.index()].name;
     }
     let id = world.get::<Id>(e).map(|i| i.0.as_str()).unwrap_or("");
     format!("{n} [{id}]")
