@@ -374,7 +374,16 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let mut rng = stream(o.seed, FACTIONS, 0);
     let fw = width(o.factions);
     let neutral = p.stances.get(p.stances.len() / 2).map(|s| s.tag.clone()).unwrap_or_default();
-    let hostile = p.stances.get(1).or(p.stances.first()).map(|s| s.tag.clone()).unwrap_or_default();
+    // The monsters bar the way and clash with guards, but do not attack on sight
+    // (which would make every monster a daily battle).
+    let hostile = p
+        .stances
+        .iter()
+        .find(|s| {
+            !s.grants.contains(&StanceGrant::AttackOnSight)
+                && s.grants.contains(&StanceGrant::Clash)
+        })
+        .map_or_else(|| neutral.clone(), |s| s.tag.clone());
     let mut factions = Vec::with_capacity(o.factions + 2);
     let monsters = "m1".to_string();
     factions.push(Faction {
