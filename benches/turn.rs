@@ -5,7 +5,8 @@
 //!
 //! Run with `cargo bench --bench turn`. Figures on the 2-core reference machine
 //! (2026-11, the core and the Overlord rule system split): alpha 8.5 ms;
-//! alpha-sized ×100 (27,500 units) 0.40–0.52 s, mean 0.45 s; generated-100k
+//! alpha-sized ×100 (27,500 units) 0.40–0.52 s, mean 0.45 s; the same at war (a
+//! battle in every tenth place where factions meet) 0.44–0.46 s; generated-100k
 //! 2.04–2.17 s. Whole-process figures and instruction counts are in README.md
 //! ("Performance").
 
