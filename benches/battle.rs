@@ -29,24 +29,12 @@ fn army(side: u8, units: u32, per: u32) -> Vec<Fighter> {
                 ..Stats::default()
             };
             Fighter {
-                id: format!("U{side}{i}"),
-                side,
-                figures: per,
-                bands: vec![(per, s.clone())],
-                stats: s.clone(),
                 base_melee: 1,
                 rank: if archer { 2 } else { 0 },
                 file: i % 3,
                 movement: if archer { Move::Fire } else { Move::Advance },
                 actions: if archer { vec![Action::Ranged] } else { vec![] },
-                flyer: false,
-                mounted: false,
-                fanatic: false,
-                leader: false,
-                guarding: false,
-                tactics: 0,
-                strategy: false,
-                ambush_experience: 0,
+                ..Fighter::new(&format!("U{side}{i}"), side, per, s)
             }
         })
         .collect()

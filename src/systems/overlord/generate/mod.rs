@@ -379,10 +379,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let hostile = p
         .stances
         .iter()
-        .find(|s| {
-            !s.grants.contains(&StanceGrant::AttackOnSight)
-                && s.grants.contains(&StanceGrant::Clash)
-        })
+        .find(|s| !s.grants.contains(&StanceGrant::AttackOnSight) && s.grants.contains(&StanceGrant::Clash))
         .map_or_else(|| neutral.clone(), |s| s.tag.clone());
     let mut factions = Vec::with_capacity(o.factions + 2);
     let monsters = "m1".to_string();

@@ -294,6 +294,32 @@ fn plus(a: &Stats, b: &Stats) -> Stats {
 }
 
 impl Fighter {
+    /// `figures` figures of statistics `stats`, none of them equipped, standing at
+    /// the front (rank 0) of the first file with no COMBAT list, no skill that
+    /// counts in battle, on STAND: what a test or a benchmark changes from.
+    pub fn new(id: &str, side: u8, figures: u32, stats: Stats) -> Fighter {
+        Fighter {
+            id: id.into(),
+            side,
+            figures,
+            bands: vec![(figures, stats.clone())],
+            base_melee: stats.melee,
+            stats,
+            rank: 0,
+            file: 0,
+            movement: Move::Stand,
+            actions: Vec::new(),
+            flyer: false,
+            mounted: false,
+            fanatic: false,
+            leader: false,
+            guarding: false,
+            tactics: 0,
+            strategy: false,
+            ambush_experience: 0,
+        }
+    }
+
     /// The statistics of the figure at `index` among the living ones.
     fn figure(&self, index: usize) -> &Stats {
         let mut upto = 0usize;

@@ -17,26 +17,7 @@ fn stats(melee: i32, defense: i32, life: i32) -> Stats {
 
 /// `figures` figures with `s`, standing at the front centre.
 fn fighter(id: &str, side: u8, figures: u32, s: Stats) -> Fighter {
-    Fighter {
-        id: id.into(),
-        side,
-        figures,
-        bands: vec![(figures, s.clone())],
-        stats: s.clone(),
-        base_melee: s.melee,
-        rank: 0,
-        file: 1,
-        movement: Move::Stand,
-        actions: vec![],
-        flyer: false,
-        mounted: false,
-        fanatic: false,
-        leader: false,
-        guarding: false,
-        tactics: 0,
-        strategy: false,
-        ambush_experience: 0,
-    }
+    Fighter { file: 1, ..Fighter::new(id, side, figures, s) }
 }
 
 /// The same fighter at `rank` (0: front) and `file` (0: left) with `movement`.

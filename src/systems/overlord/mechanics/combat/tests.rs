@@ -6,23 +6,32 @@ use super::record::BattleRecord;
 use crate::systems::overlord::testkit::{Game, Tiny};
 use crate::systems::overlord::world::components::Figures;
 
-/// Two player factions at L1 (plains) with an exit north to L2: `fa` has `U1`, a
-/// leader with 1st combat, and `U2`, ten men with 1st combat and swords under it;
-/// `fb` has `U3`, ten men with 1st combat.
-fn two_armies() -> Tiny {
+/// fa's `U1`, a leader with 1st combat holding `u1_items`, leading `U2`, ten men
+/// with `u2_skills` holding `u2_item` (tag, count, equipped), at L1 (plains); fb
+/// has no unit yet.
+fn fa_at_l1(u1_items: &[(&str, u32)], u2_skills: &[(&str, u32)], u2_item: (&str, u32, u32)) -> Tiny {
+    let (tag, count, equipped) = u2_item;
     Tiny::new()
         .faction("fa")
         .faction("fb")
         .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("cmbt", 3000)])
+        .items(u1_items)
+        .unit("U2", "fa", "man", 10, "L1")
+        .skills(u2_skills)
+        .with_unit(|u| u.items.push(crate::systems::overlord::data::ItemHolding(tag.into(), count, equipped)))
+        .under("U1")
+}
+
+/// Two player factions at L1 (plains) with an exit north to L2: `fa` has `U1`, a
+/// leader with 1st combat, and `U2`, ten men with 1st combat and swords under it;
+/// `fb` has `U3`, ten men with 1st combat.
+fn two_armies() -> Tiny {
+    fa_at_l1(&[], &[("cmbt", 3000), ("blde", 3000)], ("swrd", 10, 10))
         .location("L2", "plai")
         .exit("L1", "N", "L2")
         .exit("L2", "S", "L1")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .skills(&[("cmbt", 3000)])
-        .unit("U2", "fa", "man", 10, "L1")
-        .skills(&[("cmbt", 3000), ("blde", 3000)])
-        .with_unit(|u| u.items.push(crate::systems::overlord::data::ItemHolding("swrd".into(), 10, 10)))
-        .under("U1")
         .unit("U3", "fb", "man", 10, "L1")
         .skills(&[("cmbt", 3000)])
         .without_money()
@@ -330,17 +339,7 @@ fn fanatics_of_the_losing_side_all_die_cmb_fanatic() {
 /// fa's U1 (a leader holding `u1_items`) and its ten armed men against fb's U4, a
 /// lone leader holding 1,000 stones (20 each) and 10 coins; fb's U3 stays out.
 fn loot(u1_items: &[(&str, u32)]) -> Game {
-    let mut g = Tiny::new()
-        .faction("fa")
-        .faction("fb")
-        .location("L1", "plai")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .skills(&[("cmbt", 3000)])
-        .items(u1_items)
-        .unit("U2", "fa", "man", 10, "L1")
-        .skills(&[("cmbt", 3000)])
-        .with_unit(|u| u.items.push(crate::systems::overlord::data::ItemHolding("swrd".into(), 10, 10)))
-        .under("U1")
+    let mut g = fa_at_l1(u1_items, &[("cmbt", 3000)], ("swrd", 10, 10))
         .unit("U4", "fb", "ldr", 1, "L1")
         .items(&[("ston", 1000), ("coin", 10)])
         .with_game(|x| x.seed = 3)
@@ -370,16 +369,7 @@ fn heavy_loot_goes_only_to_winners_that_could_still_walk_or_already_could_not_cm
 /// fa's U1 with ten archers `U2` (marksmanship, which needs a longbow) at the rear
 /// using it, `bows` of them holding one, against fb's U3.
 fn archers(bows: u32) -> Game {
-    let mut g = Tiny::new()
-        .faction("fa")
-        .faction("fb")
-        .location("L1", "plai")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .skills(&[("cmbt", 3000)])
-        .unit("U2", "fa", "man", 10, "L1")
-        .skills(&[("cmbt", 3000), ("arch", 54000), ("mark", 6000)])
-        .with_unit(|u| u.items.push(crate::systems::overlord::data::ItemHolding("lbow".into(), 10, bows)))
-        .under("U1")
+    let mut g = fa_at_l1(&[], &[("cmbt", 3000), ("arch", 54000), ("mark", 6000)], ("lbow", 10, bows))
         .unit("U3", "fb", "man", 10, "L1")
         .without_money()
         .build();
