@@ -290,7 +290,7 @@ fn battles_seen(world: &World, idx: &Index, f: Entity, id: &str) -> Vec<BattleRe
         .filter_map(|&k| {
             let r = &all[k];
             let alive = r.sides.iter().flat_map(|s| &s.units).any(|u| u.faction == id && u.survivors > 0);
-            r.seen_by(f, terse, alive)
+            r.seen_by(f, id, terse, alive)
         })
         .collect()
 }

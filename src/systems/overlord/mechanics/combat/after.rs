@@ -99,6 +99,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
             figures: f.figures,
             survivors: survivors[i],
             fled: o.deeds[i].fled,
+            silent: crate::systems::overlord::world::silent(world, u),
             position,
             stats: Some(BattleStats {
                 melee: st.melee,

@@ -76,6 +76,10 @@ pub struct FighterRecord {
     pub fled: bool,
     /// Where it stood at the start: rank and file names.
     pub position: String,
+    /// Whether it is SILENT: its own faction's report leaves out its routine lines
+    /// (RPT-BATTLE).
+    #[serde(skip)]
+    pub silent: bool,
     /// Its battle statistics (shown to the winners only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<BattleStats>,
@@ -176,6 +180,18 @@ pub enum Line {
 }
 
 impl Line {
+    /// The unit the line is about, if one.
+    pub fn unit(&self) -> Option<&str> {
+        match self {
+            Line::Move { unit, .. }
+            | Line::Attack { unit, .. }
+            | Line::Parry { unit }
+            | Line::Skip { unit, .. }
+            | Line::Flee { unit } => Some(unit),
+            Line::Morale { .. } => None,
+        }
+    }
+
     /// Whether the TERSE form leaves it out: melee and parry (CMB-REPORT).
     pub fn routine(&self) -> bool {
         match self {
@@ -216,9 +232,24 @@ impl BattleRecord {
     /// bystanders see who fought, the result and the losses. The battle statistics
     /// of the units go to the winners only; the description of what was used only
     /// to factions with a unit alive after the battle.
-    pub fn seen_by(&self, f: Entity, terse: bool, alive: bool) -> Option<BattleRecord> {
+    ///
+    /// `id` is the reader's faction id: its SILENT units' melee and parry lines are
+    /// left out of its copy (RPT-BATTLE).
+    pub fn seen_by(&self, f: Entity, id: &str, terse: bool, alive: bool) -> Option<BattleRecord> {
         let role = self.witnesses.iter().find(|w| w.0 == f)?.1;
         let mut r = self.clone();
+        let quiet: Vec<&str> = self
+            .sides
+            .iter()
+            .flat_map(|s| &s.units)
+            .filter(|u| u.silent && u.faction == id)
+            .map(|u| u.id.as_str())
+            .collect();
+        if !quiet.is_empty() {
+            for round in &mut r.rounds {
+                round.lines.retain(|l| !(l.routine() && l.unit().is_some_and(|u| quiet.contains(&u))));
+            }
+        }
         r.witnesses.clear();
         let winner = matches!((role, self.winner), (Role::Side(s), Some(w)) if s == w);
         if !winner {

@@ -439,3 +439,25 @@ fn a_faction_that_holds_another_enemy_attacks_it_on_sight_cmb_trigger() {
     let b = &battles(&g)[0];
     assert_eq!((b.day, b.cause.as_str(), side_ids(b, 0), side_ids(b, 1)), (1, "enemy", vec!["U1"], vec!["U3"]));
 }
+
+#[test]
+fn a_silent_units_routine_blows_are_left_out_of_its_own_factions_report_rpt_battle() {
+    // fa's U2 is SILENT: fa's copy of the battle has no MELEE or PARRY line of U2;
+    // fb's copy has them (the setting is fa's, for fa's report).
+    let mut g = two_armies().build();
+    let u2 = g.entity("U2");
+    g.engine.world_mut().get_mut::<crate::systems::overlord::world::components::UnitSettings>(u2).unwrap().0.silent =
+        true;
+    g.orders("fa", "UNIT U1\nATTACK U3\n").days(1);
+    let b = &battles(&g)[0];
+    let routine_of_u2 = |r: &BattleRecord| {
+        r.rounds.iter().flat_map(|x| &x.lines).filter(|l| l.routine() && l.unit() == Some("U2")).count()
+    };
+    assert!(routine_of_u2(b) > 0);
+    let fa = b.seen_by(g.entity("fa"), "fa", false, true).unwrap();
+    let fb = b.seen_by(g.entity("fb"), "fb", false, true).unwrap();
+    assert_eq!(routine_of_u2(&fa), 0);
+    assert_eq!(routine_of_u2(&fb), routine_of_u2(b));
+    // U1's lines stay in fa's copy.
+    assert!(fa.rounds.iter().flat_map(|x| &x.lines).any(|l| l.unit() == Some("U1")));
+}
