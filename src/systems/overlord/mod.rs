@@ -178,6 +178,7 @@ impl PluginGroup for OverlordRules {
             .add(merge::MergePlugin)
             .add(skill_use::SkillUsePlugin)
             .add(production::ProductionPlugin)
+            .add(market::MarketPlugin)
             .add(structures::StructuresPlugin)
             .add(movement::MovementPlugin)
             .add(guards::GuardsPlugin)
@@ -203,6 +204,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::scheduler::note_unhandled",
             "mechanics::study::start_month",
             "mechanics::study::find_teachers",
+            "mechanics::market::start_month",
             "mechanics::movement::routes::build_routes",
             "mechanics::movement::journey::retreat_at_month_start",
             "mechanics::guards::index_titles",
@@ -224,6 +226,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::combat::fight_battles",
         ],
     ),
+    ("market", &["mechanics::market::clear_markets"]),
     ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),
@@ -233,6 +236,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
     ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
     ("owners", &["mechanics::structures::update_owners"]),
+    ("places", &["mechanics::market::drift"]),
     ("weather", &["mechanics::climate::draw_weather"]),
     // Before the reports.
     ("knowledge", &["mechanics::stats::refresh"]),
@@ -306,7 +310,7 @@ mod tests {
         e.run_turn(|_, _| {});
         let log = std::mem::take(&mut e.world_mut().resource_mut::<Log>().0);
         let day = |d: u32| {
-            ["immediate", "lessons", "full_day", "harvests", "movement", "battle", "day_end"]
+            ["immediate", "lessons", "full_day", "harvests", "movement", "battle", "market", "day_end"]
                 .map(|s| format!("{d}:{s}"))
         };
         let mut want: Vec<String> =
@@ -317,7 +321,7 @@ mod tests {
             want.extend(day(d));
         }
         want.extend(
-            ["new_ids", "wages", "upkeep", "allegiance", "owners", "weather", "knowledge", "reports"]
+            ["new_ids", "wages", "upkeep", "allegiance", "owners", "places", "weather", "knowledge", "reports"]
                 .map(|s| format!("30:{s}")),
         );
         assert_eq!(log, want);
@@ -325,11 +329,11 @@ mod tests {
 
     #[test]
     fn a_plan_step_no_mechanic_runs_stops_the_engine_with_its_line() {
-        // Markets are not part of the engine yet: a plan with a market step is refused,
-        // and the message names the plan's file, line and column.
+        // A plan with a step no mechanic knows is refused, and the message names the
+        // plan's file, line and column.
         let text = std::fs::read_to_string(testkit::repo().join("assets/rules/overlord/plan.ron")).unwrap();
-        let text = text.replace("\"battle\",", "\"battle\",\n    \"market\",");
-        let line = text.lines().position(|l| l.contains("\"market\"")).unwrap() + 1;
+        let text = text.replace("\"battle\",", "\"battle\",\n    \"tournament\",");
+        let line = text.lines().position(|l| l.contains("\"tournament\"")).unwrap() + 1;
         let mut rules = (*testkit::overlord_rules()).clone();
         rules.plan = TurnPlan::from_ron(&text, "rules/plan.ron").unwrap();
         let err = Engine::<Overlord>::new(Arc::new(rules), testkit::scenario(testkit::TINY), Threads::One)
@@ -338,7 +342,7 @@ mod tests {
         assert_eq!(
             err,
             [format!(
-                "rules/plan.ron:{line}:5: error: step \"market\" has no system: no mechanic of this rule system runs in it"
+                "rules/plan.ron:{line}:5: error: step \"tournament\" has no system: no mechanic of this rule system runs in it"
             )]
         );
     }

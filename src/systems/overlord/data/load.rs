@@ -61,6 +61,7 @@ pub fn load_ruleset(dir: &Path) -> Result<RuleSet, Vec<Diagnostic>> {
         stances: part(dir, "diplomacy.ron", &mut diags),
         combat: part(dir, "combat.ron", &mut diags),
         events: part(dir, "events.ron", &mut diags),
+        economy: part(dir, "economy.ron", &mut diags),
     };
     if diags.is_empty() { Ok(rules) } else { Err(diags) }
 }
@@ -99,6 +100,7 @@ pub fn empty_ruleset() -> RuleSet {
         stances: Vec::new(),
         combat: Default::default(),
         events: Vec::new(),
+        economy: Default::default(),
     }
 }
 
@@ -117,7 +119,6 @@ fn zero_parameters() -> Parameters {
         market_days: Vec::new(),
         mana_regen_days: 0,
         retarget_loss_percent: 0,
-        population_drift_percent: 0,
         max_orders_per_unit: 0,
         press_reward_signed: 0,
         press_reward_rumor: 0,
@@ -258,6 +259,7 @@ pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Ve
         one("diplomacy.ron", &r.stances, 4)?,
         one("combat.ron", &r.combat, 4)?,
         one("events.ron", &r.events, 4)?,
+        one("economy.ron", &r.economy, 4)?,
     ])
 }
 

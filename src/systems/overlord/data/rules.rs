@@ -44,6 +44,7 @@ pub const RULESET_FILES: &[(&str, &str)] = &[
     ("diplomacy.ron", "stances"),
     ("combat.ron", "combat tables"),
     ("events.ron", "event types"),
+    ("economy.ron", "markets, recruits and population: how places live month by month"),
 ];
 
 /// A complete rule set, as loaded from its folder.
@@ -79,6 +80,8 @@ pub struct RuleSet {
     pub combat: CombatRules,
     /// `events.ron`.
     pub events: Vec<EventType>,
+    /// `economy.ron`.
+    pub economy: Economy,
 }
 
 // ---------------------------------------------------------------- ruleset.ron
@@ -132,8 +135,6 @@ pub struct Parameters {
     pub mana_regen_days: u32,
     /// Share (%) of the time spent on a spell that is lost when it is retargeted.
     pub retarget_loss_percent: u32,
-    /// Largest random population change per month, in %.
-    pub population_drift_percent: u32,
     /// Orders a unit's list holds at most; later lines of an order file are ignored
     /// (FILE-LIMIT).
     pub max_orders_per_unit: u32,
@@ -1054,6 +1055,9 @@ pub enum StanceGrant {
     Defend,
     /// We join its side in its battles where we are present (CMB-SIDES 4).
     Aid,
+    /// Our guards, and the land we own, bar it from the market and from recruiting
+    /// (DIP-HOSTILE, MKT-STANCE, REC-STANCE).
+    Embargo,
 }
 
 impl crate::core::data::stances::Grant for StanceGrant {
@@ -1231,4 +1235,90 @@ pub struct EventType {
     /// Name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+}
+
+// ---------------------------------------------------------------- economy.ron
+
+/// `economy.ron`: the numbers of living places: markets (§16), recruits (§15) and
+/// population (§13). A rule set without the file has still places: no drift, no
+/// migration, prices that never move.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Economy {
+    /// Markets (MKT-DRIFT).
+    pub market: PriceDrift,
+    /// Recruit offers (REC-DRIFT).
+    pub recruits: PriceDrift,
+    /// Population (POP-*).
+    pub population: PopulationRules,
+}
+
+/// How a place's standing offers (market goods, recruits) move at month end
+/// (MKT-DRIFT, REC-DRIFT). An offer whose whole quantity was taken grows dearer (a
+/// thing the place sells) or cheaper (a thing it buys); one of which less than
+/// `slow_percent` was taken moves the other way.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PriceDrift {
+    /// The price moves by this % of itself (rounded, at least 1), each month.
+    pub price_step_percent: u32,
+    /// Less than this % of the month's quantity taken is slow trade.
+    pub slow_percent: u32,
+    /// Prices stay at or above this % of the base price (an item's `price`, a
+    /// race's `recruit_cost`), and at least 1.
+    pub floor_percent: u32,
+    /// Prices stay at or below this % of the base price (0: no ceiling).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub ceiling_percent: u32,
+}
+
+/// The numbers of population (§13).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PopulationRules {
+    /// POP-DRIFT: largest random change per month, in %.
+    pub drift_percent: u32,
+    /// POP-MIGRATE: share (%) of the people that would even two neighbours'
+    /// population-to-optimum ratios who move in a month, over one day of travel
+    /// (over n days: an n-th of it).
+    pub migration_percent: u32,
+    /// POP-OPTIMA: a place's optimum moves by these points of % (of its terrain's
+    /// optimum, with its structures' `economy`): up each month its market traded,
+    /// down for each battle fought there in the month.
+    pub market_optimum_percent: u32,
+    /// See `market_optimum_percent`.
+    pub battle_optimum_percent: u32,
+    /// The shift of an optimum goes back toward 0 by this many points a month.
+    pub optimum_recovery_percent: u32,
+    /// The shift stays within ± this many points.
+    pub optimum_shift_limit: u32,
+    /// POP-FAMINE: a place with more people than this % of its optimum (food sold
+    /// on its market that month counted, see `food_feeds`) starves.
+    pub famine_percent: u32,
+    /// Share (%) of the people beyond that limit who die in a famine.
+    pub famine_deaths_percent: u32,
+    /// Food items: each one sold on a place's market in the month feeds
+    /// `food_feeds` people beyond the famine limit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub food: Vec<Tag>,
+    /// See `food`.
+    pub food_feeds: u32,
+    /// POP-FAMINE: the plague (an effect of `enchantments.ron`, its `length`,
+    /// `virality`, `lethality` and `incubation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plague: Option<Tag>,
+    /// Chance (per mille) that a famine brings the plague.
+    pub plague_outbreak_permille: u32,
+    /// POP-ECON: wages move by this % of themselves (at least 1) each month the
+    /// people present (population and figures of units) are more than
+    /// `crowded_percent` of the optimum (down) or fewer than `sparse_percent` (up).
+    pub wage_step_percent: u32,
+    /// See `wage_step_percent`.
+    pub crowded_percent: u32,
+    /// See `wage_step_percent`.
+    pub sparse_percent: u32,
+    /// Wages stay within these bounds (a place with no wages has none).
+    pub wage_min: u32,
+    /// See `wage_min`.
+    pub wage_max: u32,
 }

@@ -215,6 +215,24 @@ pub struct Location {
     /// Items lying on the ground.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inventory: Vec<ItemCount>,
+    /// Hidden from players: how far (points of %) the place's optimum population
+    /// stands above or below what its terrain and structures give (POP-OPTIMA).
+    #[serde(skip_serializing_if = "is_zero_i32")]
+    pub optimum_shift: i32,
+    /// Days since the plague broke out here, while it lasts (POP-FAMINE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plague: Option<u32>,
+    /// Tax money stored in the place: the market's spread (MKT-PAY) goes here.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub tax_pool: u64,
+}
+
+fn is_zero_i32(n: &i32) -> bool {
+    *n == 0
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
 }
 
 /// An exit from a location.
@@ -276,6 +294,9 @@ pub struct MarketOffer {
     pub quantity: u32,
     /// Price per item.
     pub price: u32,
+    /// How many of the month's quantity have been traded.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub traded: u32,
 }
 
 /// Figures offered for recruiting.
@@ -288,6 +309,9 @@ pub struct RecruitOffer {
     pub count: u32,
     /// Price per figure.
     pub price: u32,
+    /// Figures hired this month.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub hired: u32,
 }
 
 /// A natural resource in a location.

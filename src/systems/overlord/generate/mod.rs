@@ -324,6 +324,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                         item: it.tag.clone(),
                         quantity: rng.random_range(5..=40),
                         price: it.price,
+                        traded: 0,
                     });
                 }
             }
@@ -336,6 +337,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                         item: it.tag.clone(),
                         quantity: rng.random_range(20..=200),
                         price: it.price,
+                        traded: 0,
                     });
                 }
             }
@@ -346,6 +348,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                     race: race.tag.clone(),
                     count: (pop / race.system.recruit_fraction.max(1)).min(race.system.recruit_max.max(1)).max(1),
                     price: race.system.recruit_cost,
+                    hired: 0,
                 })
                 .collect();
             locations[host].exits.push(Exit { dir: din.into(), to: id.clone(), mode: None, days: Some(1) });

@@ -58,6 +58,8 @@ pub struct Defaults {
     pub stance_grants: BTreeMap<Tag, Vec<crate::systems::overlord::data::StanceGrant>>,
     /// The numbers of battle (§26), which the legacy files lack.
     pub battle: crate::systems::overlord::data::BattleRules,
+    /// The numbers of living places (§13, §15, §16), which the legacy files lack.
+    pub economy: crate::systems::overlord::data::Economy,
 }
 
 /// Season effects from the rules text.

@@ -255,6 +255,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         stances,
         combat,
         events,
+        economy: d.economy.clone(),
     };
     (rules, RuleContext { modes: mode_tags })
 }

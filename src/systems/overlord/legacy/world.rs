@@ -328,14 +328,14 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
                     let quantity = c.u32(l, 0);
                     let item = c.tag(l, 1);
                     let price = c.u32(l, 2);
-                    let o = MarketOffer { item, quantity, price };
+                    let o = MarketOffer { item, quantity, price, traded: 0 };
                     if l.key == "SELL" { loc.market.sells.push(o) } else { loc.market.buys.push(o) }
                 }
                 "RECRUIT" => {
                     let count = c.u32(l, 0);
                     let race = c.tag(l, 1);
                     let price = c.u32(l, 2);
-                    loc.recruits.push(RecruitOffer { race, count, price });
+                    loc.recruits.push(RecruitOffer { race, count, price, hired: 0 });
                 }
                 "RESOURCES" | "RESOURCE" => {
                     let item = c.tag(l, 0);

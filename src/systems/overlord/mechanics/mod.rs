@@ -23,6 +23,8 @@
 //!   end and their new ids resolve;
 //! * [`merge`] — SPLIT and MERGE: figures, skills, effects and equipment move
 //!   between units;
+//! * [`market`] — BUY and SELL, the clearing of market days, the drift of the
+//!   places' own offers;
 //! * [`production`] — USE of harvesting and crafting skills, work in progress,
 //!   shared resources;
 //! * [`movement`] — the location graph, travel times, journeys (MOVE, MARCH,
@@ -46,6 +48,7 @@ pub mod effects;
 pub mod guards;
 pub mod identity;
 pub mod intake;
+pub mod market;
 pub mod merge;
 pub mod money;
 pub mod movement;
@@ -84,7 +87,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Attack, Mechanic("combat")),
         (Bestow, Pending("titles")),
         (Build, Mechanic("structures")),
-        (Buy, Pending("trading at markets")),
+        (Buy, Mechanic("market")),
         (Cancel, Pending("titles")),
         (Caravan, Mechanic("movement")),
         (Christen, Mechanic("structures")),
@@ -117,7 +120,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Recruit, Mechanic("recruit")),
         (Retreat, Mechanic("movement")),
         (See, Mechanic("scheduler")),
-        (Sell, Pending("trading at markets")),
+        (Sell, Mechanic("market")),
         (Setting, Mechanic("identity")),
         (Size, Mechanic("scheduler")),
         (Skill, Mechanic("scheduler")),

@@ -197,6 +197,53 @@ pub struct Offer {
     pub count: u32,
     /// Price per figure.
     pub price: u32,
+    /// Figures hired this month (REC-DRIFT).
+    pub hired: u32,
+}
+
+/// A location's market (MKT-EXIST): what the place itself sells and buys this
+/// month, and the days it clears (empty: the rule set's market days).
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Market {
+    /// Goods the place sells to units.
+    pub sells: Vec<Good>,
+    /// Goods the place buys from units.
+    pub buys: Vec<Good>,
+    /// Days of the month the market clears.
+    pub days: Vec<u32>,
+}
+
+/// One standing offer of a market.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Good {
+    /// The item.
+    pub item: ItemId,
+    /// Quantity per month.
+    pub quantity: u32,
+    /// Price per item.
+    pub price: u32,
+    /// How many of the month's quantity have been traded.
+    pub traded: u32,
+}
+
+impl Good {
+    /// What is left of the month's quantity.
+    pub fn left(&self) -> u32 {
+        self.quantity.saturating_sub(self.traded)
+    }
+}
+
+/// What moves a place's population month by month (POP-OPTIMA, POP-FAMINE): the
+/// hidden shift of its optimum (points of %), the plague's days, and the tax money
+/// stored there.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Livelihood {
+    /// Points of % the optimum stands above or below its terrain's and structures'.
+    pub optimum_shift: i32,
+    /// Days since the plague broke out, while it lasts.
+    pub plague: Option<u32>,
+    /// Tax money stored here (MKT-PAY's spread).
+    pub tax_pool: u64,
 }
 
 /// Skills taught in a location, up to a level (LOC-TEACH).

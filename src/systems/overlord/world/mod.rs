@@ -431,9 +431,28 @@ pub fn extract(world: &World) -> Scenario {
                         race: catalog.race_tag(o.race).to_string(),
                         count: o.count,
                         price: o.price,
+                        hired: o.hired,
                     })
                     .collect()
             });
+            if let Some(m) = r.get::<Market>() {
+                let offers = |g: &[Good]| {
+                    g.iter()
+                        .map(|g| data::MarketOffer {
+                            item: tag(g.item),
+                            quantity: g.quantity,
+                            price: g.price,
+                            traded: g.traded,
+                        })
+                        .collect()
+                };
+                l.market = data::Market { sells: offers(&m.sells), buys: offers(&m.buys), days: m.days.clone() };
+            }
+            if let Some(v) = r.get::<Livelihood>() {
+                l.optimum_shift = v.optimum_shift;
+                l.plague = v.plague;
+                l.tax_pool = v.tax_pool;
+            }
             l.teaches = r.get::<Teaches>().map_or(Vec::new(), |x| {
                 x.0.iter()
                     .map(|&(s, level)| data::SkillLevelReq { skill: catalog.skill_tag(s).to_string(), level })
@@ -688,10 +707,18 @@ fn hot_location(
         .into_iter()
         .filter_map(|r| Some(Stock { item: item(&r.item)?, current: r.current, max: r.max }))
         .collect();
+    let market = std::mem::take(&mut l.market);
+    let mut goods = |offers: Vec<data::MarketOffer>| -> Vec<Good> {
+        offers
+            .into_iter()
+            .filter_map(|o| Some(Good { item: item(&o.item)?, quantity: o.quantity, price: o.price, traded: o.traded }))
+            .collect()
+    };
+    let market = Market { sells: goods(market.sells), buys: goods(market.buys), days: market.days };
     let mut recruits = Vec::with_capacity(l.recruits.len());
     for o in std::mem::take(&mut l.recruits) {
         match catalog.race(&o.race) {
-            Some(race) => recruits.push(Offer { race, count: o.count, price: o.price }),
+            Some(race) => recruits.push(Offer { race, count: o.count, price: o.price, hired: o.hired }),
             None => unknown("race", &o.race),
         }
     }
@@ -702,8 +729,15 @@ fn hot_location(
             None => unknown("skill", &t.skill),
         }
     }
+    let livelihood = Livelihood {
+        optimum_shift: std::mem::take(&mut l.optimum_shift),
+        plague: l.plague.take(),
+        tax_pool: std::mem::take(&mut l.tax_pool),
+    };
     (
         Wages(std::mem::take(&mut l.wages)),
+        market,
+        livelihood,
         Weather(weather),
         Titles(titles),
         LandOwner(owner),

@@ -180,6 +180,28 @@ pub fn guard_against(world: &mut World, place: Entity, f: Entity, what: StanceGr
     posts.iter().copied().find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !grants(world, o.0, f, what)))
 }
 
+/// Who bars faction `f` from the market and from recruiting at `place` today
+/// (DIP-HOSTILE, MKT-STANCE, REC-STANCE, GRD-EFFECT): the land's legal owner, or a
+/// unit on guard there, whose faction's stance toward `f` grants
+/// [`StanceGrant::Embargo`]. The reason, for the report.
+pub fn embargo(world: &mut World, place: Entity, f: Entity) -> Option<String> {
+    let owner = world.get::<crate::systems::overlord::world::components::LandOwner>(place).and_then(|o| o.0.clone());
+    if let Some((o, _)) = owner
+        && o != f
+        && grants(world, o, f, StanceGrant::Embargo)
+    {
+        return Some(format!("{}, who owns the land, bars this unit's faction", label(world, o)));
+    }
+    let day = world.resource::<Clock>().tick;
+    ensure_posts(world, day);
+    let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
+    let g = posts
+        .iter()
+        .copied()
+        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && grants(world, o.0, f, StanceGrant::Embargo)))?;
+    Some(format!("{}, on guard here, bars this unit's faction", label(world, g)))
+}
+
 /// Whether guard `g` stops a stack travelling by `mode` (MOV-FLYPAST, MOV-GUARDDIR).
 fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
     let catalog = world.resource::<Catalog>();
