@@ -174,6 +174,7 @@ impl PluginGroup for OverlordRules {
             .add(effects::EffectsPlugin)
             .add(money::MoneyPlugin)
             .add(study::StudyPlugin)
+            .add(population::PopulationPlugin)
             .add(recruit::RecruitPlugin)
             .add(merge::MergePlugin)
             .add(skill_use::SkillUsePlugin)
@@ -236,7 +237,15 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
     ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
     ("owners", &["mechanics::structures::update_owners"]),
-    ("places", &["mechanics::market::drift"]),
+    (
+        "places",
+        &[
+            "mechanics::population::evolve",
+            "mechanics::recruit::renew_offers",
+            "mechanics::production::renew_resources",
+            "mechanics::market::drift",
+        ],
+    ),
     ("weather", &["mechanics::climate::draw_weather"]),
     // Before the reports.
     ("knowledge", &["mechanics::stats::refresh"]),

@@ -285,6 +285,22 @@ impl Tiny {
         self
     }
 
+    /// Adds a finished structure `id` of construction `kind` at location `at`.
+    pub fn structure(mut self, id: &str, kind: &str, at: &str) -> Self {
+        self.scenario.structures.push(data::Structure {
+            id: id.into(),
+            kind: kind.into(),
+            location: at.into(),
+            ..Default::default()
+        });
+        self
+    }
+
+    /// Puts the last unit inside structure `id`.
+    pub fn inside(self, id: &str) -> Self {
+        self.with_unit(|u| u.structure = Some(id.into()))
+    }
+
     /// Adds unit `id` of faction `faction`: `figures` figures of race `race` at
     /// location `at`.
     pub fn unit(mut self, id: &str, faction: &str, race: &str, figures: u32, at: &str) -> Self {

@@ -1249,6 +1249,9 @@ pub struct Economy {
     pub market: PriceDrift,
     /// Recruit offers (REC-DRIFT).
     pub recruits: PriceDrift,
+    /// Constructions inside which nobody can recruit (REC-CASTLE).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub no_recruit_in: Vec<Tag>,
     /// Population (POP-*).
     pub population: PopulationRules,
 }

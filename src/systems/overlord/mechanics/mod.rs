@@ -19,6 +19,8 @@
 //! * [`study`] — STUDY, TEACH, FORGET: speed, costs, limits, requirements, experience;
 //! * [`skill_use`] — what USE of a skill needs and yields, shared by production and
 //!   structures: the day's work, batches, first inputs, experience;
+//! * [`population`] — the month's end of places: optimum, drift, migration,
+//!   famine, plague, wages;
 //! * [`recruit`] — RECRUIT: hiring from the location's offer; new units join at day
 //!   end and their new ids resolve;
 //! * [`merge`] — SPLIT and MERGE: figures, skills, effects and equipment move
@@ -52,6 +54,7 @@ pub mod market;
 pub mod merge;
 pub mod money;
 pub mod movement;
+pub mod population;
 pub mod press;
 pub mod production;
 pub mod recruit;

@@ -201,6 +201,11 @@ pub struct Offer {
     pub hired: u32,
 }
 
+/// The day a leader last asked for recruits: it cannot move that day, as its
+/// recruits join at the day's end (ORD-RECRUIT). Not saved: it matters for one day.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hiring(pub u32);
+
 /// A location's market (MKT-EXIST): what the place itself sells and buys this
 /// month, and the days it clears (empty: the rule set's market days).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

@@ -136,7 +136,10 @@ fn unpaid_units_grow_disaffected_then_desert_cash_dissent() {
     let units = r#"
     (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 1000, 0)]),
     (id: "U2", name: "Men", faction: "fa", race: "man", figures: 10, location: "L2", stack_leader: None),"#;
-    let mut e = engine(scenario(&world(5, 0, units, 0)));
+    // Population still, so that the deserters are counted exactly.
+    let mut rules = (*crate::systems::overlord::testkit::overlord_rules()).clone();
+    rules.economy.population = Default::default();
+    let mut e = crate::systems::overlord::testkit::engine_with_rules(rules, scenario(&world(5, 0, units, 0)), true);
     e.run_turn(|_, _| {});
     let u2 = unit(&e, "U2");
     assert_eq!(texts(&e, "U2"), ["Could pay only 0 of the 100 coins [coin] of upkeep. The unit is disaffected."]);

@@ -113,7 +113,7 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
     let me = act.unit;
     let Some(at) = act.at(me) else { return Err(Outcome::NotNow) };
     // ORD-RECRUIT: a leader that recruited today waits for its recruits.
-    if crate::systems::overlord::mechanics::recruit::recruited_today(act.world, me) {
+    if act.world.get::<crate::systems::overlord::world::components::Hiring>(me).is_some_and(|h| h.0 == act.day) {
         return Err(Outcome::NotNow);
     }
     let catalog = act.world.resource::<Catalog>();

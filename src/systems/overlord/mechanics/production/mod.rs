@@ -15,6 +15,11 @@
 //!   land gave is lost, but for less than a batch. Where a unit is on guard whose
 //!   faction's stance toward the harvester's does not grant `Harvest`, the harvest
 //!   is refused (GRD-EFFECT).
+//! * **Renewal** (RES-NOCARRY): at month end every stock is back to its monthly
+//!   amount (`max`); what was not harvested is not carried over. Seasons act on the
+//!   harvest through the skills' season bonuses (`climate.ron`).
+//! * **Owner** (RES-OWNER, rulings 11): the land's legal owner lets only the
+//!   factions its stance grants `Harvest` (Friendly and better) harvest there.
 //! * **Craft**: the inputs of a batch are consumed when it starts. A batch that
 //!   cannot start leaves the figures idle; a USE that cannot start at all waits.
 //!
@@ -32,7 +37,9 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Inventory, Orders, Production, Resources, Skills};
+use crate::systems::overlord::world::components::{
+    Events, Inventory, LandOwner, Orders, Production, Resources, Skills,
+};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -68,6 +75,7 @@ impl Plugin for ProductionPlugin {
         app.init_resource::<Harvests>();
         app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Use, use_skill);
         app.add_step_system("harvests", settle_harvests);
+        app.add_step_system("places", renew_resources);
     }
 }
 
@@ -130,6 +138,21 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
         {
             let name = act.name(g);
             return Outcome::Invalid(format!("{name}, on guard here, does not let this unit's faction harvest"));
+        }
+        // RES-OWNER, rulings 11: the land's owner lets only the factions its stance
+        // grants harvest.
+        if let Some(f) = act.faction_of(me)
+            && let Some((o, _)) = act.world.get::<LandOwner>(at.location).and_then(|l| l.0.clone())
+            && o != f
+            && !crate::systems::overlord::mechanics::diplomacy::grants(
+                act.world,
+                o,
+                f,
+                crate::systems::overlord::data::StanceGrant::Harvest,
+            )
+        {
+            let name = act.name(o);
+            return Outcome::Invalid(format!("{name}, who owns the land, does not let this unit's faction harvest"));
         }
         let total = wip + gain;
         let mut wanted = total / batch * per_batch;
@@ -264,6 +287,15 @@ pub fn settle_harvests(world: &mut World) {
             if done {
                 o.0.remove(i);
             }
+        }
+    }
+}
+
+/// RES-NOCARRY: next month's stocks, fresh; nothing carried over.
+pub fn renew_resources(mut q: Query<&mut Resources>) {
+    for mut r in &mut q {
+        for s in r.0.iter_mut() {
+            s.current = s.max;
         }
     }
 }

@@ -37,8 +37,34 @@ fn scarce_resources_are_shared_in_proportion_tv_harvest() {
     // take 40: they get 5 and 10.
     let units = format!("{}{}", digger("U2", 120), digger("U3", 240));
     let mut e = engine_without_money(scenario(&world(15, &units)));
-    run_month(&mut e, &["GAME fa pa\nUNIT U2\nUSE digg\nUNIT U3\nUSE digg\n"]);
+    run_days(&mut e, &["GAME fa pa\nUNIT U2\nUSE digg\nUNIT U3\nUSE digg\n"], 29);
     assert_eq!((count(&e, "U2", "ston"), count(&e, "U3", "ston"), stock(&e)), (5, 10, 0));
+}
+
+/// Submits `files` and runs the first `days` days of the month.
+fn run_days(e: &mut Engine<Overlord>, files: &[&str], days: u32) {
+    let parsed = files.iter().map(|t| e.parse(t).expect("test orders parse")).collect();
+    e.submit(parsed);
+    e.run_ticks(days);
+}
+
+#[test]
+fn a_fresh_amount_appears_each_month_and_nothing_carries_over_res_nocarry() {
+    // RES-NOCARRY: the quarry gives 100 stones a month. Month 1: 10 diggers take 50;
+    // the month's end brings the stock back to 100, not 150. Month 2: 20 diggers on
+    // @USE take the whole 100 (they could take 100 by day 30), and month 3 it is
+    // back again.
+    let mut e = engine_without_money(scenario(&world(100, &digger("U2", 10))));
+    run_days(&mut e, &["GAME fa pa\nUNIT U2\n30 USE digg\n"], 30);
+    assert_eq!((count(&e, "U2", "ston"), stock(&e)), (50, 100));
+    let big = digger("U2", 40);
+    let mut e = engine_without_money(scenario(&world(100, &big)));
+    run_days(&mut e, &["GAME fa pa\nUNIT U2\n@USE digg\n"], 29);
+    assert_eq!(stock(&e), 0, "40 diggers empty the quarry within the month");
+    e.run_ticks(1);
+    assert_eq!(stock(&e), 100);
+    run_month(&mut e, &[]);
+    assert_eq!((count(&e, "U2", "ston"), stock(&e)), (200, 100));
 }
 
 #[test]
@@ -46,8 +72,9 @@ fn harvest_adds_up_figure_days_and_keeps_work_in_progress_skl_use_harvest() {
     // 10 figures do 10 figure-days a day: 30 days make 300, 50 stones of 6. The
     // work left over is kept for next month, and saved.
     let mut e = engine_without_money(scenario(&world(100, &digger("U2", 10))));
-    run_month(&mut e, &["GAME fa pa\nUNIT U2\n30 USE digg\n"]);
-    assert_eq!((count(&e, "U2", "ston"), stock(&e)), (50, 50));
+    run_days(&mut e, &["GAME fa pa\nUNIT U2\n30 USE digg\n"], 29);
+    e.run_ticks(1);
+    assert_eq!(count(&e, "U2", "ston"), 50);
     // SKL-EXP-USE: 10% of a day of study a day.
     assert_eq!(points(&e, "U2", "digg"), 3000 + 30 * 10);
     let mut e = engine_without_money(scenario(&world(100, &digger("U2", 10))));

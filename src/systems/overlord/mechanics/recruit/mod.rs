@@ -1,55 +1,75 @@
-//! Recruiting: RECRUIT (ORD-RECRUIT, REC-OFFER, REC-PRICE, FILE-NEWID-LIFE).
+//! Recruiting: RECRUIT (ORD-RECRUIT, REC-OFFER, REC-PRICE, REC-OVER, REC-DRIFT,
+//! REC-CASTLE, REC-STANCE, FILE-NEWID-LIFE, POP-RECRUIT).
 //!
-//! `RECRUIT new-id number race price` hires figures from the location's offer for the
-//! month (`recruits` of the location: race, count, price). It runs as soon as one
-//! figure can be hired: the race is offered here, the price given is at least the
+//! `RECRUIT new-id number race price` asks the location's offer for the month
+//! (`recruits` of the location: race, count, price). The order enters the day's
+//! hiring once it can: the race is offered here, the price given is at least the
 //! offer's (0 means the offer's), and the leader's own cash pays for one (faction
-//! funds are not used). It takes as many figures as asked, or (`number` 0) as many as
-//! the supply and the cash allow. The recruits are paid for and taken from the
-//! month's supply at once, in the order the day's orders run, so an earlier order
-//! can leave nothing to a later one. They join at the end of the day. The new unit
-//! then stands stacked under the leader and comes right after it in report order.
-//! Its figures leave the location's population. It takes the orders given to its
-//! new id, and every order naming the new id now names its permanent id.
+//! funds are not used). Units inside a structure the rule set names in
+//! `economy.ron` `no_recruit_in` (castles) cannot recruit (REC-CASTLE).
 //!
-//! The price dynamics of REC-OVER and REC-DRIFT come with markets: until then a
-//! request that exceeds the supply is served in the order it runs.
+//! The day's hiring is settled at the end of the day, place by place and race by
+//! race, in the order the requests were made. Each asks for `number` figures (0: as
+//! many as the supply allows), no more than its leader's cash pays at its price.
+//! When the supply covers them all, each is served at its own price. When more are
+//! asked than offered, the market rule applies (REC-OVER, MKT-CLEAR): the highest
+//! prices are served first, then in the order asked, each paying its own price, and
+//! the offer's price rises a step (`economy.ron` `recruits`) and to at least the
+//! lowest price served. A leader whose faction the land's owner or a guard
+//! embargoes is refused (REC-STANCE). A request served nothing keeps its order for
+//! another day.
+//!
+//! The recruits join at the end of the day, stacked under their leader, right
+//! after it in report order. Their figures leave the location's population. The
+//! new unit takes the orders given to its new id, and every order naming the new id
+//! now names its permanent id.
+//!
+//! At month end the offer renews from the population (REC-OFFER): each race on
+//! offer with a `recruit_fraction` offers one figure per that many people, at most
+//! its `recruit_max`. Its price drifts (REC-DRIFT): a step up if the month's supply
+//! was all hired, a step down if less than `slow_percent` of it was, never below
+//! `floor_percent` of the race's `recruit_cost`.
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::intake::NewIds;
+use crate::systems::overlord::mechanics::market::clear::{Offer, clear};
+use crate::systems::overlord::mechanics::market::step_price;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
+use crate::systems::overlord::mechanics::transfer;
 use crate::systems::overlord::orders::line::is_new_id;
+use crate::systems::overlord::orders::queue;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Events, Holding, Id, Inventory, Population, Recruits};
+use crate::systems::overlord::world::components::{
+    At, Events, Hiring, Holding, Id, Inventory, Orders, Owner, Population, Recruits, StructureKind,
+};
 use crate::systems::overlord::world::ids::{ItemId, RaceId};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use crate::systems::overlord::world::{NewUnit, spawn_unit};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
+use std::collections::BTreeMap;
 
 #[cfg(test)]
 mod tests;
 
-/// Recruits hired today, joining at the end of the day.
+/// The day's requests for recruits, settled at the end of the day.
 #[derive(Resource, Debug, Default)]
 pub struct Hired(Vec<Hire>);
 
 #[derive(Debug, Clone)]
 struct Hire {
     leader: Entity,
+    location: Entity,
     new_id: String,
     race: RaceId,
-    figures: u32,
-    cost: u64,
-}
-
-/// Whether leader `u` recruited today: it cannot move that day (ORD-RECRUIT).
-pub fn recruited_today(world: &World, u: Entity) -> bool {
-    world.get_resource::<Hired>().is_some_and(|h| h.0.iter().any(|x| x.leader == u))
+    /// 0: as many as possible.
+    wanted: u32,
+    price: u32,
+    day: u32,
 }
 
 /// Registers RECRUIT and adds [`muster`] to the end of each day.
@@ -60,10 +80,11 @@ impl Plugin for RecruitPlugin {
         app.init_resource::<Hired>();
         app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Recruit, recruit);
         app.add_step_system("day_end", muster);
+        app.add_step_system("places", renew_offers);
     }
 }
 
-/// ORD-RECRUIT.
+/// ORD-RECRUIT: the request enters the day's hiring.
 fn recruit(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Recruit { unit: new_id, count, race, price } = &entry.order else { return Outcome::NotNow };
     let me = act.unit;
@@ -82,72 +103,155 @@ fn recruit(act: &mut Act, entry: &mut Entry) -> Outcome {
     let catalog = act.catalog().clone();
     let Some(money) = catalog.money() else { return Outcome::Invalid("this game has no money".into()) };
     let Some(at) = act.at(me) else { return Outcome::NotNow };
-    let Some(offer) = act
+    // REC-CASTLE.
+    if let Some(s) = at.structure
+        && let Some(k) = act.world.get::<StructureKind>(s)
+    {
+        let c = &catalog.rules.constructions.constructions[k.0];
+        if catalog.rules.economy.no_recruit_in.contains(&c.tag) {
+            return Outcome::Invalid(format!("nobody can be recruited in a {} [{}]", c.name, c.tag));
+        }
+    }
+    let Some((supply, listed)) = act
         .world
         .get::<Recruits>(at.location)
         .and_then(|l| l.0.iter().find(|o| o.race == *race).map(|o| (o.count, o.price)))
     else {
         return Outcome::NotNow;
     };
-    let (supply, listed) = offer;
     let pay = if *price == 0 { listed } else { *price };
     if supply == 0 || pay < listed {
         return Outcome::NotNow;
     }
     let cash = act.world.get::<Inventory>(me).map_or(0, |i| i.count(money));
-    let affordable = cash.checked_div(pay).unwrap_or(u32::MAX);
-    let wanted = if *count == 0 { supply } else { *count };
-    let n = wanted.min(supply).min(affordable);
-    if n == 0 {
+    if cash < pay {
         return Outcome::NotNow;
     }
-    let cost = u64::from(n) * u64::from(pay);
-    take(&mut act.world.get_mut::<Inventory>(me).expect("unit"), money, cost as u32);
-    if let Some(mut l) = act.world.get_mut::<Recruits>(at.location)
-        && let Some(o) = l.0.iter_mut().find(|o| o.race == *race)
-    {
-        o.count -= n;
-    }
+    act.world.entity_mut(me).insert(Hiring(act.day));
     act.world.resource_mut::<Hired>().0.push(Hire {
         leader: me,
+        location: at.location,
         new_id: new_id.clone(),
         race: *race,
-        figures: n,
-        cost,
+        wanted: *count,
+        price: pay,
+        day: act.day,
     });
-    Outcome::Ran(Progress::Done)
+    Outcome::Ran(Progress::Continue)
 }
 
-fn take(inv: &mut Inventory, item: ItemId, n: u32) {
-    if let Some(i) = inv.0.iter().position(|h| h.item == item) {
-        let h = &mut inv.0[i];
-        h.count -= n.min(h.count);
-        h.equipped = h.equipped.min(h.count);
-        if h.count == 0 {
-            inv.0.remove(i);
-        }
-    }
-}
-
-/// REC-PRICE, FILE-NEWID-LIFE: the day's recruits join, stacked under their leaders.
+/// REC-PRICE, REC-OVER, REC-STANCE, FILE-NEWID-LIFE: the day's requests are
+/// served, and the recruits join, stacked under their leaders.
 pub fn muster(world: &mut World) {
     let hired = std::mem::take(&mut world.resource_mut::<Hired>().0);
     if hired.is_empty() {
         return;
     }
     let catalog = world.resource::<Catalog>().clone();
+    let Some(money) = catalog.money() else { return };
     let day = world.resource::<Clock>().tick;
-    for h in hired {
-        let Some(at) = world.get::<At>(h.leader).copied() else { continue };
-        let Some(owner) = world.get::<crate::systems::overlord::world::components::Owner>(h.leader).map(|o| o.0) else {
+    let served = serve(world, &catalog, money, &hired, day);
+    for (h, n) in hired.iter().zip(served) {
+        if n == 0 {
+            continue;
+        }
+        let cost = u64::from(n) * u64::from(h.price);
+        transfer::take(&mut world.get_mut::<Inventory>(h.leader).expect("unit"), money, cost as u32);
+        if let Some(mut o) = world.get_mut::<Orders>(h.leader)
+            && let Some(i) = o.0.iter().position(|q| {
+                q.ran_on == h.day && matches!(&q.entry.order, Order::Recruit { unit, .. } if *unit == h.new_id)
+            })
+        {
+            queue::remove(&mut o.0, i);
+        }
+        join(world, &catalog, h, n, cost, day);
+    }
+    world.resource_mut::<Visiting>().invalidate();
+}
+
+/// How many figures each of the day's requests gets (REC-OVER), taken from the
+/// offers; the offers' prices rise where more were asked than offered.
+fn serve(world: &mut World, catalog: &Catalog, money: ItemId, hired: &[Hire], day: u32) -> Vec<u32> {
+    let mut books: BTreeMap<(Entity, RaceId), Vec<usize>> = BTreeMap::new();
+    for (i, h) in hired.iter().enumerate() {
+        books.entry((h.location, h.race)).or_default().push(i);
+    }
+    let mut served = vec![0u32; hired.len()];
+    for ((place, race), idx) in books {
+        let Some((supply, listed)) =
+            world.get::<Recruits>(place).and_then(|l| l.0.iter().find(|o| o.race == race).map(|o| (o.count, o.price)))
+        else {
             continue;
         };
+        let mut cash: BTreeMap<Entity, u64> = BTreeMap::new();
+        let mut asks: Vec<(usize, Offer)> = Vec::new();
+        for &i in &idx {
+            let h = &hired[i];
+            if world.get::<At>(h.leader).is_none_or(|a| a.location != place) {
+                continue;
+            }
+            let faction = world.get::<Owner>(h.leader).map(|o| o.0);
+            if let Some(reason) =
+                faction.and_then(|f| crate::systems::overlord::mechanics::guards::embargo(world, place, f))
+            {
+                if let Some(mut ev) = world.get_mut::<Events>(h.leader) {
+                    ev.push(day, format!("Could not recruit ({}): {reason}.", h.new_id));
+                }
+                continue;
+            }
+            let inv = world.get::<Inventory>(h.leader);
+            let left = cash.entry(h.leader).or_insert_with(|| u64::from(inv.map_or(0, |i| i.count(money))));
+            let afford = (*left / u64::from(h.price.max(1))).min(u64::from(supply)) as u32;
+            let n = if h.wanted == 0 { afford } else { h.wanted.min(afford) };
+            *left -= u64::from(n) * u64::from(h.price);
+            asks.push((i, Offer { price: h.price, quantity: n }));
+        }
+        let demand: u64 = asks.iter().map(|a| u64::from(a.1.quantity)).sum();
+        let fills: Vec<u32> = if demand <= u64::from(supply) {
+            asks.iter().map(|a| a.1.quantity).collect()
+        } else {
+            let bids: Vec<Offer> = asks.iter().map(|a| a.1).collect();
+            clear(&bids, &[Offer { price: listed, quantity: supply }]).map_or(vec![0; bids.len()], |c| c.bought)
+        };
+        let taken: u32 = fills.iter().sum();
+        let lowest = asks.iter().zip(&fills).filter(|(_, n)| **n > 0).map(|(a, _)| a.1.price).min();
+        for ((i, _), &n) in asks.iter().zip(&fills) {
+            served[*i] = n;
+            if n == 0
+                && let Some(mut ev) = world.get_mut::<Events>(hired[*i].leader)
+            {
+                ev.push(
+                    day,
+                    format!("Could not recruit ({}): the day's recruits went to higher offers.", hired[*i].new_id),
+                );
+            }
+        }
+        let base = catalog.rules.races[race.index()].system.recruit_cost;
+        if let Some(mut l) = world.get_mut::<Recruits>(place)
+            && let Some(o) = l.0.iter_mut().find(|o| o.race == race)
+        {
+            o.count -= taken.min(o.count);
+            o.hired += taken;
+            if demand > u64::from(supply) {
+                let rules = &catalog.rules.economy.recruits;
+                o.price = step_price(o.price, base, true, false, rules).max(lowest.unwrap_or(0));
+            }
+        }
+    }
+    served
+}
+
+/// The recruits of request `h` join: `n` figures that cost `cost`.
+fn join(world: &mut World, catalog: &Catalog, h: &Hire, n: u32, cost: u64, day: u32) {
+    {
+        let Some(at) = world.get::<At>(h.leader).copied() else { return };
+        let Some(owner) = world.get::<Owner>(h.leader).map(|o| o.0) else { return };
         let id = world.resource::<Directory>().next_unit_id();
         let orders = NewIds::adopt(world, &h.new_id, &id);
         let race = &catalog.rules.races[h.race.index()];
         let skills = race.system.innate_skills.iter().filter_map(|s| catalog.skill(&s.0).map(|k| (k, s.1))).collect();
-        let plural = if h.figures == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
-        let name = format!("{} {plural}", h.figures);
+        let plural = if n == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
+        let name = format!("{n} {plural}");
         let e = spawn_unit(
             world,
             NewUnit {
@@ -155,7 +259,7 @@ pub fn muster(world: &mut World) {
                 name: name.clone(),
                 owner,
                 race: h.race,
-                figures: h.figures,
+                figures: n,
                 at,
                 leader: Some(h.leader),
                 items: Vec::<Holding>::new(),
@@ -166,19 +270,40 @@ pub fn muster(world: &mut World) {
         );
         NewIds::watch(world, e);
         if let Some(mut p) = world.get_mut::<Population>(at.location) {
-            p.0 = p.0.saturating_sub(h.figures);
+            p.0 = p.0.saturating_sub(n);
         }
-        let what = catalog.money().map(|m| catalog.items_text(m, h.cost)).unwrap_or_default();
+        let what = catalog.money().map(|m| catalog.items_text(m, cost)).unwrap_or_default();
         let leader_name = label(world, h.leader);
         if let Some(mut ev) = world.get_mut::<Events>(h.leader) {
-            ev.push(
-                day,
-                format!("Recruited {} {plural} [{}] as {name} [{id}] ({}) for {what}.", h.figures, race.tag, h.new_id),
-            );
+            ev.push(day, format!("Recruited {n} {plural} [{}] as {name} [{id}] ({}) for {what}.", race.tag, h.new_id));
         }
         if let Some(mut ev) = world.get_mut::<Events>(e) {
             ev.push(day, format!("Joined the faction, stacked under {leader_name}."));
         }
     }
-    world.resource_mut::<Visiting>().invalidate();
+}
+
+/// REC-OFFER, REC-DRIFT: next month's offers, from the population; prices drift
+/// with the month's hiring.
+pub fn renew_offers(mut q: Query<(&mut Recruits, &Population)>, catalog: Res<Catalog>) {
+    let rules = &catalog.rules.economy.recruits;
+    for (mut offers, people) in &mut q {
+        for o in offers.0.iter_mut() {
+            let race = &catalog.rules.races[o.race.index()].system;
+            let supply = o.count + o.hired;
+            let bought_out = supply > 0 && o.count == 0;
+            let slow = u64::from(o.hired) * 100 < u64::from(supply) * u64::from(rules.slow_percent);
+            o.price = step_price(o.price, race.recruit_cost, bought_out, slow && !bought_out, rules);
+            if race.recruit_fraction > 0 {
+                o.count = (people.0 / race.recruit_fraction).min(if race.recruit_max == 0 {
+                    u32::MAX
+                } else {
+                    race.recruit_max
+                });
+            } else {
+                o.count = supply;
+            }
+            o.hired = 0;
+        }
+    }
 }

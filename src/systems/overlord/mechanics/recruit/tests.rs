@@ -1,10 +1,10 @@
 //! RECRUIT over a month on a tiny world: Ford [L1] offers 20 men at 50 coins.
 
-use crate::systems::overlord::Overlord;
-
-use crate::core::engine::Engine;
-use crate::systems::overlord::testkit::{count, engine_without_money, events, run_month, scenario, unit};
-use crate::systems::overlord::world::components::{Figures, Orders, Population, StackLeader};
+use crate::systems::overlord::data::RecruitOffer;
+use crate::systems::overlord::testkit::{
+    Game, Tiny, count, engine_without_money, events, figures, orders, run_month, scenario, unit,
+};
+use crate::systems::overlord::world::components::{At, Figures, LandOwner, Offer, Population, Recruits, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
 
@@ -24,10 +24,6 @@ fn world(units: &str) -> String {
     )
 }
 
-fn offer(e: &Engine<Overlord>) -> u32 {
-    e.state().locations.into_iter().find(|l| l.id == "L1").unwrap().recruits[0].count
-}
-
 const TWO: &str = r#"
     (id: "U1", name: "Ann", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 1000, 0)]),
     (id: "U2", name: "Bob", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("coin", 120, 0)]),"#;
@@ -37,11 +33,12 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     // ORD-RECRUIT, REC-PRICE, FILE-NEWID-LIFE: 5 men at 50 join at the end of day 1 as
     // U3, right after Ann, stacked under her. Their block's NAME runs on day 2, and
     // Ann's GIVE to fanU01 names U3 from then on.
+    // Days 1 to 29: the month's end renews the offer and moves the population.
     let mut e = engine_without_money(scenario(&world(TWO)));
-    run_month(
-        &mut e,
-        &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nGIVE fanU01 coin 10\nUNIT fanU01\nNAME \"Pikes\"\n"],
-    );
+    let file =
+        e.parse("GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 50\nGIVE fanU01 coin 10\nUNIT fanU01\nNAME \"Pikes\"\n");
+    e.submit(vec![file.unwrap()]);
+    e.run_ticks(29);
     let u3 = unit(&e, "U3");
     assert_eq!(e.world().get::<Figures>(u3).unwrap().0, 5);
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
@@ -49,7 +46,8 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     assert_eq!(order, [unit(&e, "U1"), u3, unit(&e, "U2")], "right after its leader");
     assert_eq!(count(&e, "U1", "coin"), 1000 - 250 - 10);
     assert_eq!(count(&e, "U3", "coin"), 10);
-    assert_eq!(offer(&e), 15);
+    let saved = e.state().locations.into_iter().find(|l| l.id == "L1").unwrap().recruits[0].clone();
+    assert_eq!((saved.count, saved.hired), (15, 5));
     let l1 = e.world().resource::<Directory>().get(Kind::Location, "L1").unwrap();
     assert_eq!(e.world().get::<Population>(l1).unwrap().0, 995);
     assert!(
@@ -78,31 +76,110 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     assert_eq!((s3.name.as_str(), s3.stack_leader.as_deref(), s3.figures), ("Pikes", Some("U1"), 5));
 }
 
+/// Ford [L1], a city of 1000 offering 20 men at 50, with fa's Ann (1000 coins) and
+/// Bob (120 coins) and fb's Cid (1000 coins); money left out.
+fn ford() -> Tiny {
+    Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "city")
+        .with_location(|l| {
+            l.population = 1000;
+            l.recruits = vec![RecruitOffer { race: "man".into(), count: 20, price: 50, hired: 0 }];
+        })
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .items(&[("coin", 1000)])
+        .unit("U2", "fa", "ldr", 1, "L1")
+        .items(&[("coin", 120)])
+        .unit("U3", "fb", "ldr", 1, "L1")
+        .items(&[("coin", 1000)])
+        .without_money()
+}
+
+fn on_offer(g: &Game) -> Offer {
+    g.get::<Recruits>("L1").0[0]
+}
+
 #[test]
-fn number_zero_takes_what_the_supply_and_cash_allow_and_the_supply_runs_out_rec_price() {
-    // Bob's 120 coins buy 2 men (number 0). Ann then asks for 20 but only 18 are
-    // left this month. A third order finds no supply; its new id is never created,
-    // so the order goes with it at the end of the month (FILE-NEWID-LIFE).
-    let mut e = engine_without_money(scenario(&world(TWO)));
-    run_month(
-        &mut e,
-        &["GAME fa pa\nUNIT U2\nRECRUIT fanU01 0 man 0\nUNIT U1\nRECRUIT fanU02 20 man 50\nRECRUIT fanU03 1 man 60\n"],
-    );
-    // Report order puts Ann first: she is served first.
-    assert_eq!(e.world().get::<Figures>(unit(&e, "U3")).unwrap().0, 20);
-    assert_eq!(offer(&e), 0);
-    assert_eq!(count(&e, "U2", "coin"), 120, "nothing was left for Bob");
-    assert!(e.world().get::<Orders>(unit(&e, "U1")).unwrap().0.is_empty());
-    assert!(events(&e, "U1").iter().any(|x| x.contains("1 order naming fanU03 removed")), "{:?}", events(&e, "U1"));
+fn more_asked_than_offered_follows_the_market_rule_and_the_price_rises_rec_over() {
+    // REC-OVER: 23 men asked for on day 1, 20 offered. Cid's 60 is served first (3),
+    // then the 50s in the order asked: Ann (U1, first in report order) gets the 17
+    // left of her 20, Bob (number 0: his coins buy 2) nothing. Each pays his own
+    // price. The offer's price then rises a step (10%: 55) and at least to the lowest
+    // price served (50).
+    let mut g = ford().build();
+    g.orders("fa", "UNIT U1\nRECRUIT fanU01 20 man 50\nUNIT U2\nRECRUIT fanU02 0 man 0\n");
+    g.orders("fb", "UNIT U3\nRECRUIT fbnU01 3 man 60\n");
+    g.days(1);
+    assert_eq!(figures(&g.engine, "U4"), 17, "Ann's recruits");
+    assert_eq!(figures(&g.engine, "U5"), 3, "Cid's recruits");
+    assert_eq!((g.count("U1", "coin"), g.count("U2", "coin"), g.count("U3", "coin")), (1000 - 850, 120, 1000 - 180));
+    assert_eq!((on_offer(&g).count, on_offer(&g).hired, on_offer(&g).price), (0, 20, 55));
+    assert!(g.said("U2", "Could not recruit (fanU02): the day's recruits went to higher offers."));
+    // Bob's order stays, for a later month.
+    assert_eq!(orders(&g.engine, "U2"), ["RECRUIT fanU02 0 man 0"]);
+    assert!(orders(&g.engine, "U1").is_empty());
+}
+
+#[test]
+fn offers_renew_from_the_population_and_prices_drift_rec_offer_rec_drift() {
+    // REC-OFFER: 1000 people offer 1000 / 150 (man's recruit_fraction) = 6 men next
+    // month. REC-DRIFT: nobody hired this month: the price drops 10% (50 → 45), and
+    // month after month down to its floor, 80% of man's cost of 55 = 44.
+    let mut g = ford().build();
+    g.run();
+    assert_eq!((on_offer(&g).count, on_offer(&g).price), (6, 45));
+    g.run();
+    assert_eq!(on_offer(&g).price, 44);
+    g.run();
+    assert_eq!(on_offer(&g).price, 44);
+    // Bought out: the price rises a step.
+    let mut g = ford().build();
+    g.orders("fa", "UNIT U1\nRECRUIT fanU01 20 man 50\n");
+    g.run();
+    assert_eq!((on_offer(&g).count, on_offer(&g).price), (6, 55));
+    // POP-RECRUIT: the recruits left the population (before its month-end drift, the
+    // offer counted 980 people: still 6 men).
+    assert!(g.get::<Population>("L1").0 < 1000);
 }
 
 #[test]
 fn a_price_below_the_offer_or_a_race_not_offered_waits_rec_price() {
-    let mut e = engine_without_money(scenario(&world(TWO)));
-    run_month(&mut e, &["GAME fa pa\nUNIT U1\nRECRUIT fanU01 5 man 40\nRECRUIT fanU02 5 elve 100\n"]);
-    assert_eq!(offer(&e), 20);
-    assert_eq!(count(&e, "U1", "coin"), 1000);
-    assert!(e.world().resource::<Directory>().get(Kind::Unit, "U3").is_none());
+    let mut g = ford().build();
+    g.orders("fa", "UNIT U1\nRECRUIT fanU01 5 man 40\nRECRUIT fanU02 5 elve 100\n");
+    g.days(29);
+    assert_eq!(on_offer(&g).count, 20);
+    assert_eq!(g.count("U1", "coin"), 1000);
+    assert!(g.engine.world().resource::<Directory>().get(Kind::Unit, "U4").is_none());
+}
+
+#[test]
+fn nobody_recruits_in_a_castle_or_where_the_land_is_barred_rec_castle_rec_stance() {
+    // REC-CASTLE: Ann stands in a castle. REC-STANCE: fb owns the land and holds fa
+    // Hostile, so Bob is refused; fb's own Cid recruits.
+    let mut g = ford()
+        .with_faction(|f| {
+            f.stances.insert("fa".into(), "hostile".into());
+        })
+        .structure("B1", "cast", "L1")
+        .with_unit(|u| u.name = "Cid".into())
+        .build();
+    {
+        let (l1, fb) = (g.entity("L1"), g.entity("fb"));
+        g.engine.world_mut().get_mut::<LandOwner>(l1).unwrap().0 = Some((fb, None));
+        let (u1, b1) = (g.entity("U1"), g.entity("B1"));
+        g.engine.world_mut().get_mut::<At>(u1).unwrap().structure = Some(b1);
+    }
+    g.orders("fa", "UNIT U1\nRECRUIT fanU01 2 man 0\nUNIT U2\nRECRUIT fanU02 2 man 0\n");
+    g.orders("fb", "UNIT U3\nRECRUIT fbnU01 2 man 0\n");
+    g.days(1);
+    assert!(g.said("U1", "nobody can be recruited in a castle [cast]"), "{:?}", g.events("U1"));
+    assert!(
+        g.said("U2", "Could not recruit (fanU02): fb [fb], who owns the land, bars this unit's faction."),
+        "{:?}",
+        g.events("U2")
+    );
+    assert_eq!(on_offer(&g).count, 18, "only Cid's 2");
 }
 
 #[test]

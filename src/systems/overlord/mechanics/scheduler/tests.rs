@@ -286,8 +286,11 @@ fn equip_drop_get_and_withdraw() {
 
 #[test]
 fn disband_returns_figures_to_the_population_ord_disband() {
+    // Days 1 to 29: the month's end moves the population.
     let mut e = game();
-    run_month(&mut e, &["GAME fa pa\nUNIT U2\nDISBAND CONFIRM\n"]);
+    let file = e.parse("GAME fa pa\nUNIT U2\nDISBAND CONFIRM\n").unwrap();
+    e.submit(vec![file]);
+    e.run_ticks(29);
     assert!(
         e.world().resource::<Directory>().get(crate::systems::overlord::world::resources::Kind::Unit, "U2").is_none()
     );
