@@ -215,6 +215,9 @@ fn width(n: usize) -> usize {
 
 /// Generates a scenario on rule set `r` (whose folder name is `ruleset`).
 pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, String> {
+    // Wages within the rule set's bounds (POP-ECON).
+    let e = &r.economy.population;
+    let wage_range = e.wage_min.max(1)..=e.wage_max.max(e.wage_min).max(1);
     if o.locations == 0 {
         return Err("--locations must be at least 1".into());
     }
@@ -283,7 +286,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             hex: Some(hex),
             weather: pick(&mut rng, &p.weathers).map(|s| s.to_string()),
             population: pop,
-            wages: if pop > 0 { rng.random_range(8..=14) } else { 0 },
+            wages: if pop > 0 { rng.random_range(wage_range.clone()) } else { 0 },
             economy: 100,
             land: 100,
             policy: "neutral".into(),
@@ -362,7 +365,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 exits: vec![Exit { dir: dout.into(), to: host_id, mode: None, days: Some(1) }],
                 weather: locations[host].weather.clone(),
                 population: pop,
-                wages: rng.random_range(10..=14),
+                wages: rng.random_range(wage_range.clone()),
                 economy: 100,
                 land: 100,
                 policy: "neutral".into(),

@@ -4,9 +4,10 @@ use super::Reports;
 use super::model::*;
 use crate::core::engine::ThreadCount;
 use crate::core::engine::plan::Clock;
+use crate::systems::overlord::data::ItemFlag;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::world::components::*;
-use crate::systems::overlord::world::ids::Catalog;
+use crate::systems::overlord::world::ids::{Catalog, ItemId};
 use crate::systems::overlord::world::resources::{Directory, Game};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -256,6 +257,33 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     .collect(),
                 units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
                 structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+                wages: r.get::<Wages>().map_or(0, |w| w.0),
+                recruits: r.get::<Recruits>().map_or(Vec::new(), |x| {
+                    x.0.iter()
+                        .filter(|o| o.count > 0)
+                        .map(|o| {
+                            let race = &catalog.rules.races[o.race.index()];
+                            let name = if o.count == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
+                            OfferRecord {
+                                tag: race.tag.clone(),
+                                name: name.clone(),
+                                count: o.count,
+                                price: Some(o.price),
+                            }
+                        })
+                        .collect()
+                }),
+                for_sale: r.get::<Market>().map_or(Vec::new(), |m| goods(catalog, &m.sells)),
+                buying: r.get::<Market>().map_or(Vec::new(), |m| goods(catalog, &m.buys)),
+                // Where the place trades itself; units trade with each other on the
+                // same days anywhere.
+                market_days: match r.get::<Market>() {
+                    Some(m) if m.sells.is_empty() && m.buys.is_empty() => Vec::new(),
+                    Some(m) if !m.days.is_empty() => m.days.clone(),
+                    Some(_) => catalog.rules.info.parameters.market_days.clone(),
+                    None => Vec::new(),
+                },
+                resources: resources(world, catalog, fe, le, &idx.by_location[l]),
             }
         })
         .collect();
@@ -357,4 +385,40 @@ fn stats_record(s: &crate::systems::overlord::data::Stats) -> StatsRecord {
         control: s.control,
         upkeep: s.upkeep,
     }
+}
+
+/// A market's goods still on offer this month, as a report lists them.
+fn goods(catalog: &Catalog, goods: &[Good]) -> Vec<OfferRecord> {
+    goods.iter().filter(|g| g.left() > 0).map(|g| item_record(catalog, g.item, g.left(), Some(g.price))).collect()
+}
+
+fn item_record(catalog: &Catalog, item: ItemId, n: u32, price: Option<u32>) -> OfferRecord {
+    let def = &catalog.rules.items[item.index()];
+    let name = if n == 1 || def.plural.is_empty() { &def.name } else { &def.plural };
+    OfferRecord { tag: def.tag.clone(), name: name.clone(), count: n, price }
+}
+
+/// RES-LIST, RES-HIDDEN: the resources of place `l` faction `fe` may see: the
+/// hidden ones only when one of its units present has the prospecting skill.
+fn resources(world: &World, catalog: &Catalog, fe: Entity, l: Entity, present: &[Entity]) -> Vec<OfferRecord> {
+    let Some(stock) = world.get::<Resources>(l) else { return Vec::new() };
+    let prospects = |req: &crate::systems::overlord::data::SkillLevelReq| {
+        let Some(skill) = catalog.skill(&req.skill) else { return false };
+        present.iter().any(|&u| {
+            world.get::<Owner>(u).is_some_and(|o| o.0 == fe)
+                && world
+                    .get::<Skills>(u)
+                    .is_some_and(|k| k.0.iter().any(|&(s, x)| s == skill && catalog.skill_level(s, x) >= req.level))
+        })
+    };
+    stock
+        .0
+        .iter()
+        .filter(|s| s.current > 0)
+        .filter(|s| {
+            let def = &catalog.rules.items[s.item.index()].system;
+            !def.flags.contains(&ItemFlag::Hidden) || def.prospect_skill.as_ref().is_some_and(prospects)
+        })
+        .map(|s| item_record(catalog, s.item, s.current, None))
+        .collect()
 }

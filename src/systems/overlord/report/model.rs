@@ -246,6 +246,25 @@ pub struct SeenUnit {
     pub guard_stance: Option<String>,
 }
 
+/// A count of an item or race, with a price where there is one: an offer of
+/// recruits, a market good, a resource.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OfferRecord {
+    /// Item or race tag.
+    pub tag: String,
+    /// Its name for this count (singular or plural).
+    pub name: String,
+    /// How many.
+    pub count: u32,
+    /// Price of one; absent for resources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<u32>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// A location where the faction has units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LocationRecord {
@@ -268,6 +287,25 @@ pub struct LocationRecord {
     /// Exits, in data order, with travel days for the coming month (MOV-RATE).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exits: Vec<ExitRecord>,
+    /// Wages of a day of work, per figure (CASH-WORK, POP-ECON); 0 where none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub wages: u32,
+    /// Recruits on offer for the coming month (REC-OFFER).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recruits: Vec<OfferRecord>,
+    /// What the place's market sells to units, this coming month (MKT-EXIST).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub for_sale: Vec<OfferRecord>,
+    /// What the place's market buys from units.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub buying: Vec<OfferRecord>,
+    /// The days of the month the market clears (MKT-DAYS).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub market_days: Vec<u32>,
+    /// Resources to harvest in the coming month (RES-LIST); hidden ones only where
+    /// one of the faction's units present can find them (RES-HIDDEN).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<OfferRecord>,
     /// Units present at month end, in report order.
     pub units: Vec<SeenUnit>,
     /// Structures and vessels standing here, in report order.

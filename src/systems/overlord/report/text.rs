@@ -163,7 +163,29 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             place(&mut o, cont);
         }
         o.push_str(".\n");
-        let _ = writeln!(o, "  Population: {}.", l.population);
+        if l.wages > 0 {
+            let _ = writeln!(o, "  Population: {}. Wages: {}.", l.population, l.wages);
+        } else {
+            let _ = writeln!(o, "  Population: {}.", l.population);
+        }
+        for (title, list) in [("For hire", &l.recruits), ("For sale", &l.for_sale), ("Buying", &l.buying)] {
+            if !list.is_empty() {
+                let items: Vec<String> = list
+                    .iter()
+                    .map(|x| format!("{} {} [{}] at {}", x.count, x.name, x.tag, x.price.unwrap_or(0)))
+                    .collect();
+                let _ = writeln!(o, "  {title}: {}.", items.join(", "));
+            }
+        }
+        if !l.market_days.is_empty() {
+            let days: Vec<String> = l.market_days.iter().map(|&d| ordinal(d)).collect();
+            let _ = writeln!(o, "  Market days: {}.", days.join(", "));
+        }
+        if !l.resources.is_empty() {
+            let items: Vec<String> =
+                l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
+            let _ = writeln!(o, "  Resources: {}.", items.join(", "));
+        }
         let wx =
             |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
         match (&l.weather, &l.forecast) {

@@ -294,15 +294,9 @@ pub fn renew_offers(mut q: Query<(&mut Recruits, &Population)>, catalog: Res<Cat
             let bought_out = supply > 0 && o.count == 0;
             let slow = u64::from(o.hired) * 100 < u64::from(supply) * u64::from(rules.slow_percent);
             o.price = step_price(o.price, race.recruit_cost, bought_out, slow && !bought_out, rules);
-            if race.recruit_fraction > 0 {
-                o.count = (people.0 / race.recruit_fraction).min(if race.recruit_max == 0 {
-                    u32::MAX
-                } else {
-                    race.recruit_max
-                });
-            } else {
-                o.count = supply;
-            }
+            let max = if race.recruit_max == 0 { u32::MAX } else { race.recruit_max };
+            // A race with no recruit_fraction keeps the supply the data gives it.
+            o.count = people.0.checked_div(race.recruit_fraction).map_or(supply, |n| n.min(max));
             o.hired = 0;
         }
     }
