@@ -28,7 +28,7 @@ use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
 use crate::systems::overlord::orders::syntax::CombatAction;
 use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::ids::{RaceId, SkillId};
+use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -290,6 +290,9 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     }
                 }
             }
+            Order::Buy { item, price, .. } | Order::Sell { item, price, .. } => {
+                trade(cx, line, unit, matches!(order, Order::Sell { .. }), *item, *price);
+            }
             Order::Recruit { race, .. } => {
                 if let Some(here) = unit.location.and_then(|l| cx.locations.get(l)) {
                     let tag = &cx.catalog.rules.races[race.index()].tag;
@@ -303,6 +306,44 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
         if matches!(order, Order::Move(_) | Order::March(_) | Order::Caravan(_)) {
             moved = true;
         }
+    }
+}
+
+/// BUY and SELL (ORD-BUY, ORD-SELL): goods markets take, a price to bid or ask, a
+/// price within reason, items to sell.
+fn trade(cx: &mut Ctx, line: usize, unit: Known, selling: bool, item: ItemId, price: Option<u32>) {
+    let def = &cx.catalog.rules.items[item.index()];
+    let (tag, plural) = (def.tag.as_str(), def.plural.as_str());
+    if Some(item) == cx.catalog.money() || def.system.flags.contains(&crate::systems::overlord::data::ItemFlag::Special) {
+        cx.error(line, format!("{plural} ({tag}) cannot be bought or sold on markets"));
+        return;
+    }
+    let here = unit.location.and_then(|l| cx.locations.get(l));
+    let listed = here.and_then(|l| {
+        let offers = if selling { &l.market.buys } else { &l.market.sells };
+        offers.iter().find(|o| o.item.eq_ignore_ascii_case(tag)).map(|o| o.price)
+    });
+    if price.is_none_or(|p| p == 0)
+        && listed.is_none()
+        && let Some(l) = here
+    {
+        let what = if selling { "buys" } else { "sells" };
+        cx.error(line, format!("{} ({}) {what} no {tag}: give a price", l.name, l.id));
+    }
+    // A price past the market's ceiling (economy.ron) is no place's price.
+    let ceiling = u64::from(def.price) * u64::from(cx.catalog.rules.economy.market.ceiling_percent) / 100;
+    if let Some(p) = price
+        && ceiling > 0
+        && u64::from(p) > ceiling
+    {
+        let who = if selling { "any place pays" } else { "any place asks" };
+        cx.warn(line, format!("{p} for one {} ({tag}) is more than {who} ({ceiling}): check the price", def.name));
+    }
+    if selling
+        && let Some(u) = unit.unit
+        && !u.items.iter().any(|h| h.0.eq_ignore_ascii_case(tag) && h.1 > 0)
+    {
+        cx.warn(line, format!("this unit holds no {tag} now: the SELL waits until it does"));
     }
 }
 

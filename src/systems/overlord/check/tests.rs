@@ -16,7 +16,8 @@ const WORLD: &str = r#"(
   locations: [
     (id: "L1", name: "Ford", terrain: "city", population: 1000,
      exits: [(dir: "N", to: "L2"), (dir: "IN", to: "L3")],
-     recruits: [(race: "man", count: 20, price: 50)]),
+     recruits: [(race: "man", count: 20, price: 50)],
+     market: (sells: [(item: "swrd", quantity: 10, price: 200)], buys: [(item: "food", quantity: 100, price: 8)])),
     (id: "L2", name: "Heath", terrain: "plai", population: 200, exits: [(dir: "S", to: "L1")]),
     (id: "L3", name: "Cellar", terrain: "city", kind: Inner, container: Some("L1"), exits: [(dir: "OUT", to: "L1")]),
   ],
@@ -196,4 +197,22 @@ fn attack_combat_and_tactic_mistakes_are_named_by_line_ord_attack_ord_combat_ord
     assert!(l.iter().any(|x| x.starts_with("line 9: error:")), "{l:#?}");
     // An unknown unit reads like one elsewhere: the checker leaks nothing.
     assert!(l.iter().any(|x| x.starts_with("line 10: warning: U77 is not at L2 now")), "{l:#?}");
+}
+
+#[test]
+fn market_orders_name_goods_prices_and_items_held_ord_buy_ord_sell() {
+    // Ford sells swords and buys food. An unknown item and a negative price are
+    // syntax errors; coins are no goods; without a price, the place must list the
+    // item; a price past the market ceiling (200% of the item's price: 400 for a
+    // sword) is suspect; Ann holds no food to sell.
+    let c = run("GAME fa pa\nUNIT U1\nBUY 2 zzzz 10\nBUY 2 swrd -5\nBUY 2 coin 1\nSELL 2 iron\nBUY 2 swrd 99999\nSELL 3 food\nBUY 2 swrd\n");
+    let got = lines(&c);
+    let has = |n: usize, text: &str| got.iter().any(|l| l.starts_with(&format!("line {n}: ")) && l.contains(text));
+    assert!(has(3, "error"), "{got:#?}");
+    assert!(has(4, "error"), "{got:#?}");
+    assert!(has(5, "coins (coin) cannot be bought or sold on markets"), "{got:#?}");
+    assert!(has(6, "Ford (L1) buys no iron: give a price"), "{got:#?}");
+    assert!(has(7, "99999 for one sword (swrd) is more than any place asks (400)"), "{got:#?}");
+    assert!(has(8, "this unit holds no food now: the SELL waits until it does"), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 9: ")), "a plain BUY at the listed price is fine: {got:#?}");
 }
