@@ -314,7 +314,8 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
 fn trade(cx: &mut Ctx, line: usize, unit: Known, selling: bool, item: ItemId, price: Option<u32>) {
     let def = &cx.catalog.rules.items[item.index()];
     let (tag, plural) = (def.tag.as_str(), def.plural.as_str());
-    if Some(item) == cx.catalog.money() || def.system.flags.contains(&crate::systems::overlord::data::ItemFlag::Special) {
+    if Some(item) == cx.catalog.money() || def.system.flags.contains(&crate::systems::overlord::data::ItemFlag::Special)
+    {
         cx.error(line, format!("{plural} ({tag}) cannot be bought or sold on markets"));
         return;
     }

@@ -205,7 +205,9 @@ fn market_orders_name_goods_prices_and_items_held_ord_buy_ord_sell() {
     // syntax errors; coins are no goods; without a price, the place must list the
     // item; a price past the market ceiling (200% of the item's price: 400 for a
     // sword) is suspect; Ann holds no food to sell.
-    let c = run("GAME fa pa\nUNIT U1\nBUY 2 zzzz 10\nBUY 2 swrd -5\nBUY 2 coin 1\nSELL 2 iron\nBUY 2 swrd 99999\nSELL 3 food\nBUY 2 swrd\n");
+    let c = run(
+        "GAME fa pa\nUNIT U1\nBUY 2 zzzz 10\nBUY 2 swrd -5\nBUY 2 coin 1\nSELL 2 iron\nBUY 2 swrd 99999\nSELL 3 food\nBUY 2 swrd\n",
+    );
     let got = lines(&c);
     let has = |n: usize, text: &str| got.iter().any(|l| l.starts_with(&format!("line {n}: ")) && l.contains(text));
     assert!(has(3, "error"), "{got:#?}");
