@@ -362,3 +362,15 @@ fn core_fields_and_overlord_fields_are_each_checked_where_they_stand() {
     let line = edit(t.path(), "rules/terrains.ron", "    color: Some((192, 192, 0)),", "    optimum_population: 5,");
     assert_one(&check(t.path()), "terrains.ron", line, "optimum_population");
 }
+
+#[test]
+fn economy_names_what_exists() {
+    // economy.ron: an unknown food item and an unknown plague effect are errors with
+    // their line.
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/economy.ron", "\"food\"", "\"fodo\"");
+    assert_one(&check(t.path()), "economy.ron", line, "unknown item 'fodo'");
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/economy.ron", "Some(\"plag\")", "Some(\"pest\")");
+    assert_one(&check(t.path()), "economy.ron", line, "unknown effect 'pest'");
+}

@@ -160,6 +160,30 @@ macro_rules! refcheck {
     ($c:expr, $ids:ident, $kind:expr, $tag:expr, $t:expr, $path:expr) => {{ $c.issues.reference(&$c.$ids, $kind, $tag, $t, $path) }};
 }
 
+/// `economy.ron`: its references exist, its bounds are in order.
+fn check_economy(c: &mut Checker, e: &super::rules::Economy) {
+    let t = Table::rules("economy.ron");
+    let f = |names: &[&'static str]| names.iter().map(|n| Seg::Field(n)).collect::<Vec<_>>();
+    for (i, tag) in e.no_recruit_in.iter().enumerate() {
+        refcheck!(c, constructions, "construction", tag, t, with(f(&["no_recruit_in"]), &[Seg::Index(i)]));
+    }
+    for (i, tag) in e.population.food.iter().enumerate() {
+        refcheck!(c, items, "item", tag, t, with(f(&["population", "food"]), &[Seg::Index(i)]));
+    }
+    if let Some(p) = &e.population.plague {
+        refcheck!(c, effects, "effect", p, t, f(&["population", "plague"]));
+    }
+    for (name, d) in [("market", &e.market), ("recruits", &e.recruits)] {
+        if d.ceiling_percent > 0 && d.ceiling_percent < d.floor_percent {
+            c.push(t, f(&[name, "ceiling_percent"]), "the ceiling is below the floor".into());
+        }
+    }
+    let p = &e.population;
+    if p.wage_max < p.wage_min {
+        c.push(t, f(&["population", "wage_max"]), "wage_max is below wage_min".into());
+    }
+}
+
 /// Checks the rule set and the scenario together and returns every problem found.
 pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
     let mut issues = Issues::default();
@@ -396,6 +420,7 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     for (i, item) in p.rations.iter().enumerate() {
         refcheck!(c, items, "item", item, info, with(pp("rations"), &[Seg::Index(i)]));
     }
+    check_economy(c, &r.economy);
     for (i, m) in r.movement.modes.iter().enumerate() {
         if let Some(req) = &m.system.skill {
             check_skill_req(c, req, MODES, with(sys(MODES, i), &[Seg::Field("skill")]));
