@@ -117,16 +117,17 @@ fn trade(act: &mut Act, entry: &mut Entry) -> Outcome {
         Order::Sell { count, item, price } => (true, count, item, price),
         _ => return Outcome::NotNow,
     };
+    // Most days are not market days: that is found first, cheaply.
+    let me = act.unit;
+    let Some(at) = act.at(me) else { return Outcome::NotNow };
+    if !market_day(act.world, at.location, act.day) {
+        return Outcome::NotNow;
+    }
     let catalog = act.catalog().clone();
     let Some(money) = catalog.money() else { return Outcome::Invalid("this game has no money".into()) };
     let def = &catalog.rules.items[item.index()];
     if item == money || def.system.flags.contains(&ItemFlag::Special) {
         return Outcome::Invalid(format!("{} [{}] cannot be bought or sold on markets", def.plural, def.tag));
-    }
-    let me = act.unit;
-    let Some(at) = act.at(me) else { return Outcome::NotNow };
-    if !market_day(act.world, at.location, act.day) {
-        return Outcome::NotNow;
     }
     let price = match price.filter(|&p| p > 0).or_else(|| listed(act.world, at.location, item, selling)) {
         Some(p) => p,
