@@ -299,6 +299,13 @@ pub struct MarketOffer {
     pub traded: u32,
 }
 
+impl MarketOffer {
+    /// A standing offer of `quantity` a month at `price`, nothing traded yet.
+    pub fn new(item: impl Into<Tag>, quantity: u32, price: u32) -> Self {
+        MarketOffer { item: item.into(), quantity, price, traded: 0 }
+    }
+}
+
 /// Figures offered for recruiting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

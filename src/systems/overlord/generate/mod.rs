@@ -323,12 +323,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 if let Some(it) = pick(&mut rng, &p.equipment)
                     && !sells.iter().any(|s| s.item == it.tag)
                 {
-                    sells.push(MarketOffer {
-                        item: it.tag.clone(),
-                        quantity: rng.random_range(5..=40),
-                        price: it.price,
-                        traded: 0,
-                    });
+                    sells.push(MarketOffer::new(it.tag.clone(), rng.random_range(5..=40), it.price));
                 }
             }
             let mut buys: Vec<MarketOffer> = Vec::new();
@@ -336,12 +331,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
                 if let Some(it) = pick(&mut rng, &p.goods)
                     && !buys.iter().any(|s| s.item == it.tag)
                 {
-                    buys.push(MarketOffer {
-                        item: it.tag.clone(),
-                        quantity: rng.random_range(20..=200),
-                        price: it.price,
-                        traded: 0,
-                    });
+                    buys.push(MarketOffer::new(it.tag.clone(), rng.random_range(20..=200), it.price));
                 }
             }
             let recruits = p

@@ -328,7 +328,7 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
                     let quantity = c.u32(l, 0);
                     let item = c.tag(l, 1);
                     let price = c.u32(l, 2);
-                    let o = MarketOffer { item, quantity, price, traded: 0 };
+                    let o = MarketOffer::new(item, quantity, price);
                     if l.key == "SELL" { loc.market.sells.push(o) } else { loc.market.buys.push(o) }
                 }
                 "RECRUIT" => {

@@ -5,10 +5,6 @@ use crate::systems::overlord::data::{Market, MarketOffer};
 use crate::systems::overlord::testkit::{Game, Tiny};
 use crate::systems::overlord::world::components::{Livelihood, Market as Goods};
 
-fn offer(item: &str, quantity: u32, price: u32) -> MarketOffer {
-    MarketOffer { item: item.into(), quantity, price, traded: 0 }
-}
-
 /// Ford sells 10 swords at 200 and buys 100 food at 8; fa's Ann holds `coins` coins,
 /// Bob 50 food; fb's Cid 500 coins. Money (wages, upkeep) left out.
 fn ford(coins: u32) -> Tiny {
@@ -17,7 +13,11 @@ fn ford(coins: u32) -> Tiny {
         .faction("fb")
         .location("L1", "city")
         .with_location(|l| {
-            l.market = Market { sells: vec![offer("swrd", 10, 200)], buys: vec![offer("food", 100, 8)], days: vec![] }
+            l.market = Market {
+                sells: vec![MarketOffer::new("swrd", 10, 200)],
+                buys: vec![MarketOffer::new("food", 100, 8)],
+                days: vec![],
+            }
         })
         .location("L2", "plai")
         .exit("L1", "N", "L2")

@@ -1,7 +1,7 @@
 //! Population at month end on tiny worlds (§13). Each test turns off what it does
 //! not look at, so that its numbers are exact.
 
-use crate::systems::overlord::data::{Exit, PopulationRules};
+use crate::systems::overlord::data::{Exit, MarketOffer, PopulationRules};
 use crate::systems::overlord::testkit::{Game, Tiny};
 use crate::systems::overlord::world::components::{Livelihood, Population, Wages};
 
@@ -81,14 +81,7 @@ fn battles_lower_the_optimum_and_a_market_raises_it_pop_optima() {
         .faction("fb")
         .location("L1", "plai")
         .location("L2", "city")
-        .with_location(|l| {
-            l.market.sells = vec![crate::systems::overlord::data::MarketOffer {
-                item: "swrd".into(),
-                quantity: 5,
-                price: 100,
-                traded: 0,
-            }]
-        })
+        .with_location(|l| l.market.sells = vec![MarketOffer::new("swrd", 5, 100)])
         .unit("U1", "fa", "ldr", 1, "L1")
         .skills(&[("cmbt", 3000)])
         .unit("U2", "fb", "ldr", 1, "L1")
@@ -121,14 +114,7 @@ fn overpopulation_starves_unless_food_is_sold_and_may_bring_the_plague_pop_famin
     });
     let city = |t: Tiny, id: &str| t.location(id, "city").with_location(|l| l.population = 12_000);
     let mut g = city(city(Tiny::new().with_rules(rules).faction("fa"), "L1"), "L2")
-        .with_location(|l| {
-            l.market.buys = vec![crate::systems::overlord::data::MarketOffer {
-                item: "food".into(),
-                quantity: 5000,
-                price: 8,
-                traded: 0,
-            }]
-        })
+        .with_location(|l| l.market.buys = vec![MarketOffer::new("food", 5000, 8)])
         .unit("U1", "fa", "ldr", 1, "L2")
         .items(&[("food", 1000)])
         .without_money()
