@@ -365,12 +365,15 @@ fn core_fields_and_overlord_fields_are_each_checked_where_they_stand() {
 
 #[test]
 fn economy_names_what_exists() {
-    // economy.ron: an unknown food item and an unknown plague effect are errors with
-    // their line.
+    // economy.ron: an unknown food item, plague effect or race offered everywhere
+    // is an error with its line.
     let t = alpha_copy();
     let line = edit(t.path(), "rules/economy.ron", "\"food\"", "\"fodo\"");
     assert_one(&check(t.path()), "economy.ron", line, "unknown item 'fodo'");
     let t = alpha_copy();
     let line = edit(t.path(), "rules/economy.ron", "Some(\"plag\")", "Some(\"pest\")");
     assert_one(&check(t.path()), "economy.ron", line, "unknown effect 'pest'");
+    let t = alpha_copy();
+    let line = edit(t.path(), "rules/economy.ron", "\"ldr\"", "\"lord\"");
+    assert_one(&check(t.path()), "economy.ron", line, "unknown race 'lord'");
 }

@@ -1252,6 +1252,12 @@ pub struct Economy {
     /// Constructions inside which nobody can recruit (REC-CASTLE).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub no_recruit_in: Vec<Tag>,
+    /// Races every populated place offers for hire (REC-OFFER), from its month end
+    /// on, as many as its population gives (`races.ron` `recruit_fraction`, capped
+    /// by `recruit_max`) at the race's `recruit_cost`. A place whose people are too
+    /// few for one figure offers none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub offered_everywhere: Vec<Tag>,
     /// Population (POP-*).
     pub population: PopulationRules,
 }

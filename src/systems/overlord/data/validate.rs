@@ -167,6 +167,9 @@ fn check_economy(c: &mut Checker, e: &super::rules::Economy) {
     for (i, tag) in e.no_recruit_in.iter().enumerate() {
         refcheck!(c, constructions, "construction", tag, t, with(f(&["no_recruit_in"]), &[Seg::Index(i)]));
     }
+    for (i, tag) in e.offered_everywhere.iter().enumerate() {
+        refcheck!(c, races, "race", tag, t, with(f(&["offered_everywhere"]), &[Seg::Index(i)]));
+    }
     for (i, tag) in e.population.food.iter().enumerate() {
         refcheck!(c, items, "item", tag, t, with(f(&["population", "food"]), &[Seg::Index(i)]));
     }

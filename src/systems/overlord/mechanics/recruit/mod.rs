@@ -26,7 +26,9 @@
 //!
 //! At month end the offer renews from the population (REC-OFFER): each race on
 //! offer with a `recruit_fraction` offers one figure per that many people, at most
-//! its `recruit_max`. Its price drifts (REC-DRIFT): a step up if the month's supply
+//! its `recruit_max`; every place also comes to offer the races of `economy.ron`
+//! `offered_everywhere` its people are numerous enough for, at the race's cost
+//! (men in most places, leaders in cities). Its price drifts (REC-DRIFT): a step up if the month's supply
 //! was all hired, a step down if less than `slow_percent` of it was, never below
 //! `floor_percent` of the race's `recruit_cost`.
 
@@ -287,6 +289,13 @@ fn join(world: &mut World, catalog: &Catalog, h: &Hire, n: u32, cost: u64, day: 
 /// with the month's hiring.
 pub fn renew_offers(mut q: Query<(&mut Recruits, &Population)>, catalog: Res<Catalog>) {
     let rules = &catalog.rules.economy.recruits;
+    let everywhere: Vec<RaceId> =
+        catalog.rules.economy.offered_everywhere.iter().filter_map(|t| catalog.race(t)).collect();
+    let count_for = |race: RaceId, people: u32| -> Option<u32> {
+        let r = &catalog.rules.races[race.index()].system;
+        let max = if r.recruit_max == 0 { u32::MAX } else { r.recruit_max };
+        people.checked_div(r.recruit_fraction).map(|n| n.min(max))
+    };
     for (mut offers, people) in &mut q {
         for o in offers.0.iter_mut() {
             let race = &catalog.rules.races[o.race.index()].system;
@@ -294,10 +303,20 @@ pub fn renew_offers(mut q: Query<(&mut Recruits, &Population)>, catalog: Res<Cat
             let bought_out = supply > 0 && o.count == 0;
             let slow = u64::from(o.hired) * 100 < u64::from(supply) * u64::from(rules.slow_percent);
             o.price = step_price(o.price, race.recruit_cost, bought_out, slow && !bought_out, rules);
-            let max = if race.recruit_max == 0 { u32::MAX } else { race.recruit_max };
             // A race with no recruit_fraction keeps the supply the data gives it.
-            o.count = people.0.checked_div(race.recruit_fraction).map_or(supply, |n| n.min(max));
+            o.count = count_for(o.race, people.0).unwrap_or(supply);
             o.hired = 0;
+        }
+        // REC-OFFER: the races every populated place offers, where not yet offered.
+        for &race in &everywhere {
+            if offers.0.iter().any(|o| o.race == race) {
+                continue;
+            }
+            let count = count_for(race, people.0).unwrap_or(0);
+            if count > 0 {
+                let price = catalog.rules.races[race.index()].system.recruit_cost;
+                offers.0.push(crate::systems::overlord::world::components::Offer { race, count, price, hired: 0 });
+            }
         }
     }
 }

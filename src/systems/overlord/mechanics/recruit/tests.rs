@@ -4,6 +4,7 @@ use crate::systems::overlord::data::RecruitOffer;
 use crate::systems::overlord::testkit::{
     Game, Tiny, count, engine_without_money, events, figures, orders, run_month, scenario, unit,
 };
+use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Figures, LandOwner, Offer, Population, Recruits, StackLeader};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
@@ -141,6 +142,39 @@ fn offers_renew_from_the_population_and_prices_drift_rec_offer_rec_drift() {
     // POP-RECRUIT: the recruits left the population (before its month-end drift, the
     // offer counted 980 people: still 6 men).
     assert!(g.get::<Population>("L1").0 < 1000);
+}
+
+#[test]
+fn every_populated_place_comes_to_offer_men_and_big_ones_leaders_rec_offer() {
+    // REC-OFFER: economy.ron offered_everywhere (men, leaders). From the first month
+    // end, Dale [L2] (3075 people, ±2%: 3013..3136) offers 3075 / 150 = 20 men at
+    // man's recruit_cost 55 and 3075 / 2000 = 1 leader at 400; Moor [L3] (140 people)
+    // is too thin for one man; Ford keeps its own offer and gains none (1000 people
+    // give no leader).
+    let mut g = ford()
+        .location("L2", "city")
+        .with_location(|l| l.population = 3075)
+        .location("L3", "plai")
+        .with_location(|l| l.population = 140)
+        .unit("U9", "fa", "ldr", 1, "L2")
+        .items(&[("coin", 1000)])
+        .build();
+    assert!(g.get::<Recruits>("L2").0.is_empty());
+    g.run();
+    let dale: Vec<(String, u32, u32)> = g
+        .get::<Recruits>("L2")
+        .0
+        .iter()
+        .map(|o| (g.engine.world().resource::<Catalog>().rules.races[o.race.index()].tag.to_string(), o.count, o.price))
+        .collect();
+    assert_eq!(dale, [("man".to_string(), 20, 55), ("ldr".to_string(), 1, 400)]);
+    assert!(g.get::<Recruits>("L3").0.is_empty());
+    assert_eq!(g.get::<Recruits>("L1").0.len(), 1);
+    // They are hired like any other offer.
+    g.orders("fa", "UNIT U9\nRECRUIT fanU01 1 ldr 400\n");
+    g.days(1);
+    assert_eq!(g.count("U9", "coin"), 600);
+    assert_eq!(g.get::<Recruits>("L2").0[1].count, 0);
 }
 
 #[test]
