@@ -1247,6 +1247,10 @@ pub struct EventType {
 pub struct Economy {
     /// Markets (MKT-DRIFT).
     pub market: PriceDrift,
+    /// How much of a month's change in a place's population its market's monthly
+    /// quantities follow, in % (100: in proportion; 0: the data's quantities stay).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub market_population_percent: u32,
     /// Recruit offers (REC-DRIFT).
     pub recruits: PriceDrift,
     /// Constructions inside which nobody can recruit (REC-CASTLE).

@@ -26,7 +26,9 @@
 //! * **Drift** (MKT-DRIFT, month end, `economy.ron` `market`): an offer the place
 //!   sells that was bought out grows dearer, one of which less than `slow_percent`
 //!   sold grows cheaper; the other way round for what the place buys; within
-//!   `floor_percent`..`ceiling_percent` of the item's price. Quantities renew.
+//!   `floor_percent`..`ceiling_percent` of the item's price. Quantities renew, and
+//!   follow the month's change of the place's people by `economy.ron`
+//!   `market_population_percent` (100: in proportion).
 
 pub mod clear;
 
@@ -37,7 +39,9 @@ use crate::systems::overlord::mechanics::transfer;
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Repeat};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Events, Inventory, Journey, Livelihood, Market, Orders};
+use crate::systems::overlord::world::components::{
+    At, Events, Inventory, Journey, Livelihood, Market, Orders, Population,
+};
 use crate::systems::overlord::world::ids::ItemId;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -62,14 +66,17 @@ struct Bid {
     price: u32,
 }
 
-/// What the month's markets did, for the month's end (POP-OPTIMA, POP-FAMINE): the
-/// places whose market traded, and the items units sold there.
+/// What the month's markets did, for the month's end (POP-OPTIMA, POP-FAMINE,
+/// MKT-DRIFT): the places whose market traded, the items units sold there, and the
+/// people of each place with its own offers when the month began.
 #[derive(Resource, Debug, Default)]
 pub struct MarketMonth {
     /// Places where something changed hands.
     pub traded: BTreeSet<Entity>,
     /// Items units sold, by place and item.
     pub sold: BTreeMap<(Entity, ItemId), u64>,
+    /// Population at the month's start of the places that sell or buy themselves.
+    pub people: BTreeMap<Entity, u32>,
 }
 
 /// Registers BUY and SELL, clears the markets each day and moves the places'
@@ -89,9 +96,15 @@ impl Plugin for MarketPlugin {
     }
 }
 
-/// A new month: nothing traded yet.
-pub fn start_month(mut month: ResMut<MarketMonth>) {
+/// A new month: nothing traded yet; the people of the places with offers, for the
+/// month end's drift.
+pub fn start_month(mut month: ResMut<MarketMonth>, places: Query<(Entity, &Market, &Population)>) {
     *month = MarketMonth::default();
+    for (e, m, p) in &places {
+        if !m.sells.is_empty() || !m.buys.is_empty() {
+            month.people.insert(e, p.0);
+        }
+    }
 }
 
 /// Whether `day` is a market day at `place` (MKT-DAYS).
@@ -339,10 +352,12 @@ fn update_order(world: &mut World, b: &Bid, n: u32, day: u32) {
 }
 
 /// MKT-DRIFT: the places' own offers move with the month's trade, and renew.
-pub fn drift(mut q: Query<&mut Market>, catalog: Res<Catalog>) {
+pub fn drift(mut q: Query<(Entity, &mut Market, &Population)>, catalog: Res<Catalog>, month: Res<MarketMonth>) {
     let rules = &catalog.rules.economy.market;
-    for mut m in &mut q {
+    let follow = catalog.rules.economy.market_population_percent;
+    for (place, mut m, people) in &mut q {
         let m = &mut *m;
+        let before = month.people.get(&place).copied();
         for (goods, sold_by_place) in [(&mut m.sells, true), (&mut m.buys, false)] {
             for g in goods.iter_mut() {
                 let base = catalog.rules.items[g.item.index()].price;
@@ -354,9 +369,28 @@ pub fn drift(mut q: Query<&mut Market>, catalog: Res<Catalog>) {
                 let down = if sold_by_place { slow } else { busy };
                 g.price = step_price(g.price, base, up, down, rules);
                 g.traded = 0;
+                if let Some(before) = before {
+                    g.quantity = follow_people(g.quantity, before, people.0, follow);
+                }
             }
         }
     }
+}
+
+/// A monthly quantity after the place's people went from `before` to `after`: it
+/// moves by `percent` % of their relative change, rounded; a place still inhabited
+/// keeps at least one of what it had (MKT-DRIFT).
+pub fn follow_people(quantity: u32, before: u32, after: u32, percent: u32) -> u32 {
+    if before == 0 || percent == 0 || before == after {
+        return quantity;
+    }
+    let (q, b, a, p) = (i128::from(quantity), i128::from(before), i128::from(after), i128::from(percent));
+    // q × (1 + (a − b) / b × p / 100), rounded half up.
+    let num = q * (b * 100 + (a - b) * p);
+    let den = b * 100;
+    let moved = (2 * num + den).div_euclid(2 * den);
+    let floor = if quantity > 0 && after > 0 { 1 } else { 0 };
+    moved.clamp(floor, i128::from(u32::MAX)) as u32
 }
 
 /// A price moved one step up or down, within the floor and ceiling around `base`
@@ -380,6 +414,25 @@ pub fn step_price(price: u32, base: u32, up: bool, down: bool, rules: &PriceDrif
 #[cfg(test)]
 mod drift_tests {
     use super::*;
+
+    #[test]
+    fn quantities_follow_the_people_in_the_share_given_mkt_drift() {
+        // 1000 → 1100 people (+10%): 40 → 44 in full, 42 at half; 1000 → 500: 20.
+        assert_eq!(follow_people(40, 1000, 1100, 100), 44);
+        assert_eq!(follow_people(40, 1000, 1100, 50), 42);
+        assert_eq!(follow_people(40, 1000, 500, 100), 20);
+        // Rounded half up: 5 × 1.1 = 5.5 → 6; 5 × 0.9 = 4.5 → 5.
+        assert_eq!(follow_people(5, 1000, 1100, 100), 6);
+        assert_eq!(follow_people(5, 1000, 900, 100), 5);
+        // An inhabited place keeps one; an emptied place none; no people before or
+        // share 0: unchanged.
+        assert_eq!(follow_people(1, 1000, 100, 100), 1);
+        assert_eq!(follow_people(10, 1000, 0, 100), 0);
+        assert_eq!(follow_people(10, 0, 500, 100), 10);
+        assert_eq!(follow_people(10, 1000, 2000, 0), 10);
+        // A share above 100 cannot go below nothing.
+        assert_eq!(follow_people(10, 1000, 100, 300), 1);
+    }
 
     #[test]
     fn prices_move_a_step_within_floor_and_ceiling_mkt_drift() {

@@ -179,3 +179,45 @@ fn many_markets_give_the_same_result_on_every_run() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn the_places_quantities_follow_its_people_mkt_drift() {
+    // MKT-DRIFT "with population" (economy.ron market_population_percent 100): a plain
+    // of 2000 people, four times its optimum of 500, loses 20% of its 1000 past the
+    // famine line (200%) at month end (POP-FAMINE; random drift and plague off):
+    // 1800 people, 10% fewer, so it sells 36 swords a month instead of 40 and buys
+    // 90 food instead of 100.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .with_location(|l| {
+            l.population = 2000;
+            l.market = Market {
+                sells: vec![MarketOffer::new("swrd", 40, 200)],
+                buys: vec![MarketOffer::new("food", 100, 8)],
+                days: vec![],
+            }
+        })
+        .with_rules(|r| {
+            r.economy.population.drift_percent = 0;
+            r.economy.population.plague_outbreak_permille = 0;
+        })
+        .without_money()
+        .build();
+    g.run();
+    assert_eq!(g.get::<crate::systems::overlord::world::components::Population>("L1").0, 1800);
+    assert_eq!((goods(&g).sells[0].quantity, goods(&g).buys[0].quantity), (36, 90));
+    // With the share at 0 the data's quantities stay.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .with_location(|l| {
+            l.population = 2000;
+            l.market.sells = vec![MarketOffer::new("swrd", 40, 200)];
+        })
+        .with_rules(|r| r.economy.market_population_percent = 0)
+        .without_money()
+        .build();
+    g.run();
+    assert_eq!(goods(&g).sells[0].quantity, 40);
+}
