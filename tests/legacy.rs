@@ -100,6 +100,18 @@ fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
     let hex = |id: &str| im.scenario.locations.iter().find(|l| l.id == id).unwrap().hex.unwrap();
     let n = im.rules.movement.directions.iter().find(|d| d.tag == "N").unwrap().hex.unwrap();
     assert_eq!((hex("L2").0 + n.0, hex("L2").1 + n.1), hex("L3"));
+    // LOC-INNER: Anarnium [L18] lies in Ethorad Plains [L62], whose record lists no
+    // way in; it gets one IN per way OUT of the city (walk and fly, 1 day), with a
+    // warning at its record.
+    let l62 = im.scenario.locations.iter().find(|l| l.id == "L62").unwrap();
+    let ins: Vec<_> =
+        l62.exits.iter().filter(|e| e.dir == "IN").map(|e| (e.to.as_str(), e.mode.as_deref(), e.days)).collect();
+    assert_eq!(ins, [("L18", Some("walk"), Some(1)), ("L18", Some("fly"), Some(1))]);
+    let w = im.diagnostics.iter().find(|d| d.message.contains("no exit into its inner location L18")).unwrap();
+    assert!(w.file.ends_with("locations.dat") && w.line == 1023, "{w}");
+    // A container that lists its way in keeps it alone: Valley of Itora [L2] → L1, walking.
+    let l2 = im.scenario.locations.iter().find(|l| l.id == "L2").unwrap();
+    assert_eq!(l2.exits.iter().filter(|e| e.to == "L1").count(), 1);
 }
 
 #[test]

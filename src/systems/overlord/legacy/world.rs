@@ -288,6 +288,7 @@ type Places = BTreeMap<String, (String, PathBuf, usize)>;
 fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
     c.file(&f.path);
     let mut out = Vec::new();
+    let mut lines = Vec::new();
     let mut units: Places = BTreeMap::new();
     let mut structures: Places = BTreeMap::new();
     let mut seen = BTreeMap::new();
@@ -428,8 +429,37 @@ fn locations(c: &mut Conv, f: &LegacyFile) -> (Vec<Location>, Places, Places) {
             }
         }
         out.push(loc);
+        lines.push(r.head.no);
     }
+    enter_inner_locations(c, &mut out, &lines);
     (out, units, structures)
+}
+
+/// LOC-INNER: "Movement is always possible between the inner location and the
+/// container". Where a container lists no exit into one of its inner locations (most
+/// alpha cities), it gets an exit IN for each of the inner location's ways OUT, with
+/// the same mode and days. `lines`: each location's record line.
+fn enter_inner_locations(c: &mut Conv, out: &mut [Location], lines: &[usize]) {
+    let index: BTreeMap<String, usize> = out.iter().enumerate().map(|(i, l)| (l.id.to_string(), i)).collect();
+    for i in 0..out.len() {
+        let Some(container) = out[i].container.clone() else { continue };
+        let Some(&ci) = index.get(container.as_str()) else { continue };
+        let id = out[i].id.clone();
+        if out[ci].exits.iter().any(|e| e.to == id) {
+            continue;
+        }
+        let ways: Vec<Exit> = out[i]
+            .exits
+            .iter()
+            .filter(|e| e.to == container)
+            .map(|e| Exit { dir: "IN".into(), to: id.clone(), mode: e.mode.clone(), days: e.days })
+            .collect();
+        out[ci].exits.extend(ways);
+        c.warn(
+            lines[ci],
+            format!("location {container} lists no exit into its inner location {id}: exits IN added, as its ways OUT"),
+        );
+    }
 }
 
 fn structures(c: &mut Conv, f: &LegacyFile, places: &Places) -> Vec<Structure> {

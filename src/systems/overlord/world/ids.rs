@@ -111,6 +111,11 @@ impl Catalog {
         let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
         format!("{n} {name} [{}]", it.tag)
     }
+    /// An item named as reports write it, without a number: "grain \[grai\]".
+    pub fn item_name(&self, item: ItemId) -> String {
+        let it = &self.rules.items[item.index()];
+        format!("{} [{}]", it.name, it.tag)
+    }
     /// The tag of an item.
     pub fn item_tag(&self, id: ItemId) -> &str {
         self.items.tag(id.0)

@@ -160,7 +160,10 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
             wanted = wanted.min(n);
         }
         let available = stock(act.world, at.location, item);
-        if available == 0 && wip == 0 {
+        // Nothing left today: no harvest, no experience; the work in progress stays.
+        if available == 0 {
+            let why = format!("there is no {} to harvest here this month", catalog.item_name(item));
+            crate::systems::overlord::mechanics::scheduler::waits(act.world, me, act.day, entry, &why);
             return Outcome::NotNow;
         }
         act.world.resource_mut::<Harvests>().0.push(Claim {

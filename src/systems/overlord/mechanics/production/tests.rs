@@ -178,3 +178,23 @@ fn a_faction_wide_silent_setting_silences_harvest_lines_set_silent() {
     assert_eq!(harvested(&["GAME fa pa\nSETTING SILENT ON\nUNIT U2\n3 USE digg\n"]), (3, 0));
     assert_eq!(harvested(&["GAME fa pa\nUNIT U2\nSETTING SILENT ON\n3 USE digg\n"]), (3, 0));
 }
+
+#[test]
+fn a_harvest_with_nothing_left_waits_and_says_so_once_a_month_res_list() {
+    // 6 stones, 60 diggers: they take 6 on day 1 (their 10 a day, short of what the
+    // quarry holds). From day 2 there is nothing: the @USE waits, and the report
+    // says why once, not every day; a day without harvest teaches nothing.
+    let mut e = engine_without_money(scenario(&world(6, &digger("U2", 60))));
+    run_days(&mut e, &["GAME fa pa\nUNIT U2\n@USE digg\n"], 1);
+    let learnt = points(&e, "U2", "digg");
+    assert!(learnt > 3000);
+    e.run_ticks(28);
+    assert_eq!((count(&e, "U2", "ston"), stock(&e), points(&e, "U2", "digg")), (6, 0, learnt));
+    let said = crate::systems::overlord::testkit::events(&e, "U2");
+    let waits: Vec<_> = said.iter().filter(|t| t.contains("waits")).collect();
+    assert_eq!(
+        waits,
+        ["2: @USE digg: waits: there is no stone [ston] to harvest here this month. The order stays in the list."],
+        "{said:?}"
+    );
+}

@@ -70,9 +70,9 @@ pub struct Visiting {
     moved: Vec<Entity>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
-    /// Bit per order kind already reported as "not run by this engine yet", per unit
-    /// (cleared each month).
-    unsupported: bevy_ecs::entity::EntityHashMap<u64>,
+    /// Bit per order kind already noted in the unit's report this month (not run by
+    /// this engine yet, or why it waits), per unit.
+    noted: bevy_ecs::entity::EntityHashMap<u64>,
     /// Units whose whole list is to be dropped once their current order is done.
     wipe: Vec<Entity>,
 }
@@ -179,26 +179,33 @@ fn refresh(world: &mut World) {
 /// Says once a month, in unit `u`'s report, that `entry` did nothing because `what`
 /// is not part of the engine yet; the order stays in the list.
 pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
+    note_once(world, u, day, entry, &format!("does nothing: {what} is not part of this engine yet"));
+}
+
+/// Says once a month, in unit `u`'s report, why `entry` waits (`why`); the order
+/// stays in the list and is tried again the next day.
+pub fn waits(world: &mut World, u: Entity, day: u32, entry: &Entry, why: &str) {
+    note_once(world, u, day, entry, &format!("waits: {why}"));
+}
+
+fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
     let index = entry.order.index();
     let mut v = world.resource_mut::<Visiting>();
-    let seen = v.unsupported.entry(u).or_default();
+    let seen = v.noted.entry(u).or_default();
     if *seen & (1 << index) != 0 {
         return;
     }
     *seen |= 1 << index;
     let text = entry.written(world.resource::<Catalog>()).to_string();
     if let Some(mut e) = world.get_mut::<Events>(u) {
-        e.push(
-            day,
-            format!("{text}: does nothing: {what} is not part of this engine yet. The order stays in the list."),
-        );
+        e.push(day, format!("{text}: {what}. The order stays in the list."));
     }
 }
 
 /// Month start: the visiting order is built afresh; notes are per month.
 fn start_month(mut visiting: ResMut<Visiting>) {
     visiting.stale = true;
-    visiting.unsupported.clear();
+    visiting.noted.clear();
 }
 
 /// Month start, after the orders arrived: each order whose mechanic is not part of
