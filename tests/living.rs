@@ -79,3 +79,46 @@ fn a_month_of_markets_is_the_same_on_one_thread_and_many() {
     };
     assert_eq!(run(Threads::One), run(Threads::Count(4)));
 }
+
+#[test]
+fn farmers_harvest_three_months_running_and_the_bread_is_sold_in_anarnium() {
+    // RES-NOCARRY, RES-LIST, MKT-DAYS, LOC-INNER. f05's Artisan [U507] leads its
+    // Farmers [U509] (30 men, 1st farming: a batch of 30 figure-days gives 1 grain)
+    // and Bakers [U510] out of Anarnium into Ethorad Plains [L62], whose land gives 43
+    // grain a month. Month 1 (day 1 on the road): 29 grain. Month 2: the bakers get
+    // them and bake (2nd level: 10 food a grain), the farmers harvest 30 more. Month
+    // 3: the artisan goes back into the city with the bakers' food and sells it on
+    // day 15 at the city's price, which rose a step a month while nobody sold food
+    // (8 → 9 → 10); the farmers, unstacked, stay and harvest another 30. Each month
+    // the land is back at 43: three months gave 89 grain from a stock of 43.
+    let t = tempfile::tempdir().unwrap();
+    let g = alpha(&t.path().join("game"));
+    let grain = |turn: u32| {
+        let s = g.state::<Overlord>(turn).unwrap();
+        let l62 = s.locations.iter().find(|l| l.id == "L62").unwrap();
+        l62.resources.iter().find(|r| r.item == "grai").map(|r| (r.current, r.max)).unwrap()
+    };
+    let held = |turn: u32, unit: &str, item: &str| {
+        let s = g.state::<Overlord>(turn).unwrap();
+        let u = s.units.iter().find(|u| u.id == unit).unwrap();
+        u.items.iter().find(|i| i.0 == item).map_or(0, |i| i.1)
+    };
+    let turns = [
+        "GAME f05 pswd5\nUNIT U507\nMOVE OUT\nUNIT U509\nSTACK U507\n@USE farm\nUNIT U510\nSTACK U507\n",
+        "GAME f05 pswd5\nUNIT U509\nGIVE U510 grai 29\n@USE farm\nUNIT U510\n@USE bake\n",
+        "GAME f05 pswd5\nUNIT U507\nMOVE IN\nSELL 0 food\nUNIT U509\nUNSTACK\n@USE farm\nUNIT U510\nGIVE U507 food\n",
+    ];
+    for (i, orders) in turns.iter().enumerate() {
+        g.submit::<Overlord>(orders).unwrap();
+        g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+        assert_eq!(grain(i as u32 + 1), (43, 43), "the land's grain is back after month {}", i + 1);
+    }
+    assert_eq!(held(1, "U509", "grai"), 29);
+    assert_eq!((held(2, "U509", "grai"), held(2, "U510", "food")), (30, 290));
+    assert_eq!((held(3, "U509", "grai"), held(3, "U507", "food")), (60, 0));
+    let f05 = fs::read_to_string(g.report_path(3, "f05", ReportKind::Text)).unwrap();
+    assert!(f05.contains("Day 1 - Set out from Ethorad Plains [L62] to Anarnium [L18], walking: 1 day."), "{f05}");
+    assert!(f05.contains("Day 15 - Sold 290 food [food] for 2900 coins [coin] (market price 10)."), "{f05}");
+    // The coming month's offer of the place: its land, and what it buys.
+    assert!(f05.contains("Resources: 43 grain [grai]"), "{f05}");
+}

@@ -291,9 +291,11 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                 }
             }
             Order::Buy { item, price, .. } | Order::Sell { item, price, .. } => {
-                trade(cx, line, unit, matches!(order, Order::Sell { .. }), *item, *price);
+                // After a move the unit trades elsewhere: the market here says nothing.
+                let at = if moved { Known { location: None, ..unit } } else { unit };
+                trade(cx, line, at, matches!(order, Order::Sell { .. }), *item, *price);
             }
-            Order::Recruit { race, .. } => {
+            Order::Recruit { race, .. } if !moved => {
                 if let Some(here) = unit.location.and_then(|l| cx.locations.get(l)) {
                     let tag = &cx.catalog.rules.races[race.index()].tag;
                     if !here.recruits.iter().any(|o| o.race.eq_ignore_ascii_case(tag)) {

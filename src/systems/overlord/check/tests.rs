@@ -218,3 +218,19 @@ fn market_orders_name_goods_prices_and_items_held_ord_buy_ord_sell() {
     assert!(has(8, "this unit holds no food now: the SELL waits until it does"), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 9: ")), "a plain BUY at the listed price is fine: {got:#?}");
 }
+
+#[test]
+fn after_a_move_the_market_and_recruits_here_say_nothing() {
+    // Ann goes north to Heath before she sells iron and hires: Ford's market (which
+    // buys no iron) and its recruits are not hers to check against. Before the move
+    // the same SELL is an error and the RECRUIT of zombies, which Ford does not
+    // offer, a warning.
+    let c = run(
+        "GAME fa pa\nUNIT U1\nSELL 2 iron\nRECRUIT fanU01 2 zomb 0\nMOVE N\nSELL 2 iron\nRECRUIT fanU02 2 zomb 0\n",
+    );
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: Ford (L1) buys no iron")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: warning: Ford (L1) offers no zomb")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 6: ") && l.contains("buys no")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 7: ")), "{got:#?}");
+}
