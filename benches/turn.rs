@@ -7,8 +7,9 @@
 //! (2026-11, the core and the Overlord rule system split): alpha 8.5 ms;
 //! alpha-sized ×100 (27,500 units) 0.40–0.52 s, mean 0.45 s; the same at war (a
 //! battle in every tenth place where factions meet) 0.44–0.46 s; generated-100k
-//! 2.04–2.17 s. Whole-process figures and instruction counts are in README.md
-//! ("Performance").
+//! 2.04–2.17 s. With markets (2026-11): ×100 0.46–0.48 s, the same with every
+//! leader in a market place trading all month 0.48–0.54 s. Whole-process figures
+//! and instruction counts are in README.md ("Performance").
 
 use overlord::systems::overlord::Overlord;
 
@@ -65,6 +66,8 @@ fn turns(c: &mut Criterion) {
     bench(c, "alpha-sized-x100", &rules, &big, &[]);
     let war = war_orders(&rules, &big);
     bench(c, "alpha-sized-x100-at-war", &rules, &big, &war);
+    let trade = market_orders(&rules, &big);
+    bench(c, "alpha-sized-x100-trading", &rules, &big, &trade);
     let opts =
         overlord::systems::overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
     let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
@@ -92,6 +95,28 @@ fn war_orders(rules: &Arc<RuleSet>, s: &Scenario) -> Vec<OrderFile> {
         let f = s.factions.iter().find(|f| f.id == a.faction).expect("faction");
         let text = texts.entry(f.id.as_str()).or_insert_with(|| format!("GAME {} {}\n", f.id, f.password));
         text.push_str(&format!("UNIT {}\nATTACK {}\n", a.id, t.id));
+    }
+    let catalog = overlord::systems::overlord::world::Catalog::new(rules.clone());
+    texts.values().map(|t| overlord::systems::overlord::orders::parse(t, &catalog).unwrap()).collect()
+}
+
+/// Markets busy all month: in every place whose market sells something, every
+/// leader bids for one of the first good at the listed price, standing (`@BUY 1`),
+/// and offers one of its first item at half that item's price (`@SELL 1`).
+fn market_orders(rules: &Arc<RuleSet>, s: &Scenario) -> Vec<OrderFile> {
+    use std::collections::{BTreeMap, HashMap};
+    let first_good: HashMap<&str, &str> =
+        s.locations.iter().filter_map(|l| l.market.sells.first().map(|o| (l.id.as_str(), o.item.as_str()))).collect();
+    let price: HashMap<&str, u32> = rules.items.iter().map(|i| (i.tag.as_str(), i.price)).collect();
+    let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+    for u in s.units.iter().filter(|u| u.race == "ldr" || u.race == "hero") {
+        let Some(good) = first_good.get(u.location.as_str()) else { continue };
+        let f = s.factions.iter().find(|f| f.id == u.faction).expect("faction");
+        let text = texts.entry(f.id.as_str()).or_insert_with(|| format!("GAME {} {}\n", f.id, f.password));
+        text.push_str(&format!("UNIT {}\n@BUY 1 {good}\n", u.id));
+        if let Some(held) = u.items.iter().find(|h| price.get(h.0.as_str()).is_some_and(|&p| p > 1)) {
+            text.push_str(&format!("@SELL 1 {} {}\n", held.0, price[held.0.as_str()] / 2));
+        }
     }
     let catalog = overlord::systems::overlord::world::Catalog::new(rules.clone());
     texts.values().map(|t| overlord::systems::overlord::orders::parse(t, &catalog).unwrap()).collect()

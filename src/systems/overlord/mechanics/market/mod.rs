@@ -77,6 +77,10 @@ pub struct MarketMonth {
     pub sold: BTreeMap<(Entity, ItemId), u64>,
     /// Population at the month's start of the places that sell or buy themselves.
     pub people: BTreeMap<Entity, u32>,
+    /// Every day of the month that is a market day somewhere, ascending: a BUY or
+    /// SELL sleeps until the next one ([`Outcome::NotUntil`]), wherever its unit
+    /// goes meanwhile.
+    pub days: Vec<u32>,
 }
 
 /// Registers BUY and SELL, clears the markets each day and moves the places'
@@ -98,13 +102,20 @@ impl Plugin for MarketPlugin {
 
 /// A new month: nothing traded yet; the people of the places with offers, for the
 /// month end's drift.
-pub fn start_month(mut month: ResMut<MarketMonth>, places: Query<(Entity, &Market, &Population)>) {
+pub fn start_month(
+    mut month: ResMut<MarketMonth>,
+    places: Query<(Entity, &Market, &Population)>,
+    catalog: Res<Catalog>,
+) {
     *month = MarketMonth::default();
+    let mut days: BTreeSet<u32> = catalog.rules.info.parameters.market_days.iter().copied().collect();
     for (e, m, p) in &places {
         if !m.sells.is_empty() || !m.buys.is_empty() {
             month.people.insert(e, p.0);
         }
+        days.extend(m.days.iter().copied());
     }
+    month.days = days.into_iter().collect();
 }
 
 /// Whether `day` is a market day at `place` (MKT-DAYS).
@@ -130,11 +141,16 @@ fn trade(act: &mut Act, entry: &mut Entry) -> Outcome {
         Order::Sell { count, item, price } => (true, count, item, price),
         _ => return Outcome::NotNow,
     };
-    // Most days are not market days: that is found first, cheaply.
+    // Most days are not market days: that is found first, cheaply, and the order
+    // sleeps until the next market day anywhere.
     let me = act.unit;
     let Some(at) = act.at(me) else { return Outcome::NotNow };
     if !market_day(act.world, at.location, act.day) {
-        return Outcome::NotNow;
+        let days = &act.world.resource::<MarketMonth>().days;
+        return match days.iter().find(|&&d| d > act.day) {
+            Some(&d) => Outcome::NotUntil(d),
+            None => Outcome::NotUntil(u32::MAX),
+        };
     }
     let catalog = act.catalog().clone();
     let Some(money) = catalog.money() else { return Outcome::Invalid("this game has no money".into()) };

@@ -221,3 +221,26 @@ fn the_places_quantities_follow_its_people_mkt_drift() {
     g.run();
     assert_eq!(goods(&g).sells[0].quantity, 40);
 }
+
+#[test]
+fn a_standing_bid_trades_on_every_market_day_month_after_month_ord_buy() {
+    // Ann's @BUY 0 swrd 300 takes the place's 10 swords on day 15 and Cid's one
+    // (@D30 SELL 1 swrd 100) on day 30. Cid's order, filled, leaves; Ann's stays,
+    // sleeping between market days, and the next month takes the place's renewed
+    // stock on day 15 (11: Ford's new people, MKT-DRIFT) and tries again on day 30.
+    let mut g = ford(10000).items(&[("swrd", 2)]).build();
+    g.orders("fa", "UNIT U1\n@BUY 0 swrd 300\n");
+    g.orders("fb", "UNIT U3\n@D30 SELL 1 swrd 100\n");
+    g.run();
+    assert_eq!((g.count("U1", "swrd"), g.count("U3", "swrd")), (11, 1), "{:?}", g.events("U1"));
+    assert!(crate::systems::overlord::testkit::orders(&g.engine, "U3").is_empty());
+    g.run();
+    assert_eq!(g.count("U1", "swrd"), 22, "{:?}", g.events("U1"));
+    assert_eq!(
+        g.events("U1"),
+        [
+            "15: Bought 11 swords [swrd] for 3300 coins [coin] (market price 220).",
+            "30: Traded nothing at the market (buying as many as possible swords [swrd] at 300): no one sold at that price."
+        ]
+    );
+}

@@ -202,10 +202,16 @@ fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) 
     }
 }
 
-/// Month start: the visiting order is built afresh; notes are per month.
-fn start_month(mut visiting: ResMut<Visiting>) {
+/// Month start: the visiting order is built afresh; notes are per month; no order
+/// has run or sleeps yet this month.
+fn start_month(mut visiting: ResMut<Visiting>, mut lists: Query<&mut Orders>) {
     visiting.stale = true;
     visiting.noted.clear();
+    for mut o in &mut lists {
+        if o.0.iter().any(|q| q.ran_on != 0 || q.wake_on != 0) {
+            o.0.iter_mut().for_each(queue::Queued::new_month);
+        }
+    }
 }
 
 /// Month start, after the orders arrived: each order whose mechanic is not part of
@@ -241,10 +247,11 @@ fn note_unhandled(world: &mut World) {
 /// Whether a unit's list holds an order `pass` looks at that can do something: one
 /// with a handler, an unreadable line (to be removed), or an order its kind may not
 /// give (to be removed). Orders of mechanics not built yet only wait.
-fn worth_stepping(list: &[queue::Queued], pass: Pass, handlers: &OrderHandlers, kind: RaceKind) -> bool {
+fn worth_stepping(list: &[queue::Queued], day: u32, pass: Pass, handlers: &OrderHandlers, kind: RaceKind) -> bool {
     list.iter().any(|q| {
         let o = &q.entry.order;
         pass.admits(o)
+            && !q.asleep(day)
             && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
     })
 }
@@ -254,7 +261,7 @@ pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let handlers = world.resource::<OrderHandlers>().clone();
-    let mut active = active_units(world, &handlers, peek);
+    let mut active = active_units(world, day, &handlers, peek);
     loop {
         let mut ran = false;
         for &u in &active {
@@ -266,14 +273,14 @@ pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
         let v = world.resource::<Visiting>();
         if v.stale || !v.moved.is_empty() {
             refresh(world);
-            active = active_units(world, &handlers, peek);
+            active = active_units(world, day, &handlers, peek);
         }
     }
     world.resource_mut::<Visiting>().immediate = active;
 }
 
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
-fn active_units(world: &World, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
+fn active_units(world: &World, day: u32, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
     let v = world.resource::<Visiting>();
     let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.system.kind).collect();
     v.order
@@ -281,7 +288,7 @@ fn active_units(world: &World, handlers: &OrderHandlers, peek: &mut QueryState<P
         .copied()
         .filter(|&u| {
             peek.get(world, u).is_ok_and(|(orders, moving, race)| {
-                !moving && worth_stepping(&orders.0, Pass::Immediate, handlers, kinds[race.0.index()])
+                !moving && worth_stepping(&orders.0, day, Pass::Immediate, handlers, kinds[race.0.index()])
             })
         })
         .collect()
@@ -311,7 +318,7 @@ pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
             continue;
         }
         let kind = kinds[race.0.index()];
-        let (busy, may) = (worth_stepping(&orders.0, Pass::FullDay, &handlers, kind), may_work[race.0.index()]);
+        let (busy, may) = (worth_stepping(&orders.0, day, Pass::FullDay, &handlers, kind), may_work[race.0.index()]);
         if busy && step(world, &handlers, u, day, Pass::FullDay) {
             continue;
         }

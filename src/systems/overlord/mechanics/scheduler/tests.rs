@@ -357,3 +357,16 @@ fn moved_units_take_the_place_a_fresh_order_gives_them() {
     let fresh: Vec<Entity> = visiting_keys(w).into_iter().map(|k| k.3).collect();
     assert_eq!(merged, fresh);
 }
+
+#[test]
+fn an_order_for_one_day_runs_on_it_every_month_pfx_day_pfx_repeat() {
+    // PFX-DAY, PFX-REPEAT: @D30 GIVE runs on day 30 of each month, month after month
+    // in one run of the engine: last month's day 30 does not count as this month's.
+    let mut e = game();
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@D30 GIVE U2 coin 1\n"]);
+    run_month(&mut e, &[]);
+    run_month(&mut e, &[]);
+    assert_eq!((count(&e, "U1", "coin"), count(&e, "U2", "coin")), (97, 3));
+    let gave: Vec<_> = events(&e, "U1").into_iter().filter(|t| t.contains("Gave")).collect();
+    assert_eq!(gave, ["30: Gave 1 coin [coin] to Ann's men [U2]."], "the third month's events");
+}

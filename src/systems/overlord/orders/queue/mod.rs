@@ -31,18 +31,32 @@ pub struct Queued {
     pub entry: Entry,
     /// The day of the month it last ran (0: not this month).
     pub ran_on: u32,
+    /// The first day of the month it may be tried again, when its handler said it
+    /// cannot run before ([`Outcome::NotUntil`]; 0: any day).
+    pub wake_on: u32,
 }
 
 impl Queued {
     /// A pending entry that has not run this month.
     pub fn new(entry: Entry) -> Self {
-        Queued { entry, ran_on: 0 }
+        Queued { entry, ran_on: 0, wake_on: 0 }
+    }
+
+    /// A new month: the entry has not run and sleeps no more.
+    pub fn new_month(&mut self) {
+        self.ran_on = 0;
+        self.wake_on = 0;
+    }
+
+    /// Whether the entry sleeps on `day` ([`Outcome::NotUntil`]).
+    pub fn asleep(&self, day: u32) -> bool {
+        day < self.wake_on
     }
 
     /// Whether the entry may be tried on `day`: no dash, the right day, not run yet today.
     pub fn considered(&self, day: u32) -> bool {
         let p = &self.entry.prefix;
-        p.dashes == 0 && p.day.is_none_or(|d| d == day) && self.ran_on != day
+        p.dashes == 0 && p.day.is_none_or(|d| d == day) && self.ran_on != day && !self.asleep(day)
     }
 }
 
@@ -70,6 +84,9 @@ impl Pass {
 pub enum Outcome {
     /// Its conditions do not hold now: skipped and kept (PFX-SEQ).
     NotNow,
+    /// Its conditions cannot hold before that day of the month (a market day): as
+    /// [`Outcome::NotNow`], and not tried again until then.
+    NotUntil(u32),
     /// It can never run: removed, with the reason for the report (PFX-REMOVE).
     Invalid(String),
     /// It ran.
@@ -112,6 +129,10 @@ pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut
         }
         match run(&mut q.entry) {
             Outcome::NotNow => i += 1,
+            Outcome::NotUntil(day) => {
+                q.wake_on = day;
+                i += 1;
+            }
             Outcome::Invalid(reason) => {
                 let removed = remove(list, i);
                 report.invalid.push((removed, reason));

@@ -344,3 +344,27 @@ fn a_created_new_id_is_renamed_in_every_order_naming_it_file_newid_life() {
     assert_eq!(l[2].entry.order.references(), ["U99", "U7"]);
     assert_eq!(l[3].entry.order.references(), ["f01nB01"]);
 }
+
+#[test]
+fn an_order_that_cannot_run_before_a_day_sleeps_until_then_and_wakes_next_month() {
+    // A handler that knows the order cannot run before day 15 (a market day) says
+    // so on day 1: the order is not tried on days 2 to 14, is on day 15, and the
+    // order after it runs meanwhile. A new month wakes it.
+    let mut l = list(&["@BUY 1 swrd", "@WORK"]);
+    let mut tried = Vec::new();
+    for day in 1..=15 {
+        run_one(&mut l, day, Pass::Immediate, |e| {
+            tried.push(day);
+            if matches!(e.order, Order::Buy { .. }) && day < 15 {
+                Outcome::NotUntil(15)
+            } else {
+                Outcome::Ran(Progress::Step)
+            }
+        });
+    }
+    assert_eq!(tried, [1, 15]);
+    assert!(l[0].asleep(14) && !l[0].asleep(15));
+    l[0].wake_on = 30;
+    l.iter_mut().for_each(Queued::new_month);
+    assert!(!l[0].asleep(1) && l[0].considered(1));
+}
