@@ -142,7 +142,9 @@ impl GameSystem for Overlord {
     }
 
     fn headlines(world: &World) -> Vec<String> {
-        mechanics::combat::headlines(world)
+        let mut lines = mechanics::combat::headlines(world);
+        lines.extend(mechanics::population::headlines(world));
+        lines
     }
 }
 

@@ -55,8 +55,19 @@ pub struct PopulationPlugin;
 
 impl Plugin for PopulationPlugin {
     fn build(&self, app: &mut App) {
+        app.init_resource::<PlaceNews>();
         app.add_step_system("places", evolve);
     }
+}
+
+/// What the month's end did to places that the newspaper tells (famine, plague),
+/// a line each, places in report order.
+#[derive(Resource, Debug, Default)]
+pub struct PlaceNews(pub Vec<String>);
+
+/// The month's famines and plagues as the newspaper tells them.
+pub fn headlines(world: &World) -> Vec<String> {
+    world.get_resource::<PlaceNews>().map_or(Vec::new(), |n| n.0.clone())
 }
 
 /// The month's population changes (MON-EVOLVE).
@@ -130,10 +141,13 @@ pub fn evolve(world: &mut World) {
     let mut sick: Vec<Option<u32>> =
         places.iter().map(|&l| world.get::<Livelihood>(l).and_then(|v| v.plague)).collect();
     let mut caught = vec![false; places.len()];
+    let mut starved = vec![0u64; places.len()];
+    let mut killed = vec![0u64; places.len()];
     for i in 0..places.len() {
         let limit = optimum[i] * u64::from(rules.famine_percent) / 100 + fed[i];
         if rules.famine_percent > 0 && optimum[i] > 0 && pop[i] > limit {
-            pop[i] -= (pop[i] - limit) * u64::from(rules.famine_deaths_percent) / 100;
+            starved[i] = (pop[i] - limit) * u64::from(rules.famine_deaths_percent) / 100;
+            pop[i] -= starved[i];
             if plague.is_some()
                 && sick[i].is_none()
                 && rand.stream("plague outbreak", &ids[i]).random_range(0..1000) < rules.plague_outbreak_permille
@@ -147,7 +161,8 @@ pub fn evolve(world: &mut World) {
             let Some(age) = sick[i] else { continue };
             let age = age + days;
             if age > p.incubation {
-                pop[i] -= pop[i] * u64::from(p.lethality.min(100)) / 100;
+                killed[i] = pop[i] * u64::from(p.lethality.min(100)) / 100;
+                pop[i] -= killed[i];
                 let mut draw = rand.stream("plague", &ids[i]);
                 if let Some(x) = world.get::<Exits>(places[i]) {
                     for e in &x.0 {
@@ -168,6 +183,29 @@ pub fn evolve(world: &mut World) {
             }
         }
     }
+
+    // The newspaper: famines, outbreaks, deaths of the plague, its end.
+    let was: Vec<Option<u32>> = places.iter().map(|&l| world.get::<Livelihood>(l).and_then(|v| v.plague)).collect();
+    let mut news = Vec::new();
+    for (i, &l) in places.iter().enumerate() {
+        if starved[i] == 0 && killed[i] == 0 && was[i].is_some() == sick[i].is_some() {
+            continue;
+        }
+        let name = crate::systems::overlord::mechanics::scheduler::label(world, l);
+        if starved[i] > 0 {
+            news.push(format!("Famine in {name}: {} people starved.", starved[i]));
+        }
+        if was[i].is_none() && sick[i].is_some() {
+            news.push(format!("The plague broke out in {name}."));
+        }
+        if killed[i] > 0 {
+            news.push(format!("The plague killed {} people in {name}.", killed[i]));
+        }
+        if was[i].is_some() && sick[i].is_none() {
+            news.push(format!("The plague in {name} is over."));
+        }
+    }
+    world.resource_mut::<PlaceNews>().0 = news;
 
     // POP-ECON: the people present, units included.
     let mut present = vec![0u64; places.len()];

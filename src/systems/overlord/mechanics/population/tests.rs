@@ -123,6 +123,17 @@ fn overpopulation_starves_unless_food_is_sold_and_may_bring_the_plague_pop_famin
     g.run();
     assert_eq!((people(&g, "L1"), people(&g, "L2")), (11_600, 11_800));
     assert_eq!(g.get::<Livelihood>("L1").plague, Some(0));
+    // The newspaper tells it, places in report order.
+    let news = || super::headlines(g.engine.world());
+    assert_eq!(
+        news(),
+        [
+            "Famine in L1 [L1]: 400 people starved.",
+            "The plague broke out in L1 [L1].",
+            "Famine in L2 [L2]: 200 people starved.",
+            "The plague broke out in L2 [L2]."
+        ]
+    );
     // Month 2: 30 days, not past the incubation; famine again: 11,600 → 11,280.
     g.run();
     assert_eq!(g.get::<Livelihood>("L1").plague, Some(30));
@@ -130,6 +141,8 @@ fn overpopulation_starves_unless_food_is_sold_and_may_bring_the_plague_pop_famin
     // Month 3: famine (11,280 → 11,024), then the plague takes 10% (→ 9,922).
     g.run();
     assert_eq!(people(&g, "L1"), 9_922);
+    let news = super::headlines(g.engine.world());
+    assert!(news.contains(&"The plague killed 1102 people in L1 [L1].".to_string()), "{news:?}");
 }
 
 #[test]
