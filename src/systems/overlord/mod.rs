@@ -185,6 +185,7 @@ impl PluginGroup for OverlordRules {
             .add(structures::StructuresPlugin)
             .add(movement::MovementPlugin)
             .add(guards::GuardsPlugin)
+            .add(titles::TitlesPlugin)
             .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)

@@ -151,6 +151,7 @@ fn zero_parameters() -> Parameters {
         follower_basic_skills: 0,
         follower_overbasic_max_level: 0,
         withdraw_terrains: Vec::new(),
+        claims: Default::default(),
     }
 }
 

@@ -231,6 +231,24 @@ pub struct Parameters {
     pub follower_overbasic_max_level: u32,
     /// Terrains where units may WITHDRAW from faction funds (ORD-WITHDRAW: cities).
     pub withdraw_terrains: Vec<Tag>,
+    /// Challenges for a held title (TTL-CHALLENGE, TV-TITLE).
+    pub claims: ClaimRules,
+}
+
+/// How a CLAIM on a held title is decided (TTL-CHALLENGE, TV-TITLE): the
+/// challenger's experience in the title's skill, as a % of the holder's, must reach
+/// the threshold. The challenger pays the title's cost either way.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRules {
+    /// Against a holder present at the title's location (110).
+    pub present_percent: u32,
+    /// Against an absent holder (90).
+    pub absent_percent: u32,
+    /// Against an absent holder of a `Guild` title: masters and heads of guild (80).
+    pub guild_absent_percent: u32,
+    /// Share of the cost (%) the challenged holder receives, won or lost (50).
+    pub holder_share_percent: u32,
 }
 
 /// Study limits for combat skills, by kind of unit.

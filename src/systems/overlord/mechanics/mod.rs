@@ -32,6 +32,8 @@
 //! * [`movement`] — the location graph, travel times, journeys (MOVE, MARCH,
 //!   CARAVAN, STAY, RETREAT) and arrivals;
 //! * [`guards`] — GUARD and PATROL: what an arriving stack meets, clashes;
+//! * [`titles`] — CLAIM, YIELD, BESTOW: titles changing hands, challenges, the
+//!   index of who holds what;
 //! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
 //!   sides, the battlefield, the aftermath, the battle record;
 //! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
@@ -64,6 +66,7 @@ pub mod stacks;
 pub mod stats;
 pub mod structures;
 pub mod study;
+pub mod titles;
 pub mod transfer;
 
 use crate::systems::overlord::orders::syntax::Keyword;
@@ -88,13 +91,13 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Accept, Mechanic("stacks")),
         (At, Mechanic("scheduler")),
         (Attack, Mechanic("combat")),
-        (Bestow, Pending("titles")),
+        (Bestow, Mechanic("titles")),
         (Build, Mechanic("structures")),
         (Buy, Mechanic("market")),
-        (Cancel, Pending("titles")),
+        (Cancel, Pending("cancelling a title")),
         (Caravan, Mechanic("movement")),
         (Christen, Mechanic("structures")),
-        (Claim, Pending("titles")),
+        (Claim, Mechanic("titles")),
         (Combat, Mechanic("identity")),
         (Day, Mechanic("scheduler")),
         (Describe, Mechanic("identity")),
@@ -142,7 +145,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Wait, Mechanic("scheduler")),
         (Withdraw, Mechanic("transfer")),
         (Work, Mechanic("money")),
-        (Yield, Pending("titles")),
+        (Yield, Mechanic("titles")),
     ]
 };
 

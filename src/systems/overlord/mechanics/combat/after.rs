@@ -24,13 +24,13 @@ use crate::systems::overlord::mechanics::movement::journey::send_back;
 use crate::systems::overlord::mechanics::scheduler::label;
 use crate::systems::overlord::mechanics::stacks::remove_unit;
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
+use crate::systems::overlord::mechanics::titles;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Effects, Events, Figures, Ground, Id, Inventory, Journey, Race, Skills, Titles, substack,
 };
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use crate::systems::overlord::world::meets;
-use crate::systems::overlord::world::resources::Directory;
 use bevy_ecs::prelude::*;
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
@@ -322,38 +322,6 @@ fn could_carry(world: &World, u: Entity, weight: u64) -> bool {
     s.weight_milli > walk || s.weight_milli.saturating_add(weight) <= walk
 }
 
-/// Who holds which title, by holder id: `(location, slot)` in location order. Built
-/// at the first battle with deaths of a day and kept true by the title transfers
-/// that follow, so that a battle does not look through every location.
-#[derive(Resource, Debug, Default)]
-pub struct HeldTitles {
-    stamp: Option<(u32, u32)>,
-    by_holder: std::collections::HashMap<String, Vec<(Entity, usize)>>,
-}
-
-fn held_titles(world: &mut World) -> std::collections::HashMap<String, Vec<(Entity, usize)>> {
-    let stamp = {
-        let c = world.resource::<crate::core::engine::plan::Clock>();
-        (c.turn, c.tick)
-    };
-    if world.resource::<HeldTitles>().stamp != Some(stamp) {
-        let mut by: std::collections::HashMap<String, Vec<(Entity, usize)>> = Default::default();
-        let locations = world.resource::<Directory>().locations.clone();
-        for l in locations {
-            let Some(t) = world.get::<Titles>(l) else { continue };
-            for (slot, (_, h)) in t.0.iter().enumerate() {
-                if let Some(h) = h {
-                    by.entry(h.clone()).or_default().push((l, slot));
-                }
-            }
-        }
-        let mut r = world.resource_mut::<HeldTitles>();
-        r.by_holder = by;
-        r.stamp = Some(stamp);
-    }
-    std::mem::take(&mut world.resource_mut::<HeldTitles>().by_holder)
-}
-
 /// TTL-DEATH: each title a dead unit held is lost by chance, or goes free of cost to
 /// an untitled leader able to claim it, of the winning side (or of the holder's
 /// side when nobody won).
@@ -368,15 +336,16 @@ fn titles_of_the_dead(
 ) {
     let catalog = world.resource::<Catalog>().clone();
     let b = &catalog.rules.combat.battle;
-    let mut holders = held_titles(world);
+    let holders = titles::held_titles(world);
     let mut held: Vec<(Entity, usize, usize, usize)> = Vec::new(); // (location, slot, title, dead fighter)
     for &(i, u) in dead {
         let Some(id) = world.get::<Id>(u) else { continue };
-        for (l, slot) in holders.remove(&id.0).unwrap_or_default() {
+        for &(l, slot) in holders.get(id.0.as_str()).map_or(&[][..], |v| v.as_slice()) {
             let ti = world.get::<Titles>(l).map_or(usize::MAX, |t| t.0[slot].0);
             held.push((l, slot, ti, i));
         }
     }
+    titles::put_back(world, holders);
     for (l, slot, ti, i) in held {
         let title = &catalog.rules.titles[ti];
         let side = winner.unwrap_or(m.armies.fighters[i].side);
@@ -385,26 +354,19 @@ fn titles_of_the_dead(
             let candidates: Vec<Entity> = (0..m.units.len())
                 .filter(|&k| m.armies.fighters[k].side == side && survivors[k] > 0 && m.armies.fighters[k].leader)
                 .map(|k| m.units[k].0)
-                .filter(|&u| {
-                    world.get::<Id>(u).is_some_and(|id| !holders.contains_key(&id.0)) && meets(world, u, &title.skill)
-                })
+                .filter(|&u| titles::title_of(world, u).is_none() && meets(world, u, &title.skill))
                 .collect();
             if !candidates.is_empty() {
                 heir = Some(candidates[rng.random_range(0..candidates.len())]);
             }
         }
-        let heir_id = heir.and_then(|u| world.get::<Id>(u).map(|x| x.0.clone()));
-        if let Some(h) = &heir_id {
-            holders.entry(h.clone()).or_default().push((l, slot));
-        }
-        world.get_mut::<Titles>(l).expect("location").0[slot].1 = heir_id.clone();
+        titles::set_holder(world, l, slot, heir);
         let place = label(world, l);
         aftermath.push(match heir {
             Some(u) => format!("The title of {} of {place} passes to {}.", title.name, label(world, u)),
             None => format!("The title of {} of {place} is lost.", title.name),
         });
     }
-    world.resource_mut::<HeldTitles>().by_holder = holders;
 }
 
 #[cfg(test)]

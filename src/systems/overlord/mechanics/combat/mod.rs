@@ -129,7 +129,6 @@ impl Plugin for CombatPlugin {
         app.init_resource::<Requests<Cause>>();
         app.init_resource::<Battles>();
         app.init_resource::<muster::Fought>();
-        app.init_resource::<after::HeldTitles>();
         app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Attack, attack);
         app.add_step_system("month_start", start_month);
         app.add_step_system("battle", enemies_on_sight);

@@ -32,6 +32,7 @@ use crate::systems::overlord::mechanics::movement::routes::Routes;
 use crate::systems::overlord::mechanics::movement::{Arrival, ArrivalGate, Travel};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::stats::load_of;
+use crate::systems::overlord::mechanics::titles;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
@@ -49,6 +50,8 @@ use bevy_ecs::prelude::*;
 pub struct TitleIndex {
     titles: EntityHashMap<Vec<(Entity, usize)>>,
     known: std::collections::HashMap<(Entity, Entity), bool>,
+    /// The titles' changes counted when the index was built ([`titles::changes`]).
+    changes: u64,
 }
 
 /// The units on guard on `day`, by place, in report order; built at the first
@@ -89,12 +92,17 @@ pub fn index_titles(world: &mut World) {
             }
         }
     }
-    world.insert_resource(TitleIndex { titles: index, known: Default::default() });
+    let changes = titles::changes(world);
+    world.insert_resource(TitleIndex { titles: index, known: Default::default(), changes });
 }
 
 /// Whether faction `f` holds a title covering `place` (GRD-REQ, rulings 5); the
 /// answer is kept for the month.
 fn covered(world: &mut World, f: Entity, place: Entity) -> bool {
+    // A title that changed hands this month covers, or stops covering, at once.
+    if world.resource::<TitleIndex>().changes != titles::changes(world) {
+        index_titles(world);
+    }
     if let Some(&k) = world.resource::<TitleIndex>().known.get(&(f, place)) {
         return k;
     }
