@@ -295,6 +295,29 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                 let at = if moved { Known { location: None, ..unit } } else { unit };
                 trade(cx, line, at, matches!(order, Order::Sell { .. }), *item, *price);
             }
+            Order::Claim { title, location, .. } => {
+                // The title must be where the claim is made: the place named, or
+                // (before any move) where the unit stands.
+                let at = location.as_deref().or(if moved { None } else { unit.location });
+                if let Some(l) = at.and_then(|l| cx.locations.get(l))
+                    && !l.titles.iter().any(|t| t.title.eq_ignore_ascii_case(title))
+                {
+                    cx.error(line, format!("{} ({}) bears no title {title}", l.name, l.id));
+                }
+            }
+            Order::Bestow(to) => {
+                // Only of a unit the faction can see: its own, or one where the giver is.
+                let race = cx
+                    .units
+                    .get(to.as_str())
+                    .filter(|u| cx.own.contains_key(to.as_str()) || Some(u.location.as_str()) == unit.location)
+                    .and_then(|u| cx.catalog.race(&u.race));
+                if let Some(r) = race
+                    && cx.catalog.rules.races[r.index()].system.kind != crate::systems::overlord::data::RaceKind::Leader
+                {
+                    cx.error(line, format!("{to} is no leader: only leaders and heroes hold titles"));
+                }
+            }
             Order::Recruit { race, .. } if !moved => {
                 if let Some(here) = unit.location.and_then(|l| cx.locations.get(l)) {
                     let tag = &cx.catalog.rules.races[race.index()].tag;

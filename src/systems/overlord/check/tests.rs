@@ -18,7 +18,8 @@ const WORLD: &str = r#"(
      exits: [(dir: "N", to: "L2"), (dir: "IN", to: "L3")],
      recruits: [(race: "man", count: 20, price: 50)],
      market: (sells: [(item: "swrd", quantity: 10, price: 200)], buys: [(item: "food", quantity: 100, price: 8)])),
-    (id: "L2", name: "Heath", terrain: "plai", population: 200, exits: [(dir: "S", to: "L1")]),
+    (id: "L2", name: "Heath", terrain: "plai", population: 200, exits: [(dir: "S", to: "L1")],
+     titles: [(title: "shrf")]),
     (id: "L3", name: "Cellar", terrain: "city", kind: Inner, container: Some("L1"), exits: [(dir: "OUT", to: "L1")]),
   ],
   structures: [],
@@ -233,4 +234,18 @@ fn after_a_move_the_market_and_recruits_here_say_nothing() {
     assert!(got.iter().any(|l| l.starts_with("line 4: warning: Ford (L1) offers no zomb")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 6: ") && l.contains("buys no")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 7: ")), "{got:#?}");
+}
+
+#[test]
+fn a_claim_names_a_title_of_its_place_and_a_title_goes_to_leaders_ord_claim_ord_bestow() {
+    // Heath bears the Sheriff's title, Ford none: a CLAIM of it in Ford (named, or
+    // where Ann stands) is an error; named in Heath it is fine, and so is a CLAIM
+    // after a move north. BESTOW on Ann's own men is an error: they are followers.
+    let c = run("GAME fa pa\nUNIT U1\nCLAIM shrf L1\nCLAIM shrf\nCLAIM shrf L2\nBESTOW U2\nMOVE N\nCLAIM shrf\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: Ford (L1) bears no title shrf")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: error: Ford (L1) bears no title shrf")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 5: ")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 6: error: U2 is no leader")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 8: ")), "{got:#?}");
 }
