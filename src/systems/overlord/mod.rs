@@ -186,6 +186,7 @@ impl PluginGroup for OverlordRules {
             .add(movement::MovementPlugin)
             .add(guards::GuardsPlugin)
             .add(titles::TitlesPlugin)
+            .add(land::LandPlugin)
             .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)
@@ -239,6 +240,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("wages", &["mechanics::money::pay_wages"]),
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
     ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
+    ("land", &["mechanics::land::keep_in_range"]),
     ("owners", &["mechanics::structures::update_owners"]),
     (
         "places",
@@ -333,7 +335,7 @@ mod tests {
             want.extend(day(d));
         }
         want.extend(
-            ["new_ids", "wages", "upkeep", "allegiance", "owners", "places", "weather", "knowledge", "reports"]
+            ["new_ids", "wages", "upkeep", "allegiance", "land", "owners", "places", "weather", "knowledge", "reports"]
                 .map(|s| format!("30:{s}")),
         );
         assert_eq!(log, want);

@@ -343,6 +343,12 @@ impl Tiny {
         self
     }
 
+    /// Changes the whole scenario (a location other than the last, for instance).
+    pub fn with_scenario(mut self, f: impl FnOnce(&mut data::Scenario)) -> Self {
+        f(&mut self.scenario);
+        self
+    }
+
     /// Changes the rule set for this world.
     pub fn with_rules(mut self, f: impl FnOnce(&mut RuleSet)) -> Self {
         f(&mut self.rules);

@@ -927,6 +927,11 @@ pub struct Title {
     /// Land titles: range in walking days within which territories are owned.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub range: u32,
+    /// Land titles: the holder keeps the title while within this % of the range
+    /// of the title's location, by walking days (TTL-LAND; RULINGS 5: a Baron 150).
+    /// 0: 100.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub keep_percent: u32,
     /// Study bonuses given to the holder.
     #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,

@@ -60,6 +60,9 @@ pub struct Defaults {
     pub battle: crate::systems::overlord::data::BattleRules,
     /// The numbers of living places (§13, §15, §16), which the legacy files lack.
     pub economy: crate::systems::overlord::data::Economy,
+    /// Land titles kept beyond their range, in % of it, by title tag (RULINGS 5).
+    #[serde(default)]
+    pub title_keep_percent: BTreeMap<Tag, u32>,
 }
 
 /// Season effects from the rules text.

@@ -227,7 +227,12 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
     let items = items(c, f("items.rules"), &ctx);
     let skills = super::skills::skills(c, f("skills.rules"), &mode_tags, &damage_by_value);
     let constructions = constructions(c, f("constructions.rules"), &ctx, works);
-    let titles = titles(c, f("titles.rules"), &ctx);
+    let mut titles = titles(c, f("titles.rules"), &ctx);
+    for t in &mut titles {
+        if let Some(&k) = d.title_keep_percent.get(&t.tag) {
+            t.keep_percent = k;
+        }
+    }
     let enchantments = enchantments(c, f("enchantments.rules"), f("effects.rules"), f("fx_actions.rules"), &ctx);
 
     let mut events: Vec<EventType> = events;
@@ -713,6 +718,7 @@ fn titles(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Title> {
             cost: 0,
             control: 0,
             range: 0,
+            keep_percent: 0,
             bonuses: Bonuses::default(),
         };
         for l in &r.body {

@@ -34,6 +34,7 @@
 //! * [`guards`] — GUARD and PATROL: what an arriving stack meets, clashes;
 //! * [`titles`] — CLAIM, YIELD, BESTOW: titles changing hands, challenges, the
 //!   index of who holds what;
+//! * [`land`] — land titles lost out of their holders' reach (TTL-LAND);
 //! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
 //!   sides, the battlefield, the aftermath, the battle record;
 //! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
@@ -52,6 +53,7 @@ pub mod effects;
 pub mod guards;
 pub mod identity;
 pub mod intake;
+pub mod land;
 pub mod market;
 pub mod merge;
 pub mod money;

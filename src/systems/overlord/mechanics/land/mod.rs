@@ -1,0 +1,80 @@
+//! Land: who holds the land of a place by title (TTL-LAND; §14 comes here).
+//!
+//! At the month's end ([`keep_in_range`], the plan's `land` step) each land title
+//! whose holder stands out of its reach is lost: the holder must stand at the
+//! title's location, in the location containing it or in one of its inner
+//! locations, or within the title's `range` × `keep_percent` % (100 when 0) in
+//! walking days along the quickest path from the title's location (RULINGS 5: a
+//! Baron keeps its title up to 1.5 × its range). A lost title is unclaimed, and its
+//! holder told.
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::engine::plan::{Clock, PlanApp};
+use crate::systems::overlord::data::TitleKind;
+use crate::systems::overlord::mechanics::movement::Travel;
+use crate::systems::overlord::mechanics::movement::routes::Routes;
+use crate::systems::overlord::mechanics::scheduler::label;
+use crate::systems::overlord::mechanics::titles;
+use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::components::{At, Events, Titles, Within};
+use crate::systems::overlord::world::resources::{Directory, Kind};
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+
+/// The month end of land titles.
+pub struct LandPlugin;
+
+impl Plugin for LandPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_step_system("land", keep_in_range);
+    }
+}
+
+/// TTL-LAND, RULINGS 5: land titles whose holders stand out of reach are lost.
+pub fn keep_in_range(world: &mut World) {
+    let catalog = world.resource::<Catalog>().clone();
+    let held = titles::held_titles(world);
+    let mut lost: Vec<(Entity, usize, Entity)> = Vec::new();
+    {
+        let dir = world.resource::<Directory>();
+        let routes = world.get_resource::<Routes>();
+        let tables = world.get_resource::<Travel>();
+        let mut by_holder: Vec<(&String, &Vec<(Entity, usize)>)> = held.iter().collect();
+        by_holder.sort();
+        for (holder, places) in by_holder {
+            let Some(u) = dir.get(Kind::Unit, holder) else { continue };
+            let Some(at) = world.get::<At>(u).map(|a| a.location) else { continue };
+            for &(l, slot) in places {
+                let Some(ti) = world.get::<Titles>(l).map(|t| t.0[slot].0) else { continue };
+                let t = &catalog.rules.titles[ti];
+                if t.kind != TitleKind::Land || at == l {
+                    continue;
+                }
+                let container = |x: Entity| world.get::<Within>(x).and_then(|w| w.container);
+                if container(l) == Some(at) || container(at) == Some(l) {
+                    continue;
+                }
+                let keep = u64::from(t.range) * u64::from(if t.keep_percent == 0 { 100 } else { t.keep_percent }) / 100;
+                let days = match (routes, tables) {
+                    (Some(r), Some(tb)) => r.walking_days(&catalog, &tb.0, l, at),
+                    _ => None,
+                };
+                if days.is_none_or(|d| u64::from(d) > keep) {
+                    lost.push((l, slot, u));
+                }
+            }
+        }
+    }
+    titles::put_back(world, held);
+    let day = world.resource::<Clock>().tick;
+    for (l, slot, u) in lost {
+        let name = world.get::<Titles>(l).map(|t| catalog.rules.titles[t.0[slot].0].name.clone()).unwrap_or_default();
+        titles::set_holder(world, l, slot, None);
+        let place = label(world, l);
+        if let Some(mut e) = world.get_mut::<Events>(u) {
+            e.push(day, format!("Out of reach of {place}: the title of {name} is lost, and unclaimed."));
+        }
+    }
+}
