@@ -59,7 +59,7 @@ fn a_claim_needs_the_skill_the_place_and_the_coins() {
         "{:?}",
         g.events("U1")
     );
-    let mut g = ford(None, 3000, "L2").items(&[]).build();
+    let mut g = ford(None, 3000, "L2").build();
     g.orders("fb", "UNIT U2\nCLAIM shrf L1\n");
     g.days(2);
     assert_eq!(holder(&g), None, "Bob is in Heath, not in Ford");
