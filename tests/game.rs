@@ -475,8 +475,18 @@ fn mail_check_press_and_report_requests() {
     };
     let before = (funds(0, "f01"), funds(0, "f02"));
     g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+    // The taxes each faction collected, as its report tells them (OWN-TAX).
+    let taxes = |f: &str| -> u64 {
+        let r = fs::read_to_string(g.report_path(1, f, ReportKind::Text)).unwrap();
+        r.lines()
+            .filter(|l| l.contains(" taxes from "))
+            .map(|l| l.split(" - ").nth(1).and_then(|x| x.split(' ').next()).unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    let (t1, t2) = (taxes("f01"), taxes("f02"));
+    assert!(t1 > 0 && t2 > 0, "the owners of alpha's land collect taxes");
     // Rewards: f01 wrote a signed article and a rumour (50, not 80); f02 a rumour.
-    assert_eq!((funds(1, "f01"), funds(1, "f02")), (before.0 + 50, before.1 + 30));
+    assert_eq!((funds(1, "f01"), funds(1, "f02")), (before.0 + 50 + t1, before.1 + 30 + t2));
     let r1 = fs::read_to_string(g.report_path(1, "f01", ReportKind::Text)).unwrap();
     assert!(r1.contains("Newspaper: your signed article earned 50 coins [coin] for the faction funds."), "{r1}");
     let r2 = fs::read_to_string(g.report_path(1, "f02", ReportKind::Text)).unwrap();

@@ -218,6 +218,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
         ],
     ),
     // Every day.
+    ("levy", &["mechanics::land::taxes::levy"]),
     ("immediate", &["mechanics::scheduler::immediate_passes"]),
     ("lessons", &["mechanics::study::plan_lessons"]),
     ("full_day", &["mechanics::scheduler::full_day_pass"]),
@@ -232,6 +233,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("market", &["mechanics::market::clear_markets"]),
+    ("taxes", &["mechanics::stats::refresh", "mechanics::land::taxes::collect"]),
     ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),
@@ -240,7 +242,10 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("wages", &["mechanics::money::pay_wages"]),
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
     ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
-    ("land", &["mechanics::land::keep_in_range"]),
+    (
+        "land",
+        &["mechanics::land::keep_in_range", "mechanics::land::uprisings", "mechanics::land::owners::reckon_owners"],
+    ),
     ("owners", &["mechanics::structures::update_owners"]),
     (
         "places",
@@ -324,7 +329,7 @@ mod tests {
         e.run_turn(|_, _| {});
         let log = std::mem::take(&mut e.world_mut().resource_mut::<Log>().0);
         let day = |d: u32| {
-            ["immediate", "lessons", "full_day", "harvests", "movement", "battle", "market", "day_end"]
+            ["levy", "immediate", "lessons", "full_day", "harvests", "movement", "battle", "market", "taxes", "day_end"]
                 .map(|s| format!("{d}:{s}"))
         };
         let mut want: Vec<String> =

@@ -1081,6 +1081,21 @@ pub enum StanceGrant {
     /// Our guards, and the land we own, bar it from the market and from recruiting
     /// (DIP-HOSTILE, MKT-STANCE, REC-STANCE).
     Embargo,
+    /// It may pillage where we guard, and our guards let it (DIP-ALLY, OWN-POLICY,
+    /// GRD-PILLAGE).
+    Pillage,
+    /// A faction we hold at this stance gets nothing from the favours it declares
+    /// toward us (DIP-MUTUAL): whatever its stance toward us grants, we get none of
+    /// [`StanceGrant::is_favour`].
+    Spurn,
+}
+
+impl StanceGrant {
+    /// Whether the grant is a favour to the other faction (DIP-MUTUAL voids these
+    /// toward a faction that spurns the giver); the rest are hostile acts.
+    pub fn is_favour(self) -> bool {
+        !matches!(self, Self::Bar | Self::Clash | Self::AttackOnSight | Self::Embargo | Self::Spurn)
+    }
 }
 
 impl crate::core::data::stances::Grant for StanceGrant {
@@ -1287,6 +1302,61 @@ pub struct Economy {
     pub offered_everywhere: Vec<Tag>,
     /// Population (POP-*).
     pub population: PopulationRules,
+    /// Land: taxes, occupation and pillage (§14).
+    pub land: LandRules,
+}
+
+/// The numbers of land ownership (§14: OWN-TAX, OWN-FORCE, OWN-PILLAGE-MIN,
+/// OWN-PILLAGE-HARM, OWN-SELF-PILLAGE). A rule set without them levies no taxes and
+/// lets any unit pillage.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LandRules {
+    /// OWN-TAX: a month's taxes per 100 people, before the season's `tax_percent`.
+    pub tax_per_hundred: u32,
+    /// POP-OPTIMA ("Taxing decreases the optima"): a place whose owner collected
+    /// taxes in the month has its optimum shifted down by these points of %.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub tax_optimum_percent: u32,
+    /// OWN-FORCE: a significant force has one figure per `people_per_figure`
+    /// people, at least `min_figures` and at most `max_figures`.
+    pub force: ForceRule,
+    /// ORD-PILLAGE and its harm.
+    pub pillage: PillageRules,
+}
+
+/// OWN-FORCE: how many figures able to do combat damage make a significant force.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ForceRule {
+    /// People per figure.
+    pub people_per_figure: u32,
+    /// At least this many figures.
+    pub min_figures: u32,
+    /// At most this many figures (0: no bound).
+    pub max_figures: u32,
+}
+
+/// ORD-PILLAGE, OWN-PILLAGE-MIN, OWN-PILLAGE-HARM, OWN-SELF-PILLAGE.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PillageRules {
+    /// Skill and level a pillaging unit needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill: Option<SkillLevelReq>,
+    /// A pillaging unit needs at least this many figures (besides a significant
+    /// force where people live).
+    pub min_figures: u32,
+    /// Each day a place is pillaged its optimum drops by these points of %.
+    pub optimum_percent: u32,
+    /// Each day a place is pillaged this % of what is left of its market's and its
+    /// recruits' monthly quantities is gone.
+    pub market_percent: u32,
+    /// An owner pillaging its own land: the optimum drops this % as much.
+    pub self_optimum_percent: u32,
+    /// An owner pillaging its own land: chance (%), at month end, of an uprising
+    /// that takes the owner's most local title covering the place.
+    pub uprising_percent: u32,
 }
 
 /// How a place's standing offers (market goods, recruits) move at month end

@@ -176,6 +176,16 @@ fn check_economy(c: &mut Checker, e: &super::rules::Economy) {
     if let Some(p) = &e.population.plague {
         refcheck!(c, effects, "effect", p, t, f(&["population", "plague"]));
     }
+    if let Some(req) = &e.land.pillage.skill {
+        refcheck!(c, skills, "skill", &req.skill, t, f(&["land", "pillage", "skill"]));
+    }
+    let force = &e.land.force;
+    if force.max_figures > 0 && force.max_figures < force.min_figures {
+        c.push(t, f(&["land", "force", "max_figures"]), "max_figures is below min_figures".to_string());
+    }
+    if e.land.pillage.market_percent > 100 {
+        c.push(t, f(&["land", "pillage", "market_percent"]), "market_percent is a share: at most 100".to_string());
+    }
     for (name, d) in [("market", &e.market), ("recruits", &e.recruits)] {
         if d.ceiling_percent > 0 && d.ceiling_percent < d.floor_percent {
             c.push(t, f(&[name, "ceiling_percent"]), "the ceiling is below the floor".into());

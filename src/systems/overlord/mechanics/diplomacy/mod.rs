@@ -65,9 +65,12 @@ pub fn stance_of(world: &World, of: Entity, toward: Entity) -> Option<StanceId> 
 }
 
 /// Whether faction `of` grants faction `toward` `what` by the stance it holds
-/// toward it (§7).
+/// toward it (§7). DIP-MUTUAL: a favour is void toward a faction whose own stance
+/// toward `of` spurns it ([`StanceGrant::Spurn`]: Hostile, Enemy).
 pub fn grants(world: &World, of: Entity, toward: Entity, what: StanceGrant) -> bool {
-    stance_of(world, of, toward).is_some_and(|s| world.resource::<Catalog>().stances.grants(s, what))
+    let table = &world.resource::<Catalog>().stances;
+    let held = |a: Entity, b: Entity, g: StanceGrant| stance_of(world, a, b).is_some_and(|s| table.grants(s, g));
+    held(of, toward, what) && !(what.is_favour() && of != toward && held(toward, of, StanceGrant::Spurn))
 }
 
 /// Whether the faction of unit `of` grants the faction of unit `toward` `what`.

@@ -1,4 +1,10 @@
-//! Land: who holds the land of a place by title (TTL-LAND; §14 comes here).
+//! Land: who owns a place, the taxes it pays, who occupies it (§14: OWN-LEGAL,
+//! OWN-TAX, OWN-OCCUPY, OWN-FORCE, OWN-POLICY, OWN-SELF-PILLAGE; TTL-LAND).
+//!
+//! * [`taxes`]: the day's taxes come in (`levy`), occupation is reckoned and owners
+//!   collect (`taxes`); [`taxes::authorities`] names the factions whose policy
+//!   rules a place (OWN-POLICY: its owner and its occupier).
+//! * [`owners`]: at month end, each place's legal owner from the titles covering it.
 //!
 //! At the month's end ([`keep_in_range`], the plan's `land` step) each land title
 //! whose holder stands out of its reach is lost: the holder must stand at the
@@ -8,8 +14,13 @@
 //! Baron keeps its title up to 1.5 × its range). A lost title is unclaimed, and its
 //! holder told.
 
+pub mod owners;
+pub mod taxes;
 #[cfg(test)]
 mod tests;
+
+pub use owners::{Reach, reach, reckon_owners};
+pub use taxes::{LandBook, authorities, collect, levy, significant_force, taxed};
 
 use crate::core::engine::plan::{Clock, PlanApp};
 use crate::systems::overlord::data::TitleKind;
@@ -28,7 +39,12 @@ pub struct LandPlugin;
 
 impl Plugin for LandPlugin {
     fn build(&self, app: &mut App) {
+        app.init_resource::<LandBook>();
+        app.add_step_system("levy", levy);
+        app.add_step_system("taxes", collect);
         app.add_step_system("land", keep_in_range);
+        app.add_step_system("land", uprisings);
+        app.add_step_system("land", reckon_owners);
     }
 }
 
@@ -75,6 +91,40 @@ pub fn keep_in_range(world: &mut World) {
         let place = label(world, l);
         if let Some(mut e) = world.get_mut::<Events>(u) {
             e.push(day, format!("Out of reach of {place}: the title of {name} is lost, and unclaimed."));
+        }
+    }
+}
+
+/// Month end (OWN-SELF-PILLAGE): where an owner pillaged its own land this month,
+/// an uprising, with a chance of `pillage.uprising_percent` (one draw per place,
+/// from its own stream), takes the most local title of the owner's covering the
+/// place; its holder is told.
+pub fn uprisings(world: &mut World) {
+    let chance = world.resource::<Catalog>().rules.economy.land.pillage.uprising_percent;
+    let pillaged = std::mem::take(&mut world.resource_mut::<LandBook>().self_pillaged);
+    let places = world.resource::<Directory>().locations.clone();
+    let day = world.resource::<Clock>().tick;
+    for l in places {
+        let Some(&f) = pillaged.get(&l) else { continue };
+        let id =
+            world.get::<crate::systems::overlord::world::components::Id>(l).map(|i| i.0.clone()).unwrap_or_default();
+        let mut rng =
+            world.resource::<crate::systems::overlord::world::resources::Randomness>().stream("uprising", &id);
+        if rand::RngExt::random_range(&mut rng, 0..100u32) >= chance {
+            continue;
+        }
+        let Some((tl, slot, holder)) = owners::local_title(world, l, f) else { continue };
+        let name = world
+            .get::<Titles>(tl)
+            .map(|t| world.resource::<Catalog>().rules.titles[t.0[slot].0].name.clone())
+            .unwrap_or_default();
+        titles::set_holder(world, tl, slot, None);
+        let place = label(world, l);
+        if let Some(mut e) = world.get_mut::<Events>(holder) {
+            e.push(
+                day,
+                format!("The people of {place} rise against their pillaging lord: the title of {name} is lost."),
+            );
         }
     }
 }

@@ -64,3 +64,116 @@ fn a_lord_keeps_his_title_within_its_range_a_baron_within_150_percent_ttl_land()
         }
     }
 }
+
+// ------------------------------------------------------------------ taxes (§14)
+
+use crate::systems::overlord::data::{ItemHolding, Ownership};
+use crate::systems::overlord::testkit::funds;
+use crate::systems::overlord::world::components::{LandOwner, Livelihood};
+
+/// L1, plains of `people`, bears a Sheriff's title held by U1 of fa, who owns it.
+fn owned(people: u32) -> Tiny {
+    Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .with_location(|l| {
+            l.population = people;
+            l.titles = vec![TitleHolding { title: "shrf".into(), holder: Some("U1".into()) }];
+            l.owner = Some(Ownership { faction: "fa".into(), title_location: Some("L1".into()) });
+        })
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .without_money()
+}
+
+/// Gives the last unit `n` swords, all equipped.
+fn armed(t: Tiny, n: u32) -> Tiny {
+    t.with_unit(|u| u.items.push(ItemHolding("swrd".into(), n, n)))
+}
+
+#[test]
+fn the_owner_collects_the_places_taxes_each_month_autumn_a_quarter_more_own_tax() {
+    // OWN-TAX: 3,000 people at tax_per_hundred 200: 6,000 a month; in autumn
+    // (climate.ron tax_percent 125) 7,500. Told once, at month end.
+    for (month, want) in [(0, 6000), (8, 7500)] {
+        let mut g = owned(3000).with_game(|s| s.start_month = month).build();
+        let before = funds(&g.engine, "fa", "coin");
+        g.run();
+        assert_eq!(funds(&g.engine, "fa", "coin") - before, want, "month {month}");
+        assert_eq!(g.get::<Livelihood>("L1").tax_pool, 0);
+        let told = g.events("fa");
+        assert!(
+            told.iter().any(|t| t.ends_with(&format!(" {want} coins [coin] taxes from L1 [L1] collected."))),
+            "{told:?}"
+        );
+    }
+}
+
+#[test]
+fn taxes_come_in_day_by_day_and_wait_in_the_place_while_nobody_owns_it_own_tax() {
+    // The day's share comes in each morning; an unowned place keeps them, up to a
+    // month's taxes (3,000 people: 6,000).
+    let mut g = owned(3000).with_location(|l| l.owner = None).build();
+    g.days(10);
+    assert_eq!(g.get::<Livelihood>("L1").tax_pool, 2000);
+    g.days(20);
+    assert_eq!(g.get::<Livelihood>("L1").tax_pool, 6000);
+}
+
+#[test]
+fn a_significant_armed_force_occupies_the_land_and_stops_the_taxes_own_occupy_own_force() {
+    // OWN-FORCE: 1,500 people need 30 figures able to do combat damage; 29 armed
+    // men, or 50 unarmed, do not occupy. Occupied, the owner collects nothing and
+    // the month's taxes wait in the place.
+    for (men, swords, occupied) in [(29, 29, false), (50, 0, false), (30, 30, true), (40, 40, true)] {
+        let mut g = armed(owned(1500).unit("U2", "fb", "man", men, "L1"), swords).build();
+        let before = funds(&g.engine, "fa", "coin");
+        g.run();
+        let got = funds(&g.engine, "fa", "coin") - before;
+        assert_eq!(got == 0, occupied, "{men} men with {swords} swords: collected {got}");
+        if occupied {
+            assert_eq!(g.get::<Livelihood>("L1").tax_pool, 3000);
+        }
+    }
+}
+
+#[test]
+fn a_significant_force_is_one_figure_in_fifty_people_within_twenty_and_fifty_own_force() {
+    let rule = crate::systems::overlord::testkit::overlord_rules().economy.land.force.clone();
+    let need = |people| super::significant_force(&rule, people);
+    assert_eq!([need(0), need(500), need(1500), need(2549), need(5000)], [20, 20, 30, 50, 50]);
+}
+
+#[test]
+fn each_place_is_owned_by_the_faction_of_its_most_local_covering_title_own_legal() {
+    // OWN-LEGAL at month end. L1's Lord (range 15) is fa's; L2 (10 days away) also
+    // bears a Sheriff's title (range 1) held by fb's U2: the most local title wins
+    // there. L3 lies 20 days from L1: no title covers it, nobody owns it.
+    let mut g = {
+        let mut t = Tiny::new().faction("fa").faction("fb");
+        for (i, id) in ["L1", "L2", "L3"].iter().enumerate() {
+            let back = (i > 0).then(|| format!("L{i}"));
+            let next = (i < 2).then(|| format!("L{}", i + 2));
+            t = t.location(id, "plai").with_location(|l| {
+                l.exits = back.iter().map(|b| road("S", b)).chain(next.iter().map(|n| road("N", n))).collect();
+                l.owner = Some(Ownership { faction: "fb".into(), title_location: None });
+            });
+        }
+        t.unit("U1", "fa", "ldr", 1, "L1")
+            .unit("U2", "fb", "ldr", 1, "L2")
+            .without_money()
+            .with_scenario(|s| {
+                s.locations[0].titles = vec![TitleHolding { title: "lord".into(), holder: Some("U1".into()) }];
+                s.locations[1].titles = vec![TitleHolding { title: "shrf".into(), holder: Some("U2".into()) }];
+            })
+            .build()
+    };
+    g.run();
+    let owner = |g: &Game, l: &str| {
+        let id = |f| g.engine.world().get::<crate::systems::overlord::world::components::Id>(f).unwrap().0.clone();
+        g.get::<LandOwner>(l).0.as_ref().map(|(f, t)| (id(*f), t.clone()))
+    };
+    assert_eq!(owner(&g, "L1"), Some(("fa".to_string(), Some("L1".to_string()))));
+    assert_eq!(owner(&g, "L2"), Some(("fb".to_string(), Some("L2".to_string()))));
+    assert_eq!(owner(&g, "L3"), None);
+}

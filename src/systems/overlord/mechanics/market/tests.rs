@@ -29,6 +29,8 @@ fn ford(coins: u32) -> Tiny {
         .unit("U3", "fb", "ldr", 1, "L1")
         .items(&[("coin", 500)])
         .without_money()
+        // Only the market's spread in the pool: no taxes come in.
+        .with_rules(|r| r.economy.land.tax_per_hundred = 0)
 }
 
 fn goods(g: &Game) -> Goods {
@@ -75,6 +77,7 @@ fn units_trade_with_each_other_at_the_lowest_price_that_trades_most_mkt_clear() 
         .unit("U3", "fb", "ldr", 1, "L1")
         .items(&[("coin", 500)])
         .without_money()
+        .with_rules(|r| r.economy.land.tax_per_hundred = 0)
         .build();
     let g = &mut g;
     g.orders("fb", "UNIT U3\n@BUY 12 iron 40\n");

@@ -170,23 +170,59 @@ impl Routes {
     /// (rulings 5); `None` when walking cannot get there.
     pub fn walking_days(&self, catalog: &Catalog, tables: &TravelTables, from: Entity, to: Entity) -> Option<u32> {
         let (&a, &b) = (self.node.get(&from)?, self.node.get(&to)?);
-        let cost = |e: petgraph::graph::EdgeReference<Way>| -> u64 {
-            let (s, t) = (&self.graph[e.source()], &self.graph[e.target()]);
-            let w = e.weight();
-            let leg = Leg {
-                terrain: t.terrain,
-                weather: None,
-                mode: w.mode,
-                days: w.days,
-                inner: s.inner || t.inner,
-                coast: w.coast,
-                season: None,
-            };
-            // Legs walkers cannot take cost more than any path can.
-            tables.days(catalog, &leg).first().copied().flatten().map_or(u64::from(u32::MAX), u64::from)
-        };
-        let d = petgraph::algo::dijkstra(&self.graph, a, Some(b), cost);
+        let d = petgraph::algo::dijkstra(&self.graph, a, Some(b), |e| self.walk_cost(catalog, tables, e));
         d.get(&b).copied().filter(|&x| x < u64::from(u32::MAX)).map(|x| x as u32)
+    }
+
+    /// Every location within `max` walking days of `from` (rulings 5), with its
+    /// days, `from` first, then by days and report order. A search bounded by `max`:
+    /// it never looks past the range.
+    pub fn within(&self, catalog: &Catalog, tables: &TravelTables, from: Entity, max: u32) -> Vec<(Entity, u32)> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let Some(&a) = self.node.get(&from) else { return Vec::new() };
+        let mut best: std::collections::HashMap<NodeIndex, u64> = std::collections::HashMap::new();
+        let mut heap = BinaryHeap::new();
+        best.insert(a, 0);
+        heap.push(Reverse((0u64, a.index())));
+        let mut out = Vec::new();
+        while let Some(Reverse((d, n))) = heap.pop() {
+            let n = NodeIndex::new(n);
+            if best.get(&n).is_some_and(|&b| b < d) {
+                continue;
+            }
+            out.push((self.graph[n].entity, d as u32, n.index()));
+            for e in self.graph.edges(n) {
+                let nd = d + self.walk_cost(catalog, tables, e);
+                if nd > u64::from(max) {
+                    continue;
+                }
+                if best.get(&e.target()).is_none_or(|&b| nd < b) {
+                    best.insert(e.target(), nd);
+                    heap.push(Reverse((nd, e.target().index())));
+                }
+            }
+        }
+        out.sort_unstable_by_key(|&(_, d, n)| (d, n));
+        out.dedup_by_key(|x| x.2);
+        out.into_iter().map(|(e, d, _)| (e, d)).collect()
+    }
+
+    /// Days of walking an exit, with no weather; legs walkers cannot take cost more
+    /// than any path can.
+    fn walk_cost(&self, catalog: &Catalog, tables: &TravelTables, e: petgraph::graph::EdgeReference<Way>) -> u64 {
+        let (s, t) = (&self.graph[e.source()], &self.graph[e.target()]);
+        let w = e.weight();
+        let leg = Leg {
+            terrain: t.terrain,
+            weather: None,
+            mode: w.mode,
+            days: w.days,
+            inner: s.inner || t.inner,
+            coast: w.coast,
+            season: None,
+        };
+        tables.days(catalog, &leg).first().copied().flatten().map_or(u64::from(u32::MAX), u64::from)
     }
 }
 

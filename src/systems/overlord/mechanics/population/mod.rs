@@ -9,7 +9,8 @@
 //!    `economy` % of the finished structures standing there + the place's hidden
 //!    shift) / 100. The shift goes back toward 0 by `optimum_recovery_percent`, then
 //!    rises by `market_optimum_percent` if the market traded this month and falls by
-//!    `battle_optimum_percent` per battle fought there; it stays within
+//!    `battle_optimum_percent` per battle fought there, and falls by `land`
+//!    `tax_optimum_percent` if its owner taxed it (OWN-TAX); it stays within
 //!    ±`optimum_shift_limit`.
 //! 2. **Drift** (POP-DRIFT): each place's population changes by a random amount of
 //!    up to ±`drift_percent`.
@@ -253,6 +254,7 @@ fn optima(world: &mut World, catalog: &Catalog, places: &[Entity], index: &Entit
         let id = world.get::<Id>(l).map(|i| i.0.clone()).unwrap_or_default();
         let base = world.get::<Terrain>(l).map_or(0, |t| catalog.rules.terrains[t.0.index()].system.optimum_population);
         let fights = battles.get(id.as_str()).copied().unwrap_or(0);
+        let taxed = crate::systems::overlord::mechanics::land::taxed(world, l);
         let Some(mut v) = world.get_mut::<Livelihood>(l) else {
             out.push(0);
             continue;
@@ -264,6 +266,9 @@ fn optima(world: &mut World, catalog: &Catalog, places: &[Entity], index: &Entit
             shift += i64::from(rules.market_optimum_percent);
         }
         shift -= fights * i64::from(rules.battle_optimum_percent);
+        if taxed {
+            shift -= i64::from(catalog.rules.economy.land.tax_optimum_percent);
+        }
         shift = shift.clamp(-limit, limit);
         v.optimum_shift = shift as i32;
         out.push((i64::from(base) * (100 + economy[i] + shift)).max(0) as u64 / 100);

@@ -125,6 +125,7 @@ impl Plugin for StatsPlugin {
         // Upkeep and the reports read every unit's statistics.
         app.add_step_system("upkeep", refresh);
         app.add_step_system("knowledge", refresh);
+        app.add_step_system("taxes", refresh);
     }
 }
 
