@@ -187,6 +187,7 @@ impl PluginGroup for OverlordRules {
             .add(guards::GuardsPlugin)
             .add(titles::TitlesPlugin)
             .add(land::LandPlugin)
+            .add(pillage::PillagePlugin)
             .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
             .add(control::ControlPlugin)

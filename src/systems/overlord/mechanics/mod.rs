@@ -34,7 +34,9 @@
 //! * [`guards`] — GUARD and PATROL: what an arriving stack meets, clashes;
 //! * [`titles`] — CLAIM, YIELD, BESTOW: titles changing hands, challenges, the
 //!   index of who holds what;
-//! * [`land`] — land titles lost out of their holders' reach (TTL-LAND);
+//! * [`land`] — legal owners, taxes, occupation, uprisings, land titles lost out
+//!   of their holders' reach (§14, TTL-LAND);
+//! * [`pillage`] — PILLAGE: what it takes and harms, guards attacking pillagers;
 //! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
 //!   sides, the battlefield, the aftermath, the battle record;
 //! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
@@ -58,6 +60,7 @@ pub mod market;
 pub mod merge;
 pub mod money;
 pub mod movement;
+pub mod pillage;
 pub mod population;
 pub mod press;
 pub mod production;
@@ -123,7 +126,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Name, Mechanic("identity")),
         (Oath, Pending("changing allegiance")),
         (Patrol, Mechanic("guards")),
-        (Pillage, Pending("land and pillage")),
+        (Pillage, Mechanic("pillage")),
         (Promote, Mechanic("stacks")),
         (Recruit, Mechanic("recruit")),
         (Retreat, Mechanic("movement")),

@@ -12,14 +12,14 @@ fn orders_of(e: &crate::core::engine::Engine<crate::systems::overlord::Overlord>
 fn a_unit_block_replaces_pending_orders_and_others_keep_theirs() {
     // FILE-REPLACE, FILE-PERSIST.
     let mut e = engine(scenario(TINY));
-    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nPILLAGE\n@ work\nEND\n").unwrap()]);
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nSEE U4\n@ work\nEND\n").unwrap()]);
     e.run_turn(|_, _| {});
-    assert_eq!(orders_of(&e, "U2"), ["PILLAGE", "@WORK"]);
+    assert_eq!(orders_of(&e, "U2"), ["SEE U4", "@WORK"]);
     assert_eq!(orders_of(&e, "U1"), ["@GUARD"], "a unit without a block keeps its list");
     assert_eq!(texts(&e, "U2")[0], "Received 2 orders.");
     // The next month, with no orders, the lists carry over.
     e.run_turn(|_, _| {});
-    assert_eq!(orders_of(&e, "U2"), ["PILLAGE", "@WORK"]);
+    assert_eq!(orders_of(&e, "U2"), ["SEE U4", "@WORK"]);
     assert!(!texts(&e, "U2").iter().any(|e| e.starts_with("Received")), "events are per month");
 }
 

@@ -40,6 +40,8 @@ pub struct LandBook {
     pub collected: EntityHashMap<(Entity, u64)>,
     /// Places their owner pillaged this month, and the owner (OWN-SELF-PILLAGE).
     pub self_pillaged: EntityHashMap<Entity>,
+    /// The last day each place was pillaged (its harm comes once a day).
+    pub pillaged: EntityHashMap<u32>,
 }
 
 /// A month's taxes of a place of `people` in month `month` (OWN-TAX).
@@ -72,7 +74,9 @@ pub fn levy(world: &mut World) {
     };
     if day == 1 {
         // A new month's book.
-        world.resource_mut::<LandBook>().collected.clear();
+        let mut book = world.resource_mut::<LandBook>();
+        book.collected.clear();
+        book.pillaged.clear();
     }
     let mut q = world.query::<(&Population, &mut Livelihood)>();
     for (p, mut v) in q.iter_mut(world) {

@@ -72,14 +72,20 @@ fn work(act: &mut Act, _: &mut Entry) -> Outcome {
     if act.on_guard(act.unit) {
         return Outcome::NotNow;
     }
-    let unit = act.unit;
-    let mut log = act.world.resource_mut::<WorkLog>();
-    let e = log.0.entry(unit).or_insert((at.location, 0));
-    if e.0 != at.location {
-        *e = (at.location, 0);
+    log_work(act.world, act.unit, at.location);
+    Outcome::Ran(Progress::Step)
+}
+
+/// Counts a day of work of unit `u` at `place`, paid at month end (work done
+/// elsewhere before is lost). Nothing where no money is paid (an engine without
+/// this mechanic).
+pub fn log_work(world: &mut World, u: Entity, place: Entity) {
+    let Some(mut log) = world.get_resource_mut::<WorkLog>() else { return };
+    let e = log.0.entry(u).or_insert((place, 0));
+    if e.0 != place {
+        *e = (place, 0);
     }
     e.1 += 1;
-    Outcome::Ran(Progress::Step)
 }
 
 /// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
