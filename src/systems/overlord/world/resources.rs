@@ -126,3 +126,9 @@ impl Directory {
 /// The order files submitted for the turn being played, in faction order. Applied
 /// in the plan's `orders` step.
 pub type Submissions = crate::core::engine::Submissions<OrderFile>;
+
+/// The faction occupying each occupied place, as of the last day's end
+/// (OWN-OCCUPY): reckoned by the land mechanic, read by whoever applies a place's
+/// policy. Not saved: each day's end reckons it again.
+#[derive(Resource, Debug, Default)]
+pub struct Occupation(pub bevy_ecs::entity::EntityHashMap<Entity>);

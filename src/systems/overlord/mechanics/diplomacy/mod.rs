@@ -15,7 +15,8 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Diplomacy, Id, Owner};
+use crate::systems::overlord::world::components::{Diplomacy, Id, LandOwner, Owner};
+use crate::systems::overlord::world::resources::Occupation;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -79,4 +80,25 @@ pub fn unit_grants(world: &World, of: Entity, toward: Entity, what: StanceGrant)
         (Some(a), Some(b)) => grants(world, a.0, b.0, what),
         _ => false,
     }
+}
+
+/// The factions whose policy rules `place` (OWN-POLICY): its legal owner, and the
+/// faction occupying it as of the last day's end ([`Occupation`]).
+pub fn authorities(world: &World, place: Entity) -> [Option<Entity>; 2] {
+    let owner = world.get::<LandOwner>(place).and_then(|o| o.0.as_ref().map(|x| x.0));
+    let occupier = world.get_resource::<Occupation>().and_then(|b| b.0.get(&place).copied());
+    [owner, occupier.filter(|&o| Some(o) != owner)]
+}
+
+/// The first of the factions ruling `place` ([`authorities`]) other than `f` whose
+/// stance toward `f` grants `what` (a hostile grant: `Embargo`, `Bar`) or, for a
+/// favour (`Harvest`, `Ground`, …), does not grant it; with its role, for the
+/// report ("owns the land", "occupies the land"). OWN-POLICY: Neutral factions may
+/// enter, trade and recruit, Friendly ones harvest too, allies pillage (rulings 11).
+pub fn barring(world: &World, place: Entity, f: Entity, what: StanceGrant) -> Option<(Entity, &'static str)> {
+    let [owner, occupier] = authorities(world, place);
+    [(owner, "owns the land"), (occupier, "occupies the land")].into_iter().find_map(|(a, role)| {
+        let a = a.filter(|&a| a != f)?;
+        (grants(world, a, f, what) != what.is_favour()).then_some((a, role))
+    })
 }

@@ -27,7 +27,7 @@ use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{JourneyKind, StanceGrant, TitleKind};
 use crate::systems::overlord::mechanics::combat::{Cause, ask};
-use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::diplomacy::{self, grants};
 use crate::systems::overlord::mechanics::movement::routes::Routes;
 use crate::systems::overlord::mechanics::movement::{Arrival, ArrivalGate, Travel};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
@@ -189,16 +189,13 @@ pub fn guard_against(world: &mut World, place: Entity, f: Entity, what: StanceGr
 }
 
 /// Who bars faction `f` from the market and from recruiting at `place` today
-/// (DIP-HOSTILE, MKT-STANCE, REC-STANCE, GRD-EFFECT): the land's legal owner, or a
-/// unit on guard there, whose faction's stance toward `f` grants
-/// [`StanceGrant::Embargo`]. The reason, for the report.
+/// (DIP-HOSTILE, MKT-STANCE, REC-STANCE, GRD-EFFECT, OWN-POLICY): the land's legal
+/// owner or its occupier ([`diplomacy::authorities`]), or a unit on guard there, whose
+/// faction's stance toward `f` grants [`StanceGrant::Embargo`]. The reason, for the
+/// report.
 pub fn embargo(world: &mut World, place: Entity, f: Entity) -> Option<String> {
-    let owner = world.get::<crate::systems::overlord::world::components::LandOwner>(place).and_then(|o| o.0.clone());
-    if let Some((o, _)) = owner
-        && o != f
-        && grants(world, o, f, StanceGrant::Embargo)
-    {
-        return Some(format!("{}, who owns the land, bars this unit's faction", label(world, o)));
+    if let Some((o, role)) = diplomacy::barring(world, place, f, StanceGrant::Embargo) {
+        return Some(format!("{}, who {role}, bars this unit's faction", label(world, o)));
     }
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
@@ -224,6 +221,16 @@ fn covers_way(world: &World, g: Entity, mode: usize) -> bool {
 /// What the stack `group` (its top unit first) meets on arriving by journey `j`.
 pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
     let day = world.resource::<Clock>().tick;
+    // DIP-HOSTILE, OWN-POLICY: the land's owner (or occupier) turns back a MOVE of
+    // a stack it holds hostile, guarded or not; a MARCH enters.
+    if j.kind == JourneyKind::Move {
+        for &u in group {
+            let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { continue };
+            if let Some((o, role)) = diplomacy::barring(world, j.to, f, StanceGrant::Bar) {
+                return Arrival::TurnBack(format!("{}, who {role}, holds this stack hostile", label(world, o)));
+            }
+        }
+    }
     let guards = guards_at(world, j.to, day);
     if guards.is_empty() {
         return Arrival::Enter;

@@ -2,8 +2,8 @@
 //! OWN-TAX, OWN-OCCUPY, OWN-FORCE, OWN-POLICY, OWN-SELF-PILLAGE; TTL-LAND).
 //!
 //! * [`taxes`]: the day's taxes come in (`levy`), occupation is reckoned and owners
-//!   collect (`taxes`); [`taxes::authorities`] names the factions whose policy
-//!   rules a place (OWN-POLICY: its owner and its occupier).
+//!   collect (`taxes`); the factions whose policy rules a place (OWN-POLICY: its
+//!   owner and its occupier) are [`crate::systems::overlord::mechanics::diplomacy::authorities`].
 //! * [`owners`]: at month end, each place's legal owner from the titles covering it.
 //!
 //! At the month's end ([`keep_in_range`], the plan's `land` step) each land title
@@ -20,7 +20,7 @@ pub mod taxes;
 mod tests;
 
 pub use owners::{Reach, reach, reckon_owners};
-pub use taxes::{LandBook, authorities, collect, levy, significant_force, taxed};
+pub use taxes::{LandBook, collect, levy, significant_force, taxed};
 
 use crate::core::engine::plan::{Clock, PlanApp};
 use crate::systems::overlord::data::TitleKind;

@@ -6,7 +6,7 @@
 //!   month's taxes spread evenly over its days, remainders to the later days)
 //!   comes into the place's tax pool, which never grows past a month's taxes by
 //!   levies (what the market's spread adds stays).
-//! * **Occupation**: at each day's end ([`collect`], the plan's `taxes` step) a
+//! * **Occupation**: at each day's end (into [`Occupation`]) ([`collect`], the plan's `taxes` step) a
 //!   place is occupied by the faction, other than its owner and not held allied
 //!   by it (`Aid`), with the most figures in units able to do combat damage there,
 //!   when they are a significant force: one figure per `people_per_figure`
@@ -26,15 +26,13 @@ use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Events, Figures, Funds, Journey, LandOwner, Livelihood, Owner, Population,
 };
-use crate::systems::overlord::world::resources::{Directory, Month};
+use crate::systems::overlord::world::resources::{Directory, Month, Occupation};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
 /// The month's occupiers and taxes collected, by place.
 #[derive(Resource, Debug, Default)]
 pub struct LandBook {
-    /// The faction occupying each occupied place, as of the last day's end.
-    pub occupied: EntityHashMap<Entity>,
     /// Taxes collected this month, by place: the faction and the coins. The places
     /// taxed this month (their optimum falls at month end).
     pub collected: EntityHashMap<(Entity, u64)>,
@@ -101,10 +99,9 @@ pub fn collect(world: &mut World) {
     let occupied = occupiers(world, &catalog.rules.economy.land.force);
     let places = world.resource::<Directory>().locations.clone();
     let mut book = world.remove_resource::<LandBook>().unwrap_or_default();
-    book.occupied = occupied;
     for &l in &places {
         let Some(owner) = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0)) else { continue };
-        if book.occupied.contains_key(&l) {
+        if occupied.contains_key(&l) {
             continue;
         }
         let Some(mut v) = world.get_mut::<Livelihood>(l) else { continue };
@@ -140,6 +137,7 @@ pub fn collect(world: &mut World) {
         }
     }
     world.insert_resource(book);
+    world.insert_resource(Occupation(occupied));
 }
 
 /// Whether the owner of `place` collected taxes there this month (POP-OPTIMA:
@@ -182,12 +180,4 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
         }
     }
     out
-}
-
-/// The factions whose policy rules `place` (OWN-POLICY): its legal owner, and the
-/// faction occupying it as of the last day's end.
-pub fn authorities(world: &World, place: Entity) -> [Option<Entity>; 2] {
-    let owner = world.get::<LandOwner>(place).and_then(|o| o.0.as_ref().map(|x| x.0));
-    let occupier = world.get_resource::<LandBook>().and_then(|b| b.occupied.get(&place).copied());
-    [owner, occupier.filter(|&o| Some(o) != owner)]
 }

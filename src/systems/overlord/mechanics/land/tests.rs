@@ -177,3 +177,65 @@ fn each_place_is_owned_by_the_faction_of_its_most_local_covering_title_own_legal
     assert_eq!(owner(&g, "L2"), Some(("fb".to_string(), Some("L2".to_string()))));
     assert_eq!(owner(&g, "L3"), None);
 }
+
+// ------------------------------------------------------------- policy (OWN-POLICY)
+
+#[test]
+fn the_owner_turns_back_a_hostile_move_without_guards_and_a_march_enters_dip_hostile_own_policy() {
+    // DIP-HOSTILE: in land it owns, fb turns back fa's MOVE (no unit on guard);
+    // fa's MARCH enters. Neutral fa moves in (OWN-POLICY: Neutral may enter).
+    for (stance, order, enters) in
+        [("hostile", "MOVE N", false), ("hostile", "MARCH N", true), ("neutral", "MOVE N", true)]
+    {
+        let mut g = Tiny::new()
+            .faction("fa")
+            .faction("fb")
+            .with_faction(|f| f.default_stance = stance.into())
+            .location("L1", "plai")
+            .with_location(|l| l.exits = vec![road("N", "L2")])
+            .location("L2", "plai")
+            .with_location(|l| {
+                l.exits = vec![road("S", "L1")];
+                l.owner = Some(Ownership { faction: "fb".into(), title_location: None });
+            })
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .without_money()
+            .build();
+        g.orders("fa", &format!("UNIT U1\n{order}\n"));
+        g.days(12);
+        let back = g.events("U1").iter().any(|t| t.contains("fb [fb], who owns the land, holds this stack hostile"));
+        assert_eq!(!back, enters, "{stance} {order}: {:?}", g.events("U1"));
+        if enters {
+            assert_eq!(crate::systems::overlord::testkit::place(&g.engine, "U1"), "L2");
+        }
+    }
+}
+
+#[test]
+fn an_occupier_rules_the_land_by_its_own_stances_own_occupy_own_policy() {
+    // OWN-OCCUPY: fb's 20 armed men occupy unowned L1 (100 people: 20 figures) from
+    // the first day's end; fb holds fa Neutral, which does not grant taking from
+    // the ground (allies only): fa's GET of day 2 is refused. Without them, it runs.
+    for occupied in [true, false] {
+        let mut t = Tiny::new()
+            .faction("fa")
+            .faction("fb")
+            .location("L1", "plai")
+            .with_location(|l| l.inventory = vec![crate::systems::overlord::data::ItemCount("wood".into(), 10)])
+            .unit("U1", "fa", "ldr", 1, "L1");
+        if occupied {
+            t = armed(t.unit("U2", "fb", "man", 20, "L1"), 20);
+        }
+        let mut g = t.without_money().build();
+        g.orders("fa", "UNIT U1\nWAIT 1\n-GET L1 5 wood\n");
+        g.days(2);
+        assert_eq!(g.count("U1", "wood"), if occupied { 0 } else { 5 }, "{:?}", g.events("U1"));
+        if occupied {
+            assert!(
+                g.events("U1").iter().any(|t| t.contains("the faction that occupies the land of L1")),
+                "{:?}",
+                g.events("U1")
+            );
+        }
+    }
+}

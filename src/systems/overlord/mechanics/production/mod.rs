@@ -37,9 +37,7 @@ use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{
-    Events, Inventory, LandOwner, Orders, Production, Resources, Skills,
-};
+use crate::systems::overlord::world::components::{Events, Inventory, Orders, Production, Resources, Skills};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -139,20 +137,18 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
             let name = act.name(g);
             return Outcome::Invalid(format!("{name}, on guard here, does not let this unit's faction harvest"));
         }
-        // RES-OWNER, rulings 11: the land's owner lets only the factions its stance
-        // grants harvest.
+        // RES-OWNER, rulings 11, OWN-POLICY: the land's owner, and its occupier, let
+        // only the factions their stance grants harvest.
         if let Some(f) = act.faction_of(me)
-            && let Some((o, _)) = act.world.get::<LandOwner>(at.location).and_then(|l| l.0.clone())
-            && o != f
-            && !crate::systems::overlord::mechanics::diplomacy::grants(
+            && let Some((o, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
                 act.world,
-                o,
+                at.location,
                 f,
                 crate::systems::overlord::data::StanceGrant::Harvest,
             )
         {
             let name = act.name(o);
-            return Outcome::Invalid(format!("{name}, who owns the land, does not let this unit's faction harvest"));
+            return Outcome::Invalid(format!("{name}, who {role}, does not let this unit's faction harvest"));
         }
         let total = wip + gain;
         let mut wanted = total / batch * per_batch;

@@ -11,9 +11,7 @@ use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
 use crate::systems::overlord::world::ItemId;
-use crate::systems::overlord::world::components::{
-    At, Funds, Ground, Holding, Id, Inventory, LandOwner, Orders, Skills, Terrain,
-};
+use crate::systems::overlord::world::components::{At, Funds, Ground, Holding, Id, Inventory, Orders, Skills, Terrain};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -131,11 +129,17 @@ fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
             if act.world.resource::<Directory>().get(Kind::Location, id) != Some(at.location) {
                 return Outcome::NotNow;
             }
-            if let Some(&(of, _)) = act.world.get::<LandOwner>(at.location).and_then(|l| l.0.as_ref())
-                && let Some(mine) = act.faction_of(act.unit)
-                && !crate::systems::overlord::mechanics::diplomacy::grants(act.world, of, mine, StanceGrant::Ground)
+            if let Some(mine) = act.faction_of(act.unit)
+                && let Some((_, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
+                    act.world,
+                    at.location,
+                    mine,
+                    StanceGrant::Ground,
+                )
             {
-                return Outcome::Invalid(format!("the owner of {id} does not let you take from the ground"));
+                return Outcome::Invalid(format!(
+                    "the faction that {role} of {id} does not let you take from the ground"
+                ));
             }
             let on_ground = ground(act, at.location, *item);
             let Some(n) = amount(on_ground, *count, *left) else { return Outcome::NotNow };
