@@ -305,6 +305,7 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     cx.error(line, format!("{} ({}) bears no title {title}", l.name, l.id));
                 }
             }
+            Order::Pillage => pillage(cx, line, unit, moved),
             Order::Bestow(to) => {
                 // Only of a unit the faction can see: its own, or one where the giver is.
                 let race = cx
@@ -442,6 +443,41 @@ fn locations_named(order: &Order) -> Vec<&str> {
         | Order::Claim { location: Some(l), .. } => vec![l.as_str()],
         Order::Caravan(list) => list.iter().map(String::as_str).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// ORD-PILLAGE, OWN-PILLAGE-MIN, OWN-FORCE: a unit too small, or without the
+/// skill, pillages nothing; where it stands (before any move) its people may need a
+/// bigger force.
+fn pillage(cx: &mut Ctx, line: usize, unit: Known, moved: bool) {
+    let Some(u) = unit.unit else { return };
+    let land = &cx.catalog.rules.economy.land;
+    if let Some(req) = &land.pillage.skill
+        && !u.skills.iter().any(|k| k.0.eq_ignore_ascii_case(&req.skill) && k.1 > 0)
+    {
+        cx.error(line, format!("pillaging needs level {} in {}, which this unit has not", req.level, req.skill));
+    }
+    if u.figures < land.pillage.min_figures {
+        cx.error(
+            line,
+            format!("{} figures pillage nothing: PILLAGE needs at least {}", u.figures, land.pillage.min_figures),
+        );
+        return;
+    }
+    let here = if moved { None } else { unit.location.and_then(|l| cx.locations.get(l)) };
+    if let Some(l) = here
+        && l.population > 0
+    {
+        let need = land.force.figures_for(l.population);
+        if u.figures < need {
+            cx.warn(
+                line,
+                format!(
+                    "{} figures are too few to pillage {} ({}): its people need a force of {need}",
+                    u.figures, l.name, l.id
+                ),
+            );
+        }
     }
 }
 

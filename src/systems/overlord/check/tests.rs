@@ -249,3 +249,19 @@ fn a_claim_names_a_title_of_its_place_and_a_title_goes_to_leaders_ord_claim_ord_
     assert!(got.iter().any(|l| l.starts_with("line 6: error: U2 is no leader")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 8: ")), "{got:#?}");
 }
+
+#[test]
+fn pillage_with_too_few_figures_or_without_combat_is_an_error_ord_pillage_own_pillage_min() {
+    // OWN-PILLAGE-MIN (20 in alpha): Ann's 10 men pillage nothing, and have no
+    // combat; Ann herself has 1st combat but is one figure. OWN-FORCE is a warning
+    // where the people need more.
+    let c = run("GAME fa pa\nUNIT U2\nPILLAGE\nUNIT U1\nPILLAGE\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: pillaging needs level 1 in cmbt")), "{got:#?}");
+    assert!(
+        got.iter().any(|l| l.starts_with("line 3: error: 10 figures pillage nothing: PILLAGE needs at least 20")),
+        "{got:#?}"
+    );
+    assert!(got.iter().any(|l| l.starts_with("line 5: error: 1 figures pillage nothing")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 5: error: pillaging needs")), "{got:#?}");
+}

@@ -1337,6 +1337,14 @@ pub struct ForceRule {
     pub max_figures: u32,
 }
 
+impl ForceRule {
+    /// The figures a significant force needs where `people` live.
+    pub fn figures_for(&self, people: u32) -> u32 {
+        let n = people.checked_div(self.people_per_figure).unwrap_or(0).max(self.min_figures);
+        if self.max_figures > 0 { n.min(self.max_figures) } else { n }
+    }
+}
+
 /// ORD-PILLAGE, OWN-PILLAGE-MIN, OWN-PILLAGE-HARM, OWN-SELF-PILLAGE.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

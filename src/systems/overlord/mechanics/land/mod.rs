@@ -20,7 +20,7 @@ pub mod taxes;
 mod tests;
 
 pub use owners::{Reach, reach, reckon_owners};
-pub use taxes::{LandBook, collect, levy, significant_force, taxed};
+pub use taxes::{LandBook, collect, levy, taxed};
 
 use crate::core::engine::plan::{Clock, PlanApp};
 use crate::systems::overlord::data::TitleKind;

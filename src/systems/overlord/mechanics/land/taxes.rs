@@ -49,13 +49,6 @@ pub fn monthly_taxes(catalog: &Catalog, month: u32, people: u32) -> u64 {
     u64::from(people) * per / 100 * season / 100
 }
 
-/// The figures a significant force needs where `people` live (OWN-FORCE).
-pub fn significant_force(rule: &ForceRule, people: u32) -> u32 {
-    let n = people.checked_div(rule.people_per_figure).unwrap_or(0);
-    let n = n.max(rule.min_figures);
-    if rule.max_figures > 0 { n.min(rule.max_figures) } else { n }
-}
-
 /// Whether a unit with these statistics can do combat damage (OWN-FORCE): it
 /// strikes with some damage, in melee or with missiles.
 pub fn does_damage(s: &UnitStats) -> bool {
@@ -165,7 +158,7 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     let mut out = EntityHashMap::default();
     for (l, sides) in armed {
         let people = world.get::<Population>(l).map_or(0, |p| p.0);
-        let need = significant_force(force, people);
+        let need = force.figures_for(people);
         let owner = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0));
         let seq =
             |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);

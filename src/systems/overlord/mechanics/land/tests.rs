@@ -140,7 +140,7 @@ fn a_significant_armed_force_occupies_the_land_and_stops_the_taxes_own_occupy_ow
 #[test]
 fn a_significant_force_is_one_figure_in_fifty_people_within_twenty_and_fifty_own_force() {
     let rule = crate::systems::overlord::testkit::overlord_rules().economy.land.force.clone();
-    let need = |people| super::significant_force(&rule, people);
+    let need = |people| rule.figures_for(people);
     assert_eq!([need(0), need(500), need(1500), need(2549), need(5000)], [20, 20, 30, 50, 50]);
 }
 

@@ -29,8 +29,8 @@ mod tests;
 use crate::systems::overlord::data::StanceGrant;
 use crate::systems::overlord::mechanics::combat::{Cause, ask};
 use crate::systems::overlord::mechanics::guards::guard_against;
+use crate::systems::overlord::mechanics::land::LandBook;
 use crate::systems::overlord::mechanics::land::taxes::does_damage;
-use crate::systems::overlord::mechanics::land::{LandBook, significant_force};
 use crate::systems::overlord::mechanics::money::log_work;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label, waits};
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
@@ -67,7 +67,7 @@ fn pillage(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     let figures = act.world.get::<Figures>(me).map_or(0, |n| n.0);
     let people = act.world.get::<Population>(place).map_or(0, |p| p.0);
-    let need = rules.pillage.min_figures.max(if people > 0 { significant_force(&rules.force, people) } else { 0 });
+    let need = rules.pillage.min_figures.max(if people > 0 { rules.force.figures_for(people) } else { 0 });
     let why = if figures < need {
         Some(format!("{figures} figures are too few to pillage here: {need} are needed"))
     } else if !able_to_strike(act.world, me) {
