@@ -112,6 +112,30 @@ fn build_all(world: &World) -> Vec<FactionReport> {
     b.build(0..b.factions())
 }
 
+/// `Name [id]` of an entity.
+fn labelled(world: &World, e: Entity) -> String {
+    crate::systems::overlord::mechanics::scheduler::label(world, e)
+}
+
+/// The titles location `l` bears, with their holders and factions (TTL-CLAIM).
+fn title_records(world: &World, catalog: &Catalog, l: Entity) -> Vec<TitleRecord> {
+    let dir = world.resource::<Directory>();
+    let Some(t) = world.get::<Titles>(l) else { return Vec::new() };
+    t.0.iter()
+        .map(|(ti, holder)| {
+            let title = &catalog.rules.titles[*ti];
+            let unit =
+                holder.as_deref().and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h));
+            TitleRecord {
+                tag: title.tag.clone(),
+                name: title.name.clone(),
+                holder: unit.map(|u| labelled(world, u)),
+                faction: unit.and_then(|u| world.get::<Owner>(u)).map(|f| id_of(world, f.0)),
+            }
+        })
+        .collect()
+}
+
 fn id_of(world: &World, e: Entity) -> String {
     world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default()
 }
@@ -148,6 +172,10 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         password: contact.password,
     };
     let played = world.get_resource::<crate::systems::overlord::mechanics::climate::PlayedWeather>();
+    let next_month = {
+        let months = catalog.rules.climate.months.len().max(1) as u32;
+        (world.resource::<crate::systems::overlord::world::resources::Month>().0 + 1) % months
+    };
     let mut locations: Vec<usize> = Vec::new();
     let units = idx.by_faction[i]
         .iter()
@@ -258,6 +286,17 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                 units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
                 structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
                 wages: r.get::<Wages>().map_or(0, |w| w.0),
+                taxes: crate::systems::overlord::mechanics::land::taxes::monthly_taxes(
+                    catalog,
+                    next_month,
+                    r.get::<Population>().map_or(0, |p| p.0),
+                ),
+                titles: title_records(world, catalog, le),
+                owner: r.get::<LandOwner>().and_then(|o| o.0.as_ref()).map(|o| id_of(world, o.0)),
+                occupier: world
+                    .get_resource::<crate::systems::overlord::world::resources::Occupation>()
+                    .and_then(|x| x.0.get(&le))
+                    .map(|&f| id_of(world, f)),
                 recruits: r.get::<Recruits>().map_or(Vec::new(), |x| {
                     x.0.iter()
                         .filter(|o| o.count > 0)

@@ -265,6 +265,21 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+/// A title a location bears (TTL-CLAIM).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TitleRecord {
+    /// Title tag.
+    pub tag: String,
+    /// Title name.
+    pub name: String,
+    /// Its holder, `Name [id]`; absent when unclaimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holder: Option<String>,
+    /// The holder's faction's id (as units show theirs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub faction: Option<String>,
+}
+
 /// A location where the faction has units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LocationRecord {
@@ -290,6 +305,19 @@ pub struct LocationRecord {
     /// Wages of a day of work, per figure (CASH-WORK, POP-ECON); 0 where none.
     #[serde(skip_serializing_if = "is_zero")]
     pub wages: u32,
+    /// A month's taxes of the place in the coming month (OWN-TAX); 0 where none.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub taxes: u64,
+    /// The titles the place bears, each with its holder and the holder's faction
+    /// (TTL-CLAIM: always shown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub titles: Vec<TitleRecord>,
+    /// The id of the faction owning the land (OWN-LEGAL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// The id of the faction occupying it at month end (OWN-OCCUPY).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupier: Option<String>,
     /// Recruits on offer for the coming month (REC-OFFER).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub recruits: Vec<OfferRecord>,
@@ -311,4 +339,8 @@ pub struct LocationRecord {
     /// Structures and vessels standing here, in report order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub structures: Vec<StructureRecord>,
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
 }

@@ -156,3 +156,16 @@ fn each_witness_reads_the_battle_it_may_see_cmb_report_set_terse() {
     golden("battle-terse.txt", &fb.0);
     golden("battle-bystander.txt", &fc.0);
 }
+
+#[test]
+fn a_location_shows_its_titles_holders_their_factions_and_its_taxes_ttl_claim_own_tax() {
+    // TTL-CLAIM: the holder and its faction always appear, to every faction there;
+    // OWN-TAX: the coming month's taxes, two coins a head (996 people at month
+    // end: 1,992). OWN-LEGAL: the owner, by its id, as units show their factions.
+    let r = reports();
+    let t = text::render(&r[1], &crate::systems::overlord::world::Catalog::new(overlord_rules()));
+    assert!(t.contains("  Title: sheriff [shrf], held by Ann [U1] of [fa].\n  Owned by [fa].\n"), "{t}");
+    let ford = r[1].locations.iter().find(|l| l.id == "L1").unwrap();
+    assert_eq!(ford.taxes, u64::from(ford.population) * 2);
+    assert!(t.contains(&format!("Population: {}. Taxes: {}.", ford.population, ford.taxes)), "{t}");
+}

@@ -163,10 +163,30 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             place(&mut o, cont);
         }
         o.push_str(".\n");
+        let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
         if l.wages > 0 {
-            let _ = writeln!(o, "  Population: {}. Wages: {}.", l.population, l.wages);
+            let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
         } else {
-            let _ = writeln!(o, "  Population: {}.", l.population);
+            let _ = writeln!(o, "  Population: {}.{taxes}", l.population);
+        }
+        for t in &l.titles {
+            match (&t.holder, &t.faction) {
+                (Some(h), Some(f)) => {
+                    let _ = writeln!(o, "  Title: {} [{}], held by {h} of [{f}].", t.name, t.tag);
+                }
+                (Some(h), None) => {
+                    let _ = writeln!(o, "  Title: {} [{}], held by {h}.", t.name, t.tag);
+                }
+                _ => {
+                    let _ = writeln!(o, "  Title: {} [{}], unclaimed.", t.name, t.tag);
+                }
+            }
+        }
+        if let Some(f) = &l.owner {
+            let _ = writeln!(o, "  Owned by [{f}].");
+        }
+        if let Some(f) = &l.occupier {
+            let _ = writeln!(o, "  Occupied by [{f}].");
         }
         for (title, list) in [("For hire", &l.recruits), ("For sale", &l.for_sale), ("Buying", &l.buying)] {
             if !list.is_empty() {
