@@ -4,8 +4,8 @@
 //!
 //! A unit is on guard on each day its GUARD (or PATROL) runs: `@GUARD` all month,
 //! `5 GUARD` for five days. It needs the rule set's `guard_skill` and its faction
-//! needs a land title whose range, in walking days, covers the place (or the
-//! Overlord title); units of non-player factions need neither (rulings 12). A stack
+//! needs a land title or the Overlord's whose range, in walking days, covers the
+//! place (an Overlord's title with no range covers every place); units of non-player factions need neither (rulings 12). A stack
 //! leader's GUARD puts only the leader on guard (GRD-SELF).
 //!
 //! A stack arriving where units are on guard meets each guard in turn (in report
@@ -118,10 +118,12 @@ fn find_cover(world: &World, f: Entity, place: Entity) -> bool {
     let tables = &world.resource::<Travel>().0;
     titles.iter().any(|&(at, ti)| {
         let t = &catalog.rules.titles[ti];
+        // As the land's ownership reckons cover (docs/land.md): the Overlord's title
+        // by its range too; with none, everywhere.
         match t.kind {
-            TitleKind::Overlord => true,
+            TitleKind::Overlord if t.range == 0 => true,
             TitleKind::Guild => false,
-            TitleKind::Land => routes.walking_days(catalog, tables, at, place).is_some_and(|d| d <= t.range),
+            _ => routes.walking_days(catalog, tables, at, place).is_some_and(|d| d <= t.range),
         }
     })
 }

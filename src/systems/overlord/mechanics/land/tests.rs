@@ -239,3 +239,33 @@ fn an_occupier_rules_the_land_by_its_own_stances_own_occupy_own_policy() {
         }
     }
 }
+
+#[test]
+fn the_overlords_title_lets_its_faction_guard_within_its_range_grd_req() {
+    // GRD-REQ, OWN-LEGAL: the Overlord's title covers by its range, for guarding as
+    // for owning (here 15 days: L2 at 10 days is covered, L3 at 20 is not).
+    for (at, covered) in [("L2", true), ("L3", false)] {
+        let mut g = {
+            let mut t = Tiny::new().faction("fa");
+            for (i, id) in ["L1", "L2", "L3"].iter().enumerate() {
+                let back = (i > 0).then(|| format!("L{i}"));
+                let next = (i < 2).then(|| format!("L{}", i + 2));
+                t = t.location(id, "plai").with_location(|l| {
+                    l.exits = back.iter().map(|b| road("S", b)).chain(next.iter().map(|n| road("N", n))).collect();
+                });
+            }
+            t.unit("U1", "fa", "ldr", 1, at)
+                .skills(&[("cmbt", 3000)])
+                .without_money()
+                .with_rules(|r| r.titles.iter_mut().find(|t| t.tag == "over").unwrap().range = 15)
+                .with_scenario(|s| {
+                    s.locations[0].titles = vec![TitleHolding { title: "over".into(), holder: Some("U1".into()) }];
+                })
+                .build()
+        };
+        g.orders("fa", "UNIT U1\n@GUARD\n");
+        g.days(1);
+        let on_guard = g.events("U1").iter().any(|t| t.contains("On guard at"));
+        assert_eq!(on_guard, covered, "at {at}: {:?}", g.events("U1"));
+    }
+}
