@@ -9,17 +9,22 @@ fn road(dir: &str, to: &str) -> Exit {
     Exit { dir: dir.into(), to: to.into(), mode: Some("walk".into()), days: Some(10) }
 }
 
-/// L1 bears `title`, held by U1, who stands in `at`.
-fn world(title: &str, at: &str) -> Game {
-    let mut t = Tiny::new().faction("fa");
-    for (i, id) in ["L1", "L2", "L3", "L4", "L5"].iter().enumerate() {
+/// `t` with plains L1 … L`n` on a road, 10 walking days apart.
+fn on_road(mut t: Tiny, n: usize) -> Tiny {
+    for i in 0..n {
         let back = (i > 0).then(|| format!("L{i}"));
-        let next = (i < 4).then(|| format!("L{}", i + 2));
-        t = t.location(id, "plai").with_location(|l| {
+        let next = (i + 1 < n).then(|| format!("L{}", i + 2));
+        t = t.location(&format!("L{}", i + 1), "plai").with_location(|l| {
             l.exits = back.iter().map(|b| road("S", b)).chain(next.iter().map(|n| road("N", n))).collect();
         });
     }
-    t.location("L6", "city")
+    t
+}
+
+/// L1 bears `title`, held by U1, who stands in `at`.
+fn world(title: &str, at: &str) -> Game {
+    on_road(Tiny::new().faction("fa"), 5)
+        .location("L6", "city")
         .with_location(|l| {
             l.kind = LocationKind::Inner;
             l.container = Some("L1".into());
@@ -150,16 +155,13 @@ fn each_place_is_owned_by_the_faction_of_its_most_local_covering_title_own_legal
     // bears a Sheriff's title (range 1) held by fb's U2: the most local title wins
     // there. L3 lies 20 days from L1: no title covers it, nobody owns it.
     let mut g = {
-        let mut t = Tiny::new().faction("fa").faction("fb");
-        for (i, id) in ["L1", "L2", "L3"].iter().enumerate() {
-            let back = (i > 0).then(|| format!("L{i}"));
-            let next = (i < 2).then(|| format!("L{}", i + 2));
-            t = t.location(id, "plai").with_location(|l| {
-                l.exits = back.iter().map(|b| road("S", b)).chain(next.iter().map(|n| road("N", n))).collect();
-                l.owner = Some(Ownership { faction: "fb".into(), title_location: None });
-            });
-        }
-        t.unit("U1", "fa", "ldr", 1, "L1")
+        on_road(Tiny::new().faction("fa").faction("fb"), 3)
+            .with_scenario(|s| {
+                for l in &mut s.locations {
+                    l.owner = Some(Ownership { faction: "fb".into(), title_location: None });
+                }
+            })
+            .unit("U1", "fa", "ldr", 1, "L1")
             .unit("U2", "fb", "ldr", 1, "L2")
             .without_money()
             .with_scenario(|s| {
@@ -246,15 +248,8 @@ fn the_overlords_title_lets_its_faction_guard_within_its_range_grd_req() {
     // for owning (here 15 days: L2 at 10 days is covered, L3 at 20 is not).
     for (at, covered) in [("L2", true), ("L3", false)] {
         let mut g = {
-            let mut t = Tiny::new().faction("fa");
-            for (i, id) in ["L1", "L2", "L3"].iter().enumerate() {
-                let back = (i > 0).then(|| format!("L{i}"));
-                let next = (i < 2).then(|| format!("L{}", i + 2));
-                t = t.location(id, "plai").with_location(|l| {
-                    l.exits = back.iter().map(|b| road("S", b)).chain(next.iter().map(|n| road("N", n))).collect();
-                });
-            }
-            t.unit("U1", "fa", "ldr", 1, at)
+            on_road(Tiny::new().faction("fa"), 3)
+                .unit("U1", "fa", "ldr", 1, at)
                 .skills(&[("cmbt", 3000)])
                 .without_money()
                 .with_rules(|r| r.titles.iter_mut().find(|t| t.tag == "over").unwrap().range = 15)
