@@ -20,6 +20,12 @@ fn world(people: u32, men: u32, swords: u32) -> Tiny {
             l.titles = vec![TitleHolding { title: "shrf".into(), holder: Some("U1".into()) }];
             l.owner = Some(Ownership { faction: "fa".into(), title_location: Some("L1".into()) });
             l.market = Market { sells: vec![MarketOffer::new("swrd", 100, 200)], buys: vec![], days: vec![] };
+            l.recruits = vec![crate::systems::overlord::data::RecruitOffer {
+                race: "man".into(),
+                count: 40,
+                price: 50,
+                hired: 0,
+            }];
         })
         .unit("U1", "fa", "ldr", 1, "L1")
         .skills(&[CMBT])
@@ -38,13 +44,15 @@ fn a_pillager_takes_the_stored_taxes_each_day_and_harms_the_place_ord_pillage_ow
     // ORD-PILLAGE: 1,000 people pay 2,000 a month, 66 or 67 a day; the pillagers
     // take the day's taxes every day: the month's 2,000, and the owner collects
     // nothing. The owner is told. OWN-PILLAGE-HARM: a quarter of the market's
-    // quantity left goes each day (100 → 75 on day 1); the optimum drops 10 points
+    // quantity left goes each day (100 → 75 on day 1), and of the recruits (40 →
+    // 30); the optimum drops 10 points
     // a day down to -50, then recovers 2 at month end.
     let mut g = world(1000, 30, 30).build();
     g.orders("fb", "UNIT U2\n@PILLAGE\n");
     g.days(1);
     assert_eq!(g.count("U2", "coin"), 66);
     assert_eq!(g.get::<crate::systems::overlord::world::components::Market>("L1").sells[0].left(), 75);
+    assert_eq!(g.get::<crate::systems::overlord::world::components::Recruits>("L1").0[0].count, 30);
     assert_eq!(g.get::<Livelihood>("L1").optimum_shift, -10);
     let before = funds(&g.engine, "fa", "coin");
     g.days(29);
