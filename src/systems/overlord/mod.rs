@@ -190,6 +190,7 @@ impl PluginGroup for OverlordRules {
             .add(pillage::PillagePlugin)
             .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
+            .add(allegiance::AllegiancePlugin)
             .add(control::ControlPlugin)
             .add(report::ReportPlugin)
     }
@@ -242,7 +243,14 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ("new_ids", &["mechanics::scheduler::purge_new_ids"]),
     ("wages", &["mechanics::money::pay_wages"]),
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
-    ("allegiance", &["mechanics::control::creatures_follow_their_leaders", "mechanics::control::end_empty_factions"]),
+    (
+        "allegiance",
+        &[
+            "mechanics::allegiance::change_allegiances",
+            "mechanics::allegiance::creatures_follow_their_leaders",
+            "mechanics::control::end_empty_factions",
+        ],
+    ),
     (
         "land",
         &["mechanics::land::keep_in_range", "mechanics::land::uprisings", "mechanics::land::owners::reckon_owners"],

@@ -306,6 +306,10 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                 }
             }
             Order::Pillage => pillage(cx, line, unit, moved),
+            Order::Oath(to) if cx.own.contains_key(to.as_str()) => {
+                cx.error(line, format!("{to} is of your own faction: an oath to it changes nothing"));
+            }
+            Order::GiveUnit { to, unit: given } => give_unit(cx, line, unit, to, given),
             Order::Bestow(to) => {
                 // Only of a unit the faction can see: its own, or one where the giver is.
                 let race = cx
@@ -332,6 +336,38 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
         if matches!(order, Order::Move(_) | Order::March(_) | Order::Caravan(_)) {
             moved = true;
         }
+    }
+}
+
+/// GIVE of a whole unit (UNIT-XFER): the giver itself or a unit of the faction
+/// stacked under it, to a unit of another faction.
+fn give_unit(cx: &mut Ctx, line: usize, giver: Known, to: &str, given: &str) {
+    if cx.own.contains_key(to) {
+        cx.error(line, format!("{to} is of your own faction: giving it a unit changes nothing"));
+    }
+    if is_new_id(given, 'U') {
+        return;
+    }
+    let Some(&g) = cx.own.get(given) else {
+        cx.error(line, format!("{given} is not one of your units: a unit gives only itself or units of its stack"));
+        return;
+    };
+    let Some(me) = giver.unit else { return };
+    if g.id == me.id {
+        return;
+    }
+    // Up the given unit's stack, as it stands now.
+    let mut cur = g.stack_leader.as_deref();
+    let mut steps = 0;
+    while let Some(l) = cur {
+        if l == me.id || steps > cx.own.len() {
+            break;
+        }
+        steps += 1;
+        cur = cx.own.get(l).and_then(|u| u.stack_leader.as_deref());
+    }
+    if cur != Some(me.id.as_str()) {
+        cx.warn(line, format!("{given} is not stacked under {} now: it can be given only from within its stack", me.id));
     }
 }
 

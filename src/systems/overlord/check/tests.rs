@@ -265,3 +265,17 @@ fn pillage_with_too_few_figures_or_without_combat_is_an_error_ord_pillage_own_pi
     assert!(got.iter().any(|l| l.starts_with("line 5: error: 1 figures pillage nothing")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 5: error: pillaging needs")), "{got:#?}");
 }
+
+#[test]
+fn oaths_and_given_units_name_another_faction_and_a_unit_of_the_stack_ord_oath_unit_xfer() {
+    // An OATH to Ann's own faction and a GIVE to it are errors; GIVE of Bob's unit
+    // (not fa's) is an error; Men are not stacked under Ann: a warning. Giving
+    // herself to Bob, or an OATH to him, is fine.
+    let c = run("GAME fa pa\nUNIT U1\nOATH U2\nGIVE U2 U1\nGIVE U3 U3\nGIVE U3 U2\nGIVE U3 U1\nOATH U3\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: U2 is of your own faction")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: error: U2 is of your own faction")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 5: error: U3 is not one of your units")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 6: warning: U2 is not stacked under U1 now")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 7: ") || l.starts_with("line 8: ")), "{got:#?}");
+}

@@ -935,6 +935,21 @@ pub struct Title {
     /// Study bonuses given to the holder.
     #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,
+    /// The lower titles the holder may CANCEL (ORD-CANCEL, TTL-LAND: a Baron a
+    /// Sheriff's, a Marquis a Lord's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancels: Option<CancelRight>,
+}
+
+/// A title's right to revoke lower titles (ORD-CANCEL): titles of these tags, at
+/// places within the canceller's range, whose holder has less experience than the
+/// canceller in `skill`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CancelRight {
+    /// Tags of the titles it may cancel.
+    pub titles: Vec<Tag>,
+    /// The skill whose experience the canceller must have more of than the holder.
+    pub skill: Tag,
 }
 
 /// Kinds of title.

@@ -519,6 +519,13 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     for (i, t) in r.titles.iter().enumerate() {
         check_skill_req(c, &t.skill, TITLES, with(TITLES.at(i), &[Seg::Field("skill")]));
         check_bonuses(c, &t.bonuses, TITLES, with(TITLES.at(i), &[Seg::Field("bonuses")]));
+        if let Some(right) = &t.cancels {
+            let p = with(TITLES.at(i), &[Seg::Field("cancels")]);
+            for (j, tag) in right.titles.iter().enumerate() {
+                refcheck!(c, titles, "title", tag, TITLES, with(p.clone(), &[Seg::Field("titles"), Seg::Index(j)]));
+            }
+            refcheck!(c, skills, "skill", &right.skill, TITLES, with(p, &[Seg::Field("skill")]));
+        }
     }
     for (i, e) in r.enchantments.enchantments.iter().enumerate() {
         let base = ENCHANTMENTS.at(i);

@@ -232,6 +232,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         if let Some(&k) = d.title_keep_percent.get(&t.tag) {
             t.keep_percent = k;
         }
+        t.cancels = d.title_cancels.get(&t.tag).cloned();
     }
     let enchantments = enchantments(c, f("enchantments.rules"), f("effects.rules"), f("fx_actions.rules"), &ctx);
 
@@ -720,6 +721,7 @@ fn titles(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Title> {
             range: 0,
             keep_percent: 0,
             bonuses: Bonuses::default(),
+            cancels: None,
         };
         for l in &r.body {
             match l.key.as_str() {

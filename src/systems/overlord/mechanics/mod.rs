@@ -47,6 +47,7 @@
 //! [`ORDERS`] says which mechanic carries out each unit order; a test checks it
 //! against the handlers the plugins register.
 
+pub mod allegiance;
 pub mod climate;
 pub mod combat;
 pub mod control;
@@ -99,7 +100,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Bestow, Mechanic("titles")),
         (Build, Mechanic("structures")),
         (Buy, Mechanic("market")),
-        (Cancel, Pending("cancelling a title")),
+        (Cancel, Mechanic("land")),
         (Caravan, Mechanic("movement")),
         (Christen, Mechanic("structures")),
         (Claim, Mechanic("titles")),
@@ -124,7 +125,7 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Merge, Mechanic("merge")),
         (Move, Mechanic("movement")),
         (Name, Mechanic("identity")),
-        (Oath, Pending("changing allegiance")),
+        (Oath, Mechanic("allegiance")),
         (Patrol, Mechanic("guards")),
         (Pillage, Mechanic("pillage")),
         (Promote, Mechanic("stacks")),

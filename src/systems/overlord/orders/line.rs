@@ -36,6 +36,12 @@ pub fn unit_id(word: &str) -> Option<Tag> {
     prefixed(word, 'U').or_else(|| is_new_id(word, 'U').then(|| word.to_string()))
 }
 
+/// A unit id written as one (`U12` or a new id), in a place where bare numbers mean
+/// something else (GIVE's second word).
+fn given_unit(word: &str) -> Option<Tag> {
+    prefixed(word, 'U').or_else(|| is_new_id(word, 'U').then(|| word.to_string()))
+}
+
 /// The location id `word` names (`L12`).
 pub fn location_id(word: &str) -> Option<Tag> {
     prefixed(word, 'L')
@@ -370,7 +376,19 @@ fn parse_order<V: Vocabulary + ?Sized>(body: &str, vocabulary: &V) -> Res<Order>
             };
             Order::Get { from, count: a.opt_number()?, item: a.item()?, left: a.opt_number()? }
         }
-        Keyword::Give => Order::Give { to: a.unit()?, item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
+        Keyword::Give => {
+            let to = a.unit()?;
+            // UNIT-XFER: `GIVE receiver U12` hands over a whole unit (the giver itself
+            // or one stacked under it); an item tag comes first, so an item named
+            // like a unit stays an item.
+            match a.peek().filter(|w| a.vocabulary.item(w).is_none()).and_then(given_unit) {
+                Some(unit) => {
+                    a.skip();
+                    Order::GiveUnit { to, unit }
+                }
+                None => Order::Give { to, item: a.item()?, count: a.opt_number()?, kept: a.opt_number()? },
+            }
+        }
         Keyword::Guard => Order::Guard,
         Keyword::Have => Order::Have { item: a.item()?, count: a.opt_number()?.unwrap_or(1) },
         Keyword::Leader => Order::Leader(a.unit()?),

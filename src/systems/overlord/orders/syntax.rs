@@ -201,6 +201,9 @@ pub enum Order {
     Get { from: Target, count: Option<u32>, item: ItemId, left: Option<u32> },
     /// `GIVE unit item [number [kept]]`.
     Give { to: Tag, item: ItemId, count: Option<u32>, kept: Option<u32> },
+    /// `GIVE receiver unit`: a whole unit changes faction at the end of the month
+    /// (UNIT-XFER).
+    GiveUnit { to: Tag, unit: Tag },
     /// `GUARD`.
     Guard,
     /// `HAVE item [number]`: condition.
@@ -378,6 +381,10 @@ macro_rules! visit_references {
             | Order::Target(Target::Unit(u) | Target::Structure(u))
             | Order::Get { from: Target::Unit(u) | Target::Structure(u), .. }
             | Order::Build { what: Some(Target::Unit(u) | Target::Structure(u)), .. } => f(u),
+            Order::GiveUnit { to, unit } => {
+                f(to);
+                f(unit);
+            }
             Order::Teach(list) => {
                 for (u, _) in list {
                     if let Some(u) = u {
@@ -531,7 +538,7 @@ impl Order {
             Order::Exit(_) => Keyword::Exit as usize,
             Order::Forget(_) => Keyword::Forget as usize,
             Order::Get { .. } => Keyword::Get as usize,
-            Order::Give { .. } => Keyword::Give as usize,
+            Order::Give { .. } | Order::GiveUnit { .. } => Keyword::Give as usize,
             Order::Guard => Keyword::Guard as usize,
             Order::Have { .. } => Keyword::Have as usize,
             Order::Leader(_) => Keyword::Leader as usize,
@@ -761,6 +768,7 @@ impl<V: Vocabulary + ?Sized> fmt::Display for Written<'_, V> {
                 format!(" {}{} {}{}", target(from), opt(count), item(*i), opt(left))
             }
             Order::Give { to, item: i, count, kept } => format!(" {to} {}{}{}", item(*i), opt(count), opt(kept)),
+            Order::GiveUnit { to, unit } => format!(" {to} {unit}"),
             Order::Have { item: i, count } => format!(" {} {count}", item(*i)),
             Order::March(d) | Order::Move(d) => match d {
                 Destination::Direction(x) | Destination::Location(x) => format!(" {x}"),

@@ -1,5 +1,5 @@
-//! Control points and allegiance (CP-BASE, CP-MAX, CP-CHECK, CP-IDLE, STK-CREATURE,
-//! UNIT-FACTION-DEATH, MON-ALLEG).
+//! Control points and the end of factions (CP-BASE, CP-MAX, CP-CHECK, CP-IDLE,
+//! UNIT-FACTION-DEATH).
 //!
 //! * **Control points** are checked once, after day 1's orders. A faction may use
 //!   `starting_control_points` plus the `control` of every title its units hold. It
@@ -9,20 +9,16 @@
 //!   invisible WORK. It still goes where its stack goes, when there is movement.
 //!   Units of NPC factions are exempt. The faction's excess is kept for the month
 //!   ([`OverControl`]): battles read it (CP-BATTLE).
-//! * **Creatures** (STK-CREATURE) take the faction of the leader they are stacked
-//!   under at the end of the month. A player's creature unit that stands alone goes
-//!   back to the faction the scenario marks `creatures` (RULINGS §15).
 //! * **Factions with no units** left at the end of the month are destroyed; their
 //!   report says so. NPC factions are kept (UNIT-FACTION-DEATH).
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::data::RaceKind;
-use crate::systems::overlord::mechanics::scheduler::{Visiting, label};
+use crate::systems::overlord::mechanics::scheduler::Visiting;
 use crate::systems::overlord::mechanics::stats::{UnitStats, refresh};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    Destroyed, Events, FactionRole, Id, OverControl, Owner, Race, Refusing, StackLeader, Titles, Unit,
+    Destroyed, Events, FactionRole, Id, OverControl, Owner, Refusing, Titles, Unit,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind, Randomness};
 use bevy_app::{App, Plugin};
@@ -32,7 +28,8 @@ use rand::RngExt;
 #[cfg(test)]
 mod tests;
 
-/// Adds the control-point check, the creatures' allegiance and the end of factions.
+/// Adds the control-point check and the end of factions (after the month's changes
+/// of allegiance, `mechanics::allegiance`).
 pub struct ControlPlugin;
 
 impl Plugin for ControlPlugin {
@@ -40,7 +37,6 @@ impl Plugin for ControlPlugin {
         app.add_step_system("month_start", clear_refusals);
         app.add_step_system("control_points", refresh);
         app.add_step_system("control_points", check_control_points);
-        app.add_step_system("allegiance", creatures_follow_their_leaders);
         app.add_step_system("allegiance", end_empty_factions);
     }
 }
@@ -125,37 +121,6 @@ pub fn title_control(world: &World) -> bevy_ecs::entity::EntityHashMap<u64> {
         }
     }
     out
-}
-
-/// STK-CREATURE: creature units follow their stack leader's faction; alone, a
-/// player's creatures return to the creatures' faction.
-pub fn creatures_follow_their_leaders(world: &mut World) {
-    let catalog = world.resource::<Catalog>().clone();
-    let dir = world.resource::<Directory>();
-    let units = dir.units.clone();
-    let creatures_faction =
-        dir.factions.iter().copied().find(|&f| world.get::<FactionRole>(f).is_some_and(|x| x.creatures));
-    let day = world.resource::<Clock>().tick;
-    for u in units {
-        let Some(race) = world.get::<Race>(u) else { continue };
-        if catalog.rules.races[race.0.index()].system.kind != RaceKind::Creature {
-            continue;
-        }
-        let Some(owner) = world.get::<Owner>(u).map(|o| o.0) else { continue };
-        let leader = world.get::<StackLeader>(u).and_then(|s| s.0);
-        let target = match leader {
-            Some(l) => world.get::<Owner>(l).map(|o| o.0),
-            None if world.get::<FactionRole>(owner).is_some_and(|f| !f.npc) => creatures_faction,
-            None => None,
-        };
-        let Some(target) = target.filter(|&t| t != owner) else { continue };
-        let name = label(world, u);
-        // The faction's name as it stands this month (NAME may have changed it).
-        let to = label(world, target);
-        world.get_mut::<Owner>(u).expect("unit").0 = target;
-        world.get_mut::<Events>(owner).expect("faction").push(day, format!("{name} now follows {to}."));
-        world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
-    }
 }
 
 /// UNIT-FACTION-DEATH: a player faction with no units left is destroyed.

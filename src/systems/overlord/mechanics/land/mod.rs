@@ -5,6 +5,7 @@
 //!   collect (`taxes`); the factions whose policy rules a place (OWN-POLICY: its
 //!   owner and its occupier) are [`crate::systems::overlord::mechanics::diplomacy::authorities`].
 //! * [`owners`]: at month end, each place's legal owner from the titles covering it.
+//! * [`cancel`]: CANCEL, a land title revoking a lower one in its range.
 //!
 //! At the month's end ([`keep_in_range`], the plan's `land` step) each land title
 //! whose holder stands out of its reach is lost: the holder must stand at the
@@ -14,6 +15,7 @@
 //! Baron keeps its title up to 1.5 × its range). A lost title is unclaimed, and its
 //! holder told.
 
+pub mod cancel;
 pub mod owners;
 pub mod taxes;
 #[cfg(test)]
@@ -26,7 +28,8 @@ use crate::core::engine::plan::{Clock, PlanApp};
 use crate::systems::overlord::data::TitleKind;
 use crate::systems::overlord::mechanics::movement::Travel;
 use crate::systems::overlord::mechanics::movement::routes::Routes;
-use crate::systems::overlord::mechanics::scheduler::label;
+use crate::systems::overlord::mechanics::scheduler::{OrderHandlers, label};
+use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::mechanics::titles;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Titles, Within};
@@ -34,12 +37,13 @@ use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
-/// The month end of land titles.
+/// The month end of land titles, the day's taxes, and CANCEL.
 pub struct LandPlugin;
 
 impl Plugin for LandPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<LandBook>();
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Cancel, cancel::cancel);
         app.add_step_system("levy", levy);
         app.add_step_system("taxes", collect);
         app.add_step_system("land", keep_in_range);

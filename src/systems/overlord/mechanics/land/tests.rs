@@ -264,3 +264,79 @@ fn the_overlords_title_lets_its_faction_guard_within_its_range_grd_req() {
         assert_eq!(on_guard, covered, "at {at}: {:?}", g.events("U1"));
     }
 }
+
+// ------------------------------------------------------------------ CANCEL
+
+/// L1 bears `title` held by U1 (fa, `combat` points of combat), who stands in `at`;
+/// L3 (20 days from L1) and L4 (30 days) bear Sheriffs' titles held by U2 and U3 of
+/// fb, with 3000 points of combat each.
+fn cancelling(title: &str, combat: u32, at: &str) -> Game {
+    let sheriff = |u: &str| vec![TitleHolding { title: "shrf".into(), holder: Some(u.into()) }];
+    on_road(Tiny::new().faction("fa").faction("fb"), 5)
+        .unit("U1", "fa", "ldr", 1, at)
+        .skills(&[("cmbt", combat)])
+        .unit("U2", "fb", "ldr", 1, "L3")
+        .skills(&[("cmbt", 3000)])
+        .unit("U3", "fb", "ldr", 1, "L4")
+        .skills(&[("cmbt", 3000)])
+        .without_money()
+        .with_scenario(|s| {
+            let at = |s: &mut crate::systems::overlord::data::Scenario, id: &str| {
+                s.locations.iter().position(|l| l.id == id).unwrap()
+            };
+            let (l1, l3, l4) = (at(s, "L1"), at(s, "L3"), at(s, "L4"));
+            s.locations[l1].titles = vec![TitleHolding { title: title.into(), holder: Some("U1".into()) }];
+            s.locations[l3].titles = sheriff("U2");
+            s.locations[l4].titles = sheriff("U3");
+        })
+        .build()
+}
+
+fn held_by(g: &Game, l: &str) -> Option<String> {
+    g.get::<Titles>(l).0[0].1.as_ref().map(|h| h.to_string())
+}
+
+#[test]
+fn a_baron_cancels_a_sheriff_in_range_with_more_combat_experience_ord_cancel_ttl_land() {
+    // ORD-CANCEL, TTL-LAND (titles.ron: a baron cancels sheriffs, with more combat):
+    // Baron U1 (range 20) stands in L3, 20 days from his castle: the Sheriff's title
+    // there is cancelled, free of cost, and unclaimed; its holder is told.
+    let mut g = cancelling("baro", 5000, "L3");
+    g.orders("fa", "UNIT U1\nCANCEL shrf L3\n");
+    g.days(1);
+    assert_eq!(held_by(&g, "L3"), None, "{:?}", g.events("U1"));
+    assert!(g.said("U1", "Cancelled the title of sheriff of L3 [L3], held by U2 [U2]: it is unclaimed."), "{:?}", g.events("U1"));
+    assert!(g.said("U2", "U1 [U1], baron by title, cancelled this unit's title of sheriff of L3 [L3]."), "{:?}", g.events("U2"));
+    // "More combat experience": as much is not enough.
+    let mut g = cancelling("baro", 3000, "L3");
+    g.orders("fa", "UNIT U1\nCANCEL shrf L3\n");
+    g.days(1);
+    assert_eq!(held_by(&g, "L3").as_deref(), Some("U2"));
+    assert!(g.said("U1", "U2 [U2] has as much combat experience as this unit or more"), "{:?}", g.events("U1"));
+    // L4 lies 30 days off: out of the Baron's range of 20 (though he keeps his own
+    // title there, at 150%).
+    let mut g = cancelling("baro", 5000, "L4");
+    g.orders("fa", "UNIT U1\nCANCEL shrf L4\n");
+    g.days(1);
+    assert_eq!(held_by(&g, "L4").as_deref(), Some("U3"));
+    assert!(g.said("U1", "L4 [L4] is out of the range of the title of baron"), "{:?}", g.events("U1"));
+    // A Lord has no right to cancel a Sheriff.
+    let mut g = cancelling("lord", 5000, "L3");
+    g.orders("fa", "UNIT U1\nCANCEL shrf L3\n");
+    g.days(1);
+    assert_eq!(held_by(&g, "L3").as_deref(), Some("U2"));
+    assert!(g.said("U1", "the title of lord gives no right to cancel a title shrf"), "{:?}", g.events("U1"));
+}
+
+#[test]
+fn a_cancel_waits_until_the_unit_is_at_the_titles_place_ord_cancel() {
+    // The Baron starts in his castle and walks north to L3 (20 days): the CANCEL
+    // waits in the list and runs on arrival.
+    let mut g = cancelling("baro", 5000, "L1");
+    g.orders("fa", "UNIT U1\nCANCEL shrf L3\nMOVE N\nMOVE N\n");
+    g.days(1);
+    assert_eq!(held_by(&g, "L3").as_deref(), Some("U2"));
+    assert_eq!(crate::systems::overlord::testkit::orders(&g.engine, "U1")[0], "CANCEL shrf L3");
+    g.days(22);
+    assert_eq!(held_by(&g, "L3"), None, "{:?}", g.events("U1"));
+}

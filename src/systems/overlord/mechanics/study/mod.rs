@@ -11,7 +11,9 @@
 //!   unit's level;
 //! * the race's and the season's `study` bonuses for the skill;
 //! * the `study` bonus of the complete structure the unit is in (STR-BENEFIT:
-//!   barracks for combat, guild halls for crafts).
+//!   barracks for combat, guild halls for crafts);
+//! * the `study` bonus of the unit's title (TTL-HOG, TTL-MASTER), for the skill
+//!   named or any skill above it in its tree.
 //!
 //! Every more basic skill of the tree (the skills it requires, and theirs) gains
 //! `study_basic_percent` of what the study gained (SKL-EXP-ADV).
@@ -29,8 +31,10 @@
 //!   Leaders reach `max_study_level_leader`, `max_combat_study_level.leader` in
 //!   combat skills, and `max_study_level` in magic skills. Heroes reach
 //!   `max_combat_study_level.hero` in combat skills. A race's `learning_level` bonus
-//!   adds to the limit of its kind. A place that teaches the skill lifts the limit
-//!   to the level it teaches (LOC-TEACH).
+//!   adds to the limit of its kind, and so does a title's `learning_level` bonus for
+//!   the skill's tree (TTL-MASTER: a Master studies its element's spells to 2nd level
+//!   without a teacher, specialist spells included). A place that teaches the skill
+//!   lifts the limit to the level it teaches (LOC-TEACH).
 //!
 //! `STUDY skill level` goes on until the level is reached. Without a level it
 //! studies one day, or for its duration, or forever with `@`. It ends, in every
@@ -387,7 +391,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     let over_basic = kind == RaceKind::Follower && basics_known > allowed;
     let taught = act.world.get::<Teaches>(at.location).and_then(|l| l.0.iter().find(|t| t.0 == studying).map(|t| t.1));
-    let mut limit = study_limit(&catalog, race, studying).max(taught.unwrap_or(0));
+    let title = if kind == RaceKind::Leader { title_bonus(act, &catalog, studying) } else { TitleBonus::default() };
+    let mut limit =
+        study_limit(&catalog, race, studying).saturating_add_signed(title.levels).max(taught.unwrap_or(0));
     let st = &catalog.rules.skills[studying.index()];
     let p = &catalog.rules.info.parameters;
     let figures = u64::from(act.figures(me));
@@ -439,7 +445,12 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     }
     // SKL-KINDS: a specialist skill needs a teacher or a place that teaches it; the
     // order waits for one.
-    if st.system.flags.contains(&SkillFlag::Specialist) && lesson.is_none() && taught.is_none_or(|t| t <= current) {
+    // TTL-MASTER: a title that lifts the limit in this tree stands for the teacher.
+    if st.system.flags.contains(&SkillFlag::Specialist)
+        && lesson.is_none()
+        && taught.is_none_or(|t| t <= current)
+        && title.levels <= 0
+    {
         return Outcome::NotNow;
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.
@@ -463,6 +474,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, me) {
         speed += i64::from(b.study.get(&st.tag).copied().unwrap_or(0));
     }
+    speed += i64::from(title.speed);
     if let Some(l) = lesson {
         if !beyond {
             // ×2 for up to `teach_max_figures` figures (a leader counts as
@@ -525,6 +537,35 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Ran(Progress::Done);
     }
     Outcome::Ran(if target.is_some() { Progress::Continue } else { Progress::Step })
+}
+
+/// What the acting unit's title adds to the study of `skill` (TTL-HOG,
+/// TTL-MASTER): the title's `study` and `learning_level` bonuses for the skill
+/// itself or for a skill below it in its tree (a bonus for magecraft counts for
+/// every magic skill, one for air magics for every air spell).
+#[derive(Default)]
+struct TitleBonus {
+    /// Percent of speed.
+    speed: i32,
+    /// Levels added to the limit, without a teacher.
+    levels: i32,
+}
+
+fn title_bonus(act: &mut Act, catalog: &Catalog, skill: SkillId) -> TitleBonus {
+    let Some((l, slot)) = crate::systems::overlord::mechanics::titles::title_of(act.world, act.unit) else {
+        return TitleBonus::default();
+    };
+    let Some(ti) = act.world.get::<crate::systems::overlord::world::components::Titles>(l).map(|t| t.0[slot].0)
+    else {
+        return TitleBonus::default();
+    };
+    let b = &catalog.rules.titles[ti].bonuses;
+    let basics = act.world.resource::<SkillTree>().basics[skill.index()].clone();
+    let counts = |tag: &String| catalog.skill(tag).is_some_and(|k| k == skill || basics.contains(&k));
+    TitleBonus {
+        speed: b.study.iter().filter(|(t, _)| counts(t)).map(|(_, &v)| v).sum(),
+        levels: b.learning_level.iter().filter(|(t, _)| counts(t)).map(|(_, &v)| v).sum(),
+    }
 }
 
 /// Why a unit of `race` can never study `skill`, if it cannot.

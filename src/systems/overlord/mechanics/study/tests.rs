@@ -242,3 +242,55 @@ fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds
     assert_eq!(points(&e, "U4", "mage"), 9000);
     assert!(events(&e, "U4").iter().any(|x| x.contains("Cannot study magecraft [mage] beyond level 2, even taught")));
 }
+
+#[test]
+fn guild_and_master_titles_speed_their_tree_and_masters_need_no_teacher_ttl_hog_ttl_master() {
+    // titles.ron: the Earth Master [emag] studies earth magic 20% faster and one
+    // level further, a specialist spell such as permanent post [ppst] (it needs 1st
+    // earth magic) without a teacher: Ann, holding it, gains 120 points a day; Bea,
+    // holding nothing, waits for a teacher. Dee, Head of Guild [hgld] (magecraft
+    // +20%), studies air magic (it needs magecraft) at 120 points a day; Eve,
+    // without a title, at 100.
+    let mage = |id: &str, name: &str, at: &str, skills: &str| {
+        format!(
+            r#"(id: "{id}", name: "{name}", faction: "fa", race: "ldr", figures: 1, location: "{at}", skills: [{skills}], items: [("coin", 500, 0)]),"#
+        )
+    };
+    let earth = r#"("mage", 3000), ("eart", 18000)"#;
+    let units = [
+        mage("U1", "Ann", "L1", earth),
+        mage("U2", "Bea", "L1", earth),
+        mage("U4", "Dee", "L2", r#"("mage", 9000)"#),
+        mage("U5", "Eve", "L2", r#"("mage", 9000)"#),
+    ]
+    .concat();
+    let titled = |units: &str| {
+        world(units, "")
+            .replace(
+                r#"population: 1000),"#,
+                r#"population: 1000, titles: [(title: "emag", holder: Some("U1"))]),"#,
+            )
+            .replace(
+                r#"teaches: [(skill: "cmbt", level: 3)]),"#,
+                r#"teaches: [(skill: "cmbt", level: 3)], titles: [(title: "hgld", holder: Some("U4"))]),"#,
+            )
+    };
+    let mut e = engine_without_money(scenario(&titled(&units)));
+    run_month(
+        &mut e,
+        &["GAME fa pa\nUNIT U1\n5 STUDY ppst\nUNIT U2\n5 STUDY ppst\nUNIT U4\n5 STUDY airs\nUNIT U5\n5 STUDY airs\n"],
+    );
+    assert_eq!(points(&e, "U1", "ppst"), 5 * 120, "{:?}", events(&e, "U1"));
+    assert_eq!(points(&e, "U2", "ppst"), 0);
+    assert_eq!(orders(&e, "U2"), ["5 STUDY ppst"], "waits for a teacher");
+    assert_eq!(points(&e, "U4", "airs"), 5 * 120);
+    assert_eq!(points(&e, "U5", "airs"), 5 * 100);
+    // Ann at 8900 points of ppst (1st level; 2nd at 9000): a leader's limit in magic
+    // is 1st level, the title's one more; she reaches 2nd and stops there.
+    let ann = mage("U1", "Ann", "L1", r#"("mage", 3000), ("eart", 18000), ("ppst", 8900)"#);
+    let mut e = engine_without_money(scenario(&titled(&ann)));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@STUDY ppst\n"]);
+    assert_eq!(points(&e, "U1", "ppst"), 8900 + 120, "one day, then the limit: {:?}", events(&e, "U1"));
+    assert!(orders(&e, "U1").is_empty(), "the @STUDY ends at the limit");
+    assert!(events(&e, "U1").iter().any(|x| x == "1: Achieves 2nd permanent post [ppst]."));
+}

@@ -1,11 +1,13 @@
 //! Items changing hands: GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW (ORD-GIVE, ORD-GET,
-//! ORD-DROP, ORD-SWAP, ORD-EQUIP, ORD-WITHDRAW).
+//! ORD-DROP, ORD-SWAP, ORD-EQUIP, ORD-WITHDRAW), and GIVE of a whole unit (UNIT-XFER,
+//! carried out by `mechanics::allegiance`).
 //!
 //! Counts follow the order reference: no number means all; `0 k` means all but `k`,
 //! as long as one item moves; `n k` needs `n + k`. An order whose counts cannot be
 //! met waits (it is skipped and kept). Items leave unequipped ones first.
 
 use crate::systems::overlord::data::StanceGrant;
+use crate::systems::overlord::mechanics::allegiance;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
@@ -82,7 +84,11 @@ fn items(act: &Act, item: ItemId, n: u32) -> String {
 
 /// ORD-GIVE: waits until the receiver is present and seen and the items are there;
 /// the receiver's faction must hold the giver's at least Friendly (DIP-FRIENDLY).
+/// `GIVE receiver unit` hands over a whole unit (UNIT-XFER, `mechanics::allegiance`).
 fn give(act: &mut Act, entry: &mut Entry) -> Outcome {
+    if let Order::GiveUnit { to, unit } = &entry.order {
+        return give_unit(act, to, unit);
+    }
     let Order::Give { to, item, count, kept } = &entry.order else { return Outcome::NotNow };
     let Some(target) = act.unit_named(to) else { return Outcome::NotNow };
     if target == act.unit {
@@ -101,6 +107,17 @@ fn give(act: &mut Act, entry: &mut Entry) -> Outcome {
     act.routine(format!("Gave {what} to {them}."));
     act.event(target, format!("Received {what} from {me}."));
     Outcome::Ran(Progress::Step)
+}
+
+/// UNIT-XFER: the giver hands over itself or a unit of its faction stacked under it.
+fn give_unit(act: &mut Act, to: &str, unit: &str) -> Outcome {
+    let Some(given) = act.unit_named(unit) else { return Outcome::NotNow };
+    let me = act.unit;
+    if given != me && (!act.is_above(me, given) || act.faction_of(given) != act.faction_of(me)) {
+        return Outcome::Invalid(format!("{unit} is neither this unit nor a unit of its faction stacked under it"));
+    }
+    let Some(target) = act.unit_named(to) else { return Outcome::NotNow };
+    allegiance::swear(act, given, target)
 }
 
 /// ORD-GET: from a unit of one's own faction, or from the ground of one's location if
