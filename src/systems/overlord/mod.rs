@@ -215,6 +215,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::movement::routes::build_routes",
             "mechanics::movement::journey::retreat_at_month_start",
             "mechanics::guards::index_titles",
+            "mechanics::titles::overlord::find_the_seat",
             "mechanics::combat::start_month",
             "mechanics::control::clear_refusals",
         ],
@@ -236,7 +237,15 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ),
     ("market", &["mechanics::market::clear_markets"]),
     ("taxes", &["mechanics::stats::refresh", "mechanics::land::taxes::collect"]),
-    ("day_end", &["mechanics::scheduler::end_day", "mechanics::effects::wear_off", "mechanics::recruit::muster"]),
+    (
+        "day_end",
+        &[
+            "mechanics::scheduler::end_day",
+            "mechanics::effects::wear_off",
+            "mechanics::recruit::muster",
+            "mechanics::titles::overlord::serve_the_overlord",
+        ],
+    ),
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),
     // After the last day.
@@ -253,7 +262,12 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ),
     (
         "land",
-        &["mechanics::land::keep_in_range", "mechanics::land::uprisings", "mechanics::land::owners::reckon_owners"],
+        &[
+            "mechanics::titles::overlord::serve_the_overlord",
+            "mechanics::land::keep_in_range",
+            "mechanics::land::uprisings",
+            "mechanics::land::owners::reckon_owners",
+        ],
     ),
     ("owners", &["mechanics::structures::update_owners"]),
     (

@@ -249,6 +249,14 @@ pub struct ClaimRules {
     pub guild_absent_percent: u32,
     /// Share of the cost (%) the challenged holder receives, won or lost (50).
     pub holder_share_percent: u32,
+    /// TTL-OVERLORD: the stance the factions that serve the Overlord (scenario:
+    /// `serves_overlord`) take toward the faction that comes to hold the Overlord's
+    /// title (`"ally"`); empty: none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub overlord_holder_stance: Tag,
+    /// … and toward the faction that loses it (`"enemy"`); empty: none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub overlord_loser_stance: Tag,
 }
 
 /// Study limits for combat skills, by kind of unit.

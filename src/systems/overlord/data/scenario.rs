@@ -108,6 +108,11 @@ pub struct Faction {
     /// Creature units of resigning factions go to this faction (FAC-RESIGN).
     #[serde(default, skip_serializing_if = "is_false")]
     pub creatures: bool,
+    /// The faction serves the Overlord: it takes the rule set's stances toward the
+    /// faction that gains the Overlord's title and the one that loses it
+    /// (TTL-OVERLORD: the Imperials and the Citizens).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub serves_overlord: bool,
 }
 
 /// Faction-wide settings (SET-*). A unit setting ON adds to the faction's.

@@ -405,6 +405,15 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
         c.push(info, pp("ration_percent"), "ration_percent is a share of upkeep: at most 100".into());
     }
     check_battle(c, &r.combat.battle);
+    for (name, tag) in [
+        ("overlord_holder_stance", &p.claims.overlord_holder_stance),
+        ("overlord_loser_stance", &p.claims.overlord_loser_stance),
+    ] {
+        if !tag.is_empty() {
+            let path = vec![Seg::Field("parameters"), Seg::Field("claims"), Seg::Field(name)];
+            refcheck!(c, stances, "stance", tag, info, path);
+        }
+    }
     if r.info.system != super::rules::SYSTEM {
         let m = format!(
             "this is an Overlord rule set: its system is \"{}\", not \"{}\"",

@@ -394,6 +394,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         takes_resignations: false,
         destroyed: false,
         creatures: true,
+        serves_overlord: false,
     });
     factions.push(Faction {
         id: "t1".into(),
@@ -402,6 +403,8 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         takes_resignations: true,
         destroyed: false,
         creatures: false,
+        // The citizens (TTL-OVERLORD).
+        serves_overlord: true,
         ..factions[0].clone()
     });
     for k in 0..o.factions {
@@ -424,6 +427,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             takes_resignations: false,
             destroyed: false,
             creatures: false,
+            serves_overlord: false,
         });
     }
 

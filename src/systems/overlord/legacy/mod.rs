@@ -66,6 +66,9 @@ pub struct Defaults {
     /// The titles each title may cancel (ORD-CANCEL), by title tag.
     #[serde(default)]
     pub title_cancels: BTreeMap<Tag, crate::systems::overlord::data::rules::CancelRight>,
+    /// Names of the non-player factions that serve the Overlord (TTL-OVERLORD).
+    #[serde(default)]
+    pub overlord_servants: Vec<String>,
 }
 
 /// Season effects from the rules text.

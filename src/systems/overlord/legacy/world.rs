@@ -173,7 +173,10 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
         );
     }
 
-    let factions = factions(c, &ff, &cfg.npcs);
+    let mut factions = factions(c, &ff, &cfg.npcs);
+    for f in &mut factions {
+        f.serves_overlord = f.npc && d.overlord_servants.iter().any(|n| n.eq_ignore_ascii_case(&f.name));
+    }
     for npc in &cfg.npcs {
         if !factions.iter().any(|f| &f.id == npc) {
             c.file(&dir.join("overlord.config"));
@@ -230,6 +233,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             takes_resignations: false,
             destroyed: false,
             creatures: false,
+            serves_overlord: false,
         };
         for l in &r.body {
             match l.key.as_str() {

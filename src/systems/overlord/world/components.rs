@@ -48,6 +48,8 @@ pub struct FactionRole {
     pub creatures: bool,
     /// Other factions may RESIGN in its favour.
     pub takes_resignations: bool,
+    /// It holds the faction of the Overlord as an ally (TTL-OVERLORD).
+    pub serves_overlord: bool,
 }
 
 /// A faction that needs more control points than it has, by this many; set by the

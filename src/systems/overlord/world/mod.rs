@@ -103,7 +103,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             }
         }
         let id = std::mem::take(&mut f.id);
-        let role = FactionRole { npc: f.npc, creatures: f.creatures, takes_resignations: f.takes_resignations };
+        let role = FactionRole {
+            npc: f.npc,
+            creatures: f.creatures,
+            takes_resignations: f.takes_resignations,
+            serves_overlord: f.serves_overlord,
+        };
         let contact = Contact { password: std::mem::take(&mut f.password), email: std::mem::take(&mut f.email) };
         let settings = FactionSettings(std::mem::take(&mut f.settings));
         let destroyed = std::mem::take(&mut f.destroyed);
@@ -351,7 +356,8 @@ pub fn extract(world: &World) -> Scenario {
             f.id = id_of(e);
             f.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
             if let Some(role) = r.get::<FactionRole>() {
-                (f.npc, f.creatures, f.takes_resignations) = (role.npc, role.creatures, role.takes_resignations);
+                (f.npc, f.creatures, f.takes_resignations, f.serves_overlord) =
+                    (role.npc, role.creatures, role.takes_resignations, role.serves_overlord);
             }
             f.destroyed = r.contains::<Destroyed>();
             if let Some(c) = r.get::<Contact>() {

@@ -19,7 +19,7 @@ use super::field::Fought;
 use super::muster::Muster;
 use super::record::{AmbushRecord, BattleRecord, BattleStats, FighterRecord, SideRecord, Used};
 use super::{Battles, Cause};
-use crate::systems::overlord::data::RaceKind;
+use crate::systems::overlord::data::{RaceKind, TitleKind};
 use crate::systems::overlord::mechanics::movement::journey::send_back;
 use crate::systems::overlord::mechanics::scheduler::label;
 use crate::systems::overlord::mechanics::stacks::remove_unit;
@@ -349,17 +349,25 @@ fn titles_of_the_dead(
     for (l, slot, ti, i) in held {
         let title = &catalog.rules.titles[ti];
         let side = winner.unwrap_or(m.armies.fighters[i].side);
-        let mut heir = None;
-        if !chance(rng, b.title_loss_percent) {
-            let candidates: Vec<Entity> = (0..m.units.len())
-                .filter(|&k| m.armies.fighters[k].side == side && survivors[k] > 0 && m.armies.fighters[k].leader)
-                .map(|k| m.units[k].0)
-                .filter(|&u| titles::title_of(world, u).is_none() && meets(world, u, &title.skill))
-                .collect();
-            if !candidates.is_empty() {
-                heir = Some(candidates[rng.random_range(0..candidates.len())]);
-            }
-        }
+        let candidates: Vec<Entity> = (0..m.units.len())
+            .filter(|&k| m.armies.fighters[k].side == side && survivors[k] > 0 && m.armies.fighters[k].leader)
+            .map(|k| m.units[k].0)
+            .filter(|&u| titles::title_of(world, u).is_none() && meets(world, u, &title.skill))
+            .collect();
+        let heir = if title.kind == TitleKind::Overlord {
+            // TTL-OVERLORD: "claimed in battle by the leader with the highest combat
+            // experience" (the title's skill), never lost by chance; the first in
+            // the muster's order among equals.
+            let skill = catalog.skill(&title.skill.skill);
+            let points = |u: Entity| {
+                world.get::<Skills>(u).and_then(|s| s.0.iter().find(|x| Some(x.0) == skill).map(|x| x.1)).unwrap_or(0)
+            };
+            candidates.iter().copied().rev().max_by_key(|&u| points(u))
+        } else if !chance(rng, b.title_loss_percent) && !candidates.is_empty() {
+            Some(candidates[rng.random_range(0..candidates.len())])
+        } else {
+            None
+        };
         titles::set_holder(world, l, slot, heir);
         let place = label(world, l);
         aftermath.push(match heir {

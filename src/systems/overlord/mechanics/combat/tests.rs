@@ -314,6 +314,75 @@ fn a_title_holder_killed_in_battle_loses_it_half_the_time_else_a_winning_leader_
 }
 
 #[test]
+fn the_overlords_title_goes_to_the_winner_with_the_most_combat_at_5th_level_or_more_ttl_overlord() {
+    // fb's U4 holds the Overlord's title (5th combat, 45,000 points). fa kills it:
+    // the title is never lost by chance; it goes to fa's untitled leader with the
+    // most combat experience, 5th level or more: U3 (60,000) rather than U1 (50,000)
+    // or U5 (70,000, a Sheriff already). fc serves the Overlord: it now holds fa as
+    // an ally and fb as an enemy. With no leader at 5th level, the title is lost.
+    let build = |seed: u64, u1: u32, u3: u32| {
+        Tiny::new()
+            .faction("fa")
+            .faction("fb")
+            .faction("fc")
+            .with_faction(|f| {
+                f.npc = true;
+                f.serves_overlord = true;
+            })
+            .location("L1", "plai")
+            .with_location(|l| {
+                l.titles.push(crate::systems::overlord::data::TitleHolding {
+                    title: "over".into(),
+                    holder: Some("U4".into()),
+                })
+            })
+            .location("L2", "plai")
+            .with_location(|l| {
+                l.titles.push(crate::systems::overlord::data::TitleHolding {
+                    title: "shrf".into(),
+                    holder: Some("U5".into()),
+                })
+            })
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .skills(&[("cmbt", u1)])
+            .unit("U2", "fa", "man", 20, "L1")
+            .skills(&[("cmbt", 3000)])
+            .with_unit(|u| u.items.push(crate::systems::overlord::data::ItemHolding("swrd".into(), 20, 20)))
+            .under("U1")
+            .unit("U3", "fa", "ldr", 1, "L1")
+            .skills(&[("cmbt", u3)])
+            .under("U1")
+            .unit("U5", "fa", "ldr", 1, "L1")
+            .skills(&[("cmbt", 70_000)])
+            .under("U1")
+            .unit("U4", "fb", "ldr", 1, "L1")
+            .with_game(|x| x.seed = seed)
+            .without_money()
+            .build()
+    };
+    let stance = |g: &Game, toward: &str| {
+        let d = g.get::<crate::systems::overlord::world::components::Diplomacy>("fc");
+        let s = d.toward(g.entity(toward)).unwrap();
+        g.engine.world().resource::<crate::systems::overlord::world::Catalog>().stances.tag(s).to_string()
+    };
+    for seed in 0..12 {
+        let mut g = build(seed, 50_000, 60_000);
+        assert_eq!(stance(&g, "fa"), "neutral");
+        g.orders("fa", "UNIT U1\nATTACK U4\n").days(1);
+        assert!(!alive(&g, "U4"), "seed {seed}: {:?}", battles(&g)[0].aftermath);
+        assert_eq!(g.state().locations[0].titles[0].holder.as_deref(), Some("U3"), "seed {seed}");
+        assert_eq!((stance(&g, "fa"), stance(&g, "fb")), ("ally".to_string(), "enemy".to_string()));
+        assert!(g.said("fa", "fc [fc] now declares the faction Allied: it holds the Overlord's title."), "{:?}", g.events("fa"));
+        assert!(g.said("fb", "fc [fc] now declares the faction Enemy: it lost the Overlord's title."), "{:?}", g.events("fb"));
+    }
+    let mut g = build(1, 40_000, 44_999);
+    g.orders("fa", "UNIT U1\nATTACK U4\n").days(1);
+    assert!(!alive(&g, "U4"));
+    assert_eq!(g.state().locations[0].titles[0].holder, None, "nobody of fa but a titled unit has 5th combat");
+    assert_eq!((stance(&g, "fa"), stance(&g, "fb")), ("neutral".to_string(), "enemy".to_string()));
+}
+
+#[test]
 fn fanatics_of_the_losing_side_all_die_cmb_fanatic() {
     // fb's U5 (fanatic) waits at the rear, out of reach, while fb's U3 breaks: when
     // fb loses, U5 dies after the battle.

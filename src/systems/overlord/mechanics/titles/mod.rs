@@ -25,6 +25,7 @@
 //! index true and counts the change, so that the guards' cover (GRD-REQ) follows
 //! at once.
 
+pub mod overlord;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +39,7 @@ use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::components::{Id, Inventory, Journey, Skills, Titles};
 use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::Directory;
+use crate::core::engine::plan::PlanApp;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use std::collections::HashMap;
@@ -48,6 +50,9 @@ pub struct TitlesPlugin;
 impl Plugin for TitlesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<HeldTitles>();
+        app.add_step_system("month_start", overlord::find_the_seat);
+        app.add_step_system("day_end", overlord::serve_the_overlord);
+        app.add_step_system("land", overlord::serve_the_overlord);
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
         h.set(module_path!(), Keyword::Claim, claim);
         h.set(module_path!(), Keyword::Yield, yield_title);

@@ -170,3 +170,33 @@ fn an_absent_head_of_guild_falls_to_more_than_80_percent_tv_title_ttl_hog() {
         assert_eq!(g.count("U2", "coin"), 500, "half of the 1000 paid");
     }
 }
+
+#[test]
+fn the_overlords_servants_ally_with_its_holder_and_turn_on_the_faction_that_lost_it_ttl_overlord() {
+    // fc serves the Overlord. Ann (fa, 5th combat) claims the vacant title: fc
+    // declares fa an ally (ruleset.ron: claims.overlord_holder_stance). She bestows
+    // it on Bob (fb, friendly to fa): fc declares fb an ally and fa an enemy.
+    let mut g = place(("over", None), 50_000, "L1")
+        .with_scenario(|s| {
+            s.units[0].items = vec![crate::systems::overlord::data::ItemHolding("coin".into(), 20_000, 0)];
+            s.units[1].skills = vec![crate::systems::overlord::data::SkillExperience("cmbt".into(), 50_000)];
+            s.factions[1].stances.insert("fa".into(), "friend".into());
+            let mut fc = s.factions[0].clone();
+            (fc.id, fc.name, fc.npc, fc.serves_overlord) = ("fc".into(), "Citizens".into(), true, true);
+            s.factions.push(fc);
+        })
+        .build();
+    let stance = |g: &Game, toward: &str| {
+        let d = g.get::<crate::systems::overlord::world::components::Diplomacy>("fc");
+        let s = d.toward(g.entity(toward)).unwrap();
+        g.engine.world().resource::<crate::systems::overlord::world::Catalog>().stances.tag(s).to_string()
+    };
+    g.orders("fa", "UNIT U1\nCLAIM over\nWAIT 1\n-BESTOW U2\n");
+    g.days(1);
+    assert_eq!(holder(&g).as_deref(), Some("U1"), "{:?}", g.events("U1"));
+    assert_eq!(stance(&g, "fa"), "ally");
+    assert!(g.said("fa", "Citizens [fc] now declares the faction Allied: it holds the Overlord's title."));
+    g.days(1);
+    assert_eq!(holder(&g).as_deref(), Some("U2"), "{:?}", g.events("U1"));
+    assert_eq!((stance(&g, "fa"), stance(&g, "fb")), ("enemy".to_string(), "ally".to_string()));
+}
