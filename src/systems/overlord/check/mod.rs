@@ -367,7 +367,10 @@ fn give_unit(cx: &mut Ctx, line: usize, giver: Known, to: &str, given: &str) {
         cur = cx.own.get(l).and_then(|u| u.stack_leader.as_deref());
     }
     if cur != Some(me.id.as_str()) {
-        cx.warn(line, format!("{given} is not stacked under {} now: it can be given only from within its stack", me.id));
+        cx.warn(
+            line,
+            format!("{given} is not stacked under {} now: it can be given only from within its stack", me.id),
+        );
     }
 }
 

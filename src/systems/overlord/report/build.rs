@@ -11,6 +11,7 @@ use crate::systems::overlord::world::ids::{Catalog, ItemId};
 use crate::systems::overlord::world::resources::{Directory, Game};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
+use std::collections::BTreeMap;
 
 /// Builds every faction's report into [`Reports`]. Factions are built in parallel
 /// on [`ThreadCount`] threads; the result is in faction order whatever the count.
@@ -65,6 +66,10 @@ struct Index {
     structures_of: Vec<Vec<Entity>>,
     /// The month's battles each faction saw, in the order fought.
     battles: EntityHashMap<Vec<usize>>,
+    /// Titles held by each faction's units: (location, slot), in location order.
+    titles_of: Vec<Vec<(Entity, usize)>>,
+    /// Taxes each faction collected this month.
+    taxes_of: Vec<u64>,
 }
 
 use crate::systems::overlord::mechanics::combat::Battles;
@@ -104,7 +109,39 @@ fn index(world: &World, dir: &Directory) -> Index {
             }
         }
     }
-    Index { by_faction, by_location, location_index, titles, structures_at, structures_of, battles }
+    let mut titles_of = vec![Vec::new(); dir.factions.len()];
+    for &l in &dir.locations {
+        let Some(t) = world.get::<Titles>(l) else { continue };
+        for (slot, (_, holder)) in t.0.iter().enumerate() {
+            let f = holder
+                .as_deref()
+                .and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h))
+                .and_then(|u| world.get::<Owner>(u))
+                .and_then(|o| faction_index.get(&o.0));
+            if let Some(&f) = f {
+                titles_of[f].push((l, slot));
+            }
+        }
+    }
+    let mut taxes_of = vec![0u64; dir.factions.len()];
+    if let Some(book) = world.get_resource::<crate::systems::overlord::mechanics::land::LandBook>() {
+        for &(f, n) in book.collected.values() {
+            if let Some(&i) = faction_index.get(&f) {
+                taxes_of[i] += n;
+            }
+        }
+    }
+    Index {
+        by_faction,
+        by_location,
+        location_index,
+        titles,
+        structures_at,
+        structures_of,
+        battles,
+        titles_of,
+        taxes_of,
+    }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -168,6 +205,40 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                 .sum(),
             max: u64::from(catalog.rules.info.parameters.starting_control_points)
                 + idx.titles.get(&fe).copied().unwrap_or(0),
+        },
+        titles: idx.titles_of[i]
+            .iter()
+            .filter_map(|&(l, slot)| {
+                let (ti, holder) = world.get::<Titles>(l)?.0.get(slot)?.clone();
+                let holder = holder?.to_string();
+                let t = &catalog.rules.titles[ti];
+                let u = dir.get(crate::systems::overlord::world::resources::Kind::Unit, &holder);
+                Some(HeldTitleRecord {
+                    tag: t.tag.clone(),
+                    name: t.name.clone(),
+                    location: id_of(world, l),
+                    location_name: world.get::<DisplayName>(l).map(|n| n.0.clone()).unwrap_or_default(),
+                    holder_name: u.and_then(|u| world.get::<DisplayName>(u)).map(|n| n.0.clone()).unwrap_or_default(),
+                    holder,
+                })
+            })
+            .collect(),
+        taxes: idx.taxes_of[i],
+        diplomacy: {
+            let d = f.get::<Diplomacy>();
+            DiplomacyRecord {
+                default: d.and_then(|d| d.default).map(|s| catalog.stances.tag(s).to_string()).unwrap_or_default(),
+                stances: d
+                    .map(|d| {
+                        d.toward
+                            .iter()
+                            .map(|&(other, s)| (id_of(world, other), catalog.stances.tag(s).to_string()))
+                            .chain(d.unknown.iter().map(|(t, s)| (t.clone(), catalog.stances.tag(*s).to_string())))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                toward_us: BTreeMap::new(),
+            }
         },
         password: contact.password,
     };
@@ -253,7 +324,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         .collect();
     locations.sort_unstable();
     locations.dedup();
-    let locations = locations
+    let locations: Vec<LocationRecord> = locations
         .into_iter()
         .map(|l| {
             let le = dir.locations[l];
@@ -326,6 +397,18 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
             }
         })
         .collect();
+    // DIP-PRIVATE (rulings 11): the stances toward the faction its units saw shown
+    // by other factions' guards.
+    let mut faction = faction;
+    for l in &locations {
+        for u in &l.units {
+            if let (Some(other), Some(stance)) = (&u.faction, &u.guard_stance)
+                && !stance.is_empty()
+            {
+                faction.diplomacy.toward_us.insert(other.clone(), stance.clone());
+            }
+        }
+    }
     let months = &catalog.rules.climate.months;
     let this = world.resource::<crate::systems::overlord::world::resources::Month>().0;
     let month = months.get(this as usize).map(|m| m.name.clone()).unwrap_or_default();

@@ -76,9 +76,48 @@ pub struct FactionInfo {
     pub funds: BTreeMap<String, u64>,
     /// Control points used by the faction's units, and the most it may use.
     pub control: ControlRecord,
+    /// Titles its units hold, in location order (TTL-CLAIM, TTL-CP).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub titles: Vec<HeldTitleRecord>,
+    /// Taxes its lands paid it this month, in the money item (OWN-TAX).
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub taxes: u64,
+    /// Its stances, and the stances toward it it could learn (RPT-DIPLO).
+    pub diplomacy: DiplomacyRecord,
     /// Password (shown in the order template only; never in JSON).
     #[serde(skip)]
     pub password: String,
+}
+
+/// A title one of the faction's units holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeldTitleRecord {
+    /// Title tag.
+    pub tag: String,
+    /// Title name.
+    pub name: String,
+    /// The location the title belongs to (id).
+    pub location: String,
+    /// That location's name.
+    pub location_name: String,
+    /// The holder's unit id.
+    pub holder: String,
+    /// The holder's name.
+    pub holder_name: String,
+}
+
+/// A faction's stances (RPT-DIPLO, DIP-PRIVATE).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct DiplomacyRecord {
+    /// Its default stance (tag).
+    pub default: String,
+    /// Its explicit stances, by faction id.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stances: BTreeMap<String, String>,
+    /// Other factions' stances toward it, by faction id, as their units on guard
+    /// showed them at the end of the month (rulings 11: the only way to learn them).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub toward_us: BTreeMap<String, String>,
 }
 
 /// Control points (§11).

@@ -57,7 +57,13 @@ fn text_report_follows_the_sample_layout() {
     let r = reports();
     let t = text::render(&r[0], &crate::systems::overlord::world::Catalog::new(overlord_rules()));
     assert!(t.starts_with("tiny Report for Turn 1 for Alphans [fa]\n"), "{t}");
-    assert!(t.contains("Control points: 2 of 205.\n\nFaction funds:\n  500 coins [coin].\n"), "{t}");
+    assert!(
+        t.contains(
+            "Control points: 2 of 205.\nTitles:\n  sheriff [shrf] of Ford [L1], held by Ann [U1].\n\
+             Diplomacy: default Neutral [neutral].\n\nFaction funds:\n  500 coins [coin].\n"
+        ),
+        "{t}"
+    );
     assert!(
         t.contains(
             "Ann [U1] at Ford [L1],\n  1 leader [ldr] has: 100 coins [coin].\n  Weight 70. Capacity 100.\n  \
@@ -168,4 +174,35 @@ fn a_location_shows_its_titles_holders_their_factions_and_its_taxes_ttl_claim_ow
     let ford = r[1].locations.iter().find(|l| l.id == "L1").unwrap();
     assert_eq!(ford.taxes, u64::from(ford.population) * 2);
     assert!(t.contains(&format!("Population: {}. Taxes: {}.", ford.population, ford.taxes)), "{t}");
+}
+
+#[test]
+fn a_faction_sees_its_titles_its_taxes_and_the_stances_guards_showed_it_rpt_diplo_dip_private_own_tax() {
+    // RPT-DIPLO: fa's default stance and its titles; DIP-PRIVATE (rulings 11): fb
+    // learns fa's stance toward it only from Ann, on guard; fa learns nothing of
+    // fb's. OWN-TAX: in the second month fa owns Ford and its report says what the
+    // taxes brought.
+    let mut e = engine_without_money(scenario(TINY));
+    e.submit(vec![e.parse("GAME fa pa\nUNIT U2\nD10 DAY 15\n").unwrap()]);
+    e.run_turn(|_, _| {});
+    e.run_turn(|_, _| {});
+    let r = e.reports().to_vec();
+    let (fa, fb) = (&r[0].faction, &r[1].faction);
+    assert_eq!(fa.diplomacy.default, "neutral");
+    assert!(fa.diplomacy.toward_us.is_empty(), "fb has no guard: {:?}", fa.diplomacy);
+    assert_eq!(fb.diplomacy.toward_us.get("fa").map(String::as_str), Some("neutral"));
+    assert_eq!(
+        fa.titles.iter().map(|t| (t.tag.as_str(), t.location.as_str(), t.holder.as_str())).collect::<Vec<_>>(),
+        [("shrf", "L1", "U1")]
+    );
+    assert!(fb.titles.is_empty());
+    assert!(fa.taxes > 0, "{fa:?}");
+    assert_eq!(fb.taxes, 0);
+    let catalog = crate::systems::overlord::world::Catalog::new(overlord_rules());
+    let ta = text::render(&r[0], &catalog);
+    assert!(ta.contains(&format!("Taxes this month: {} coins [coin].\n", fa.taxes)), "{ta}");
+    let tb = text::render(&r[1], &catalog);
+    assert!(tb.contains("  Toward you, as guards showed: [fa] Neutral [neutral].\n"), "{tb}");
+    let jb = json::render(&r[1]);
+    assert!(jb.contains("\"toward_us\""), "{jb}");
 }

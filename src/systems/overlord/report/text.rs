@@ -47,6 +47,32 @@ fn goods(o: &mut String, c: &Catalog, items: &std::collections::BTreeMap<String,
     }
 }
 
+/// "Diplomacy: default Neutral [neutral]." and the stances, explicit and learnt
+/// (RPT-DIPLO, DIP-PRIVATE).
+fn diplomacy_lines(o: &mut String, c: &Catalog, d: &DiplomacyRecord) {
+    let name = |tag: &str| c.rules.stances.iter().find(|x| x.tag == tag).map_or(tag.to_string(), |x| x.name.clone());
+    if d.default.is_empty() && d.stances.is_empty() && d.toward_us.is_empty() {
+        return;
+    }
+    o.push_str("Diplomacy:");
+    if !d.default.is_empty() {
+        let _ = write!(o, " default {} [{}].", name(&d.default), d.default);
+    }
+    o.push('\n');
+    let list = |o: &mut String, head: &str, m: &std::collections::BTreeMap<String, String>| {
+        if m.is_empty() {
+            return;
+        }
+        let _ = write!(o, "  {head}");
+        for (i, (f, s)) in m.iter().enumerate() {
+            let _ = write!(o, "{}[{f}] {} [{s}]", if i > 0 { ", " } else { " " }, name(s));
+        }
+        o.push_str(".\n");
+    };
+    list(o, "Toward:", &d.stances);
+    list(o, "Toward you, as guards showed:", &d.toward_us);
+}
+
 /// Renders a report as text. Names come from the rule set; the model gives the rest.
 pub fn render(r: &FactionReport, c: &Catalog) -> String {
     render_with_template(r, c, &template(r))
@@ -85,6 +111,23 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         let _ = writeln!(o, "Next turn: {}", r.deadline);
     }
     let _ = writeln!(o, "Control points: {} of {}.", f.control.used, f.control.max);
+    if f.taxes > 0
+        && let Some(m) = c.money()
+    {
+        let tag = c.item_tag(m);
+        let _ = writeln!(o, "Taxes this month: {} {} [{tag}].", f.taxes, item_name(c, tag, f.taxes));
+    }
+    if !f.titles.is_empty() {
+        o.push_str("Titles:\n");
+        for t in &f.titles {
+            let _ = writeln!(
+                o,
+                "  {} [{}] of {} [{}], held by {} [{}].",
+                t.name, t.tag, t.location_name, t.location, t.holder_name, t.holder
+            );
+        }
+    }
+    diplomacy_lines(&mut o, c, &f.diplomacy);
     o.push_str("\nFaction funds:\n");
     if f.funds.is_empty() {
         o.push_str("  none.\n");

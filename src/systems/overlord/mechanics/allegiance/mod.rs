@@ -106,8 +106,7 @@ pub fn change_allegiances(world: &mut World) {
         return;
     }
     let dir = world.resource::<Directory>();
-    let position: bevy_ecs::entity::EntityHashMap<usize> =
-        dir.units.iter().enumerate().map(|(i, &u)| (u, i)).collect();
+    let position: bevy_ecs::entity::EntityHashMap<usize> = dir.units.iter().enumerate().map(|(i, &u)| (u, i)).collect();
     let mut pledged = pledged;
     pledged.sort_by_key(|(u, _)| position.get(u).copied().unwrap_or(usize::MAX));
     let day = world.resource::<Clock>().tick;
@@ -119,10 +118,10 @@ pub fn change_allegiances(world: &mut World) {
         }
         let name = label(world, u);
         if world.entity(p.faction).contains::<Destroyed>() {
-            world.get_mut::<Events>(old).expect("faction").push(
-                day,
-                format!("{name} stays with the faction: the faction it swore to is no more."),
-            );
+            world
+                .get_mut::<Events>(old)
+                .expect("faction")
+                .push(day, format!("{name} stays with the faction: the faction it swore to is no more."));
             continue;
         }
         let (to, from) = (label(world, p.faction), label(world, old));
@@ -137,7 +136,10 @@ pub fn change_allegiances(world: &mut World) {
         }
         world.get_mut::<Owner>(u).expect("unit").0 = p.faction;
         world.get_mut::<Orders>(u).expect("unit").0.clear();
-        world.get_mut::<Events>(p.faction).expect("faction").push(day, format!("{name} joined the faction from {from}."));
+        world
+            .get_mut::<Events>(p.faction)
+            .expect("faction")
+            .push(day, format!("{name} joined the faction from {from}."));
     }
 }
 

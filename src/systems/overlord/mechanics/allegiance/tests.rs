@@ -61,7 +61,11 @@ fn an_oath_takes_effect_at_the_month_end_after_the_old_faction_paid_the_upkeep_o
     assert!(g.events("U3").is_empty(), "the new faction gets the unit, not its month");
     assert!(g.said("fa", "U3 [U3]: U3 [U3] swore allegiance"), "{:?}", g.events("fa"));
     assert!(g.said("fa", "U3 [U3] now serves fb [fb]."), "{:?}", g.events("fa"));
-    assert!(g.said("fa", "U3 [U3]: Paid 100 coins [coin] of upkeep"), "its month reaches the old faction: {:?}", g.events("fa"));
+    assert!(
+        g.said("fa", "U3 [U3]: Paid 100 coins [coin] of upkeep"),
+        "its month reaches the old faction: {:?}",
+        g.events("fa")
+    );
     assert!(g.said("fb", "U3 [U3] joined the faction from fa [fa]."), "{:?}", g.events("fb"));
 
     // The same month without the oath: fa pays the same upkeep, fb the same.
@@ -107,7 +111,10 @@ fn a_leader_gives_itself_or_a_unit_of_its_stack_unit_xfer_ord_give() {
     assert_eq!(faction_of(&g, "U4"), "fb");
     assert_eq!(faction_of(&g, "U3"), "fa");
     assert!(
-        g.said("U1", "GIVE U2 U3: removed from the orders: U3 is neither this unit nor a unit of its faction stacked under it."),
+        g.said(
+            "U1",
+            "GIVE U2 U3: removed from the orders: U3 is neither this unit nor a unit of its faction stacked under it."
+        ),
         "{:?}",
         g.events("U1")
     );

@@ -372,8 +372,16 @@ fn the_overlords_title_goes_to_the_winner_with_the_most_combat_at_5th_level_or_m
         assert!(!alive(&g, "U4"), "seed {seed}: {:?}", battles(&g)[0].aftermath);
         assert_eq!(g.state().locations[0].titles[0].holder.as_deref(), Some("U3"), "seed {seed}");
         assert_eq!((stance(&g, "fa"), stance(&g, "fb")), ("ally".to_string(), "enemy".to_string()));
-        assert!(g.said("fa", "fc [fc] now declares the faction Allied: it holds the Overlord's title."), "{:?}", g.events("fa"));
-        assert!(g.said("fb", "fc [fc] now declares the faction Enemy: it lost the Overlord's title."), "{:?}", g.events("fb"));
+        assert!(
+            g.said("fa", "fc [fc] now declares the faction Allied: it holds the Overlord's title."),
+            "{:?}",
+            g.events("fa")
+        );
+        assert!(
+            g.said("fb", "fc [fc] now declares the faction Enemy: it lost the Overlord's title."),
+            "{:?}",
+            g.events("fb")
+        );
     }
     let mut g = build(1, 40_000, 44_999);
     g.orders("fa", "UNIT U1\nATTACK U4\n").days(1);

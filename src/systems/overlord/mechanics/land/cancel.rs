@@ -40,7 +40,9 @@ pub fn cancel(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     let found = act.world.get::<Titles>(place).and_then(|t| {
-        t.0.iter().enumerate().find(|(_, (ti, _))| catalog.rules.titles[*ti].tag.eq_ignore_ascii_case(title))
+        t.0.iter()
+            .enumerate()
+            .find(|(_, (ti, _))| catalog.rules.titles[*ti].tag.eq_ignore_ascii_case(title))
             .map(|(slot, (ti, h))| (slot, *ti, h.clone()))
     });
     let here = label(act.world, place);

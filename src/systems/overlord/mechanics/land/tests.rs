@@ -305,8 +305,16 @@ fn a_baron_cancels_a_sheriff_in_range_with_more_combat_experience_ord_cancel_ttl
     g.orders("fa", "UNIT U1\nCANCEL shrf L3\n");
     g.days(1);
     assert_eq!(held_by(&g, "L3"), None, "{:?}", g.events("U1"));
-    assert!(g.said("U1", "Cancelled the title of sheriff of L3 [L3], held by U2 [U2]: it is unclaimed."), "{:?}", g.events("U1"));
-    assert!(g.said("U2", "U1 [U1], baron by title, cancelled this unit's title of sheriff of L3 [L3]."), "{:?}", g.events("U2"));
+    assert!(
+        g.said("U1", "Cancelled the title of sheriff of L3 [L3], held by U2 [U2]: it is unclaimed."),
+        "{:?}",
+        g.events("U1")
+    );
+    assert!(
+        g.said("U2", "U1 [U1], baron by title, cancelled this unit's title of sheriff of L3 [L3]."),
+        "{:?}",
+        g.events("U2")
+    );
     // "More combat experience": as much is not enough.
     let mut g = cancelling("baro", 3000, "L3");
     g.orders("fa", "UNIT U1\nCANCEL shrf L3\n");

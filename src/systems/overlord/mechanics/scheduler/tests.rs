@@ -190,10 +190,7 @@ fn orders_of_a_mechanic_left_out_say_plainly_that_they_did_nothing() {
     let ev = events(&e, "U1");
     let notes: Vec<&String> = ev.iter().filter(|x| x.contains("does nothing")).collect();
     assert_eq!(notes.len(), 1, "reported once a month: {ev:?}");
-    assert_eq!(
-        notes[0],
-        "0: WORK: does nothing: money is not part of this engine yet. The order stays in the list."
-    );
+    assert_eq!(notes[0], "0: WORK: does nothing: money is not part of this engine yet. The order stays in the list.");
     assert_eq!(orders(&e, "U1"), ["WORK"]);
 }
 

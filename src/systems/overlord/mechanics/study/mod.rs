@@ -392,8 +392,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     let over_basic = kind == RaceKind::Follower && basics_known > allowed;
     let taught = act.world.get::<Teaches>(at.location).and_then(|l| l.0.iter().find(|t| t.0 == studying).map(|t| t.1));
     let title = if kind == RaceKind::Leader { title_bonus(act, &catalog, studying) } else { TitleBonus::default() };
-    let mut limit =
-        study_limit(&catalog, race, studying).saturating_add_signed(title.levels).max(taught.unwrap_or(0));
+    let mut limit = study_limit(&catalog, race, studying).saturating_add_signed(title.levels).max(taught.unwrap_or(0));
     let st = &catalog.rules.skills[studying.index()];
     let p = &catalog.rules.info.parameters;
     let figures = u64::from(act.figures(me));
@@ -555,8 +554,7 @@ fn title_bonus(act: &mut Act, catalog: &Catalog, skill: SkillId) -> TitleBonus {
     let Some((l, slot)) = crate::systems::overlord::mechanics::titles::title_of(act.world, act.unit) else {
         return TitleBonus::default();
     };
-    let Some(ti) = act.world.get::<crate::systems::overlord::world::components::Titles>(l).map(|t| t.0[slot].0)
-    else {
+    let Some(ti) = act.world.get::<crate::systems::overlord::world::components::Titles>(l).map(|t| t.0[slot].0) else {
         return TitleBonus::default();
     };
     let b = &catalog.rules.titles[ti].bonuses;

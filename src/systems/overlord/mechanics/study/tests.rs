@@ -266,10 +266,7 @@ fn guild_and_master_titles_speed_their_tree_and_masters_need_no_teacher_ttl_hog_
     .concat();
     let titled = |units: &str| {
         world(units, "")
-            .replace(
-                r#"population: 1000),"#,
-                r#"population: 1000, titles: [(title: "emag", holder: Some("U1"))]),"#,
-            )
+            .replace(r#"population: 1000),"#, r#"population: 1000, titles: [(title: "emag", holder: Some("U1"))]),"#)
             .replace(
                 r#"teaches: [(skill: "cmbt", level: 3)]),"#,
                 r#"teaches: [(skill: "cmbt", level: 3)], titles: [(title: "hgld", holder: Some("U4"))]),"#,

@@ -29,6 +29,7 @@ pub mod overlord;
 #[cfg(test)]
 mod tests;
 
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::TitleKind;
 use crate::systems::overlord::data::{RaceKind, StanceGrant};
 use crate::systems::overlord::mechanics::diplomacy;
@@ -39,7 +40,6 @@ use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::components::{Id, Inventory, Journey, Skills, Titles};
 use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::Directory;
-use crate::core::engine::plan::PlanApp;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use std::collections::HashMap;
