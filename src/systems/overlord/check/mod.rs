@@ -305,6 +305,19 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     cx.error(line, format!("{} ({}) bears no title {title}", l.name, l.id));
                 }
             }
+            Order::Cancel { title, location } => {
+                if let Some(l) = cx.locations.get(location.as_str())
+                    && !l.titles.iter().any(|t| t.title.eq_ignore_ascii_case(title))
+                {
+                    cx.error(line, format!("{} ({}) bears no title {title}", l.name, l.id));
+                }
+                let holds = unit.unit.is_some_and(|u| {
+                    cx.locations.values().any(|l| l.titles.iter().any(|t| t.holder.as_deref() == Some(u.id.as_str())))
+                });
+                if unit.unit.is_some() && !holds {
+                    cx.warn(line, "this unit holds no title now: only a title holder may cancel a title".into());
+                }
+            }
             Order::Pillage => pillage(cx, line, unit, moved),
             Order::Oath(to) if cx.own.contains_key(to.as_str()) => {
                 cx.error(line, format!("{to} is of your own faction: an oath to it changes nothing"));

@@ -279,3 +279,14 @@ fn oaths_and_given_units_name_another_faction_and_a_unit_of_the_stack_ord_oath_u
     assert!(got.iter().any(|l| l.starts_with("line 6: warning: U2 is not stacked under U1 now")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 7: ") || l.starts_with("line 8: ")), "{got:#?}");
 }
+
+#[test]
+fn a_cancel_names_a_title_of_its_place_and_comes_from_a_title_holder_ord_cancel() {
+    // Heath bears the Sheriff's title, Ford none. Ann holds no title now: a warning
+    // (she may win one first).
+    let c = run("GAME fa pa\nUNIT U1\nCANCEL shrf L1\nCANCEL shrf L2\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: Ford (L1) bears no title shrf")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 4: error")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: warning: this unit holds no title now")), "{got:#?}");
+}
