@@ -355,6 +355,15 @@ impl Tiny {
         self
     }
 
+    /// Every faction's units show their faction (SET-ADVERTISE at faction level), so
+    /// that other factions judge them by their declared stances (DIP-UNSEEN).
+    pub fn advertising(mut self) -> Self {
+        for f in &mut self.scenario.factions {
+            f.settings.advertise = true;
+        }
+        self
+    }
+
     /// Leaves out wages and upkeep, which change coin counts and event lists.
     pub fn without_money(mut self) -> Self {
         self.money = false;

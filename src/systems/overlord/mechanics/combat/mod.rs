@@ -31,7 +31,7 @@ mod tests;
 use crate::core::battle::{self, Request, Requests, Resolver};
 use crate::core::engine::plan::{Clock, PlanApp};
 use crate::systems::overlord::data::{JourneyKind, StanceGrant};
-use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::diplomacy::{faction_shown, grants, unseen_stance};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::stacks::set_leader;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
@@ -259,22 +259,29 @@ pub fn enemies_on_sight(world: &mut World) {
     for (_, place) in places {
         let mut units = present.remove(&place).unwrap_or_default();
         units.sort_unstable();
-        // Each faction's first unit here, in report order.
-        let mut firsts: Vec<(Entity, Entity)> = Vec::new();
+        // Each faction's first unit here, in report order, and its first unit that
+        // shows its faction and that does not (DIP-UNSEEN: those are judged by the
+        // default stance).
+        let mut firsts: Vec<First> = Vec::new();
         for &(_, u, f) in &units {
-            if !firsts.iter().any(|x| x.0 == f) {
-                firsts.push((f, u));
+            let shown = faction_shown(world, u);
+            match firsts.iter_mut().find(|x| x.faction == f) {
+                Some(x) if shown => x.shown = x.shown.or(Some(u)),
+                Some(x) => x.hidden = x.hidden.or(Some(u)),
+                None => {
+                    firsts.push(First { faction: f, unit: u, shown: shown.then_some(u), hidden: (!shown).then_some(u) })
+                }
             }
         }
         for i in 0..firsts.len() {
             for k in i + 1..firsts.len() {
-                let ((fa, ua), (fb, ub)) = (firsts[i], firsts[k]);
-                let a_on_b = aggressive.contains(&fa) && grants(world, fa, fb, StanceGrant::AttackOnSight);
-                let b_on_a = aggressive.contains(&fb) && grants(world, fb, fa, StanceGrant::AttackOnSight);
+                let (a, b) = (&firsts[i], &firsts[k]);
+                let a_on_b = target_on_sight(world, &aggressive, a.faction, b);
+                let b_on_a = target_on_sight(world, &aggressive, b.faction, a);
                 // The later comer (the later in report order) attacks when both would.
                 let (attacker, target) = match (a_on_b, b_on_a) {
-                    (_, true) => (ub, ua),
-                    (true, false) => (ua, ub),
+                    (_, Some(t)) => (b.unit, t),
+                    (Some(t), None) => (a.unit, t),
                     _ => continue,
                 };
                 let day = world.resource::<Clock>().tick;
@@ -286,6 +293,30 @@ pub fn enemies_on_sight(world: &mut World) {
             }
         }
     }
+}
+
+/// The unit of `b`'s faction that faction `a` attacks on sight: the first it holds
+/// Enemy, by its stance when the unit shows its faction, by [`unseen_stance`] when
+/// not (DIP-UNSEEN).
+fn target_on_sight(world: &World, aggressive: &EntityHashSet, a: Entity, b: &First) -> Option<Entity> {
+    if !aggressive.contains(&a) {
+        return None;
+    }
+    let table = &world.resource::<crate::systems::overlord::world::Catalog>().stances;
+    let seen = b.shown.filter(|_| grants(world, a, b.faction, StanceGrant::AttackOnSight));
+    let unseen = b
+        .hidden
+        .filter(|_| unseen_stance(world, a, b.faction).is_some_and(|s| table.grants(s, StanceGrant::AttackOnSight)));
+    let seq = |u: Entity| world.get::<Seq>(u).map_or(u32::MAX, |s| s.0);
+    [seen, unseen].into_iter().flatten().min_by_key(|&u| seq(u))
+}
+
+/// A faction's first units at a place (enemies on sight).
+struct First {
+    faction: Entity,
+    unit: Entity,
+    shown: Option<Entity>,
+    hidden: Option<Entity>,
 }
 
 /// The month's battles as the newspaper tells them: where, which day, and how it

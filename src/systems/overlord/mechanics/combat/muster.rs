@@ -24,7 +24,7 @@ use crate::core::battle::{Request, Role};
 use crate::core::engine::plan::Clock;
 use crate::core::engine::rng;
 use crate::systems::overlord::data::{CombatActionKind, RaceKind, SkillFlag, StanceGrant, Stats};
-use crate::systems::overlord::mechanics::diplomacy::grants;
+use crate::systems::overlord::mechanics::diplomacy::{grants, grants_unit};
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
@@ -174,18 +174,25 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
         }
         v
     };
+    // DIP-UNSEEN: a faction joins the battle of the attacker or the target only if
+    // that unit shows its faction ([`grants_unit`]); guards show theirs.
     for &g in &guarding {
-        if g != fa && g != fd && grants(world, g, fd, StanceGrant::Defend) && !sides[1].contains(&g) {
+        if g != fa && g != fd && grants_unit(world, g, t, StanceGrant::Defend) && !sides[1].contains(&g) {
             sides[1].push(g);
         }
     }
     let involved: [Vec<Entity>; 2] = sides.clone();
     let mut withdrawn: Vec<Entity> = Vec::new();
+    let aid = |x: Entity, f: Entity| match f {
+        _ if f == fa => grants_unit(world, x, a, StanceGrant::Aid),
+        _ if f == fd => grants_unit(world, x, t, StanceGrant::Aid),
+        _ => grants(world, x, f, StanceGrant::Aid),
+    };
     for &x in &factions_here {
         if x == fa || x == fd {
             continue;
         }
-        let aids = |s: usize| involved[s].iter().any(|&f| f != x && grants(world, x, f, StanceGrant::Aid));
+        let aids = |s: usize| involved[s].iter().any(|&f| f != x && aid(x, f));
         let on = [aids(0), sides[1].contains(&x) || aids(1)];
         match on {
             [true, true] => {

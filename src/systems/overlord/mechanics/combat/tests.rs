@@ -167,7 +167,8 @@ fn friendly_guards_and_allies_join_a_faction_on_both_sides_withdraws_and_defend_
     let t = ldr(t, "U6", "fe");
     let t = ldr(t, "U7", "ff");
     let t = ldr(t, "U8", "fb");
-    let mut g = t.without_money().build();
+    // The fighters show their factions: the others judge them by their stances.
+    let mut g = t.advertising().without_money().build();
     g.orders("fa", "UNIT U1\nATTACK U3\nUNIT U2\nTACTIC DEFEND FRONT CENTER STAND\n")
         .orders("fb", "UNIT U8\nTACTIC AVOID REAR LEFT STAND\n")
         .days(1);
@@ -501,20 +502,27 @@ fn a_faction_that_holds_another_enemy_attacks_it_on_sight_cmb_trigger() {
     let mut g = two_armies().build();
     g.days(1);
     assert!(battles(&g).is_empty(), "neutral factions do not fight");
-    let mut g = Tiny::new()
-        .faction("fa")
-        .with_faction(|f| {
-            f.stances.insert("fb".into(), "enemy".into());
-        })
-        .faction("fb")
-        .location("L1", "plai")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .unit("U3", "fb", "man", 10, "L1")
-        .without_money()
-        .build();
+    let enemies = || {
+        Tiny::new()
+            .faction("fa")
+            .with_faction(|f| {
+                f.stances.insert("fb".into(), "enemy".into());
+            })
+            .faction("fb")
+            .location("L1", "plai")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .unit("U3", "fb", "man", 10, "L1")
+            .without_money()
+    };
+    let mut g = enemies().advertising().build();
     g.days(1);
     let b = &battles(&g)[0];
     assert_eq!((b.day, b.cause.as_str(), side_ids(b, 0), side_ids(b, 1)), (1, "enemy", vec!["U1"], vec!["U3"]));
+    // DIP-UNSEEN: U3 does not show its faction; fa's default stance (Neutral) judges
+    // it, and nobody attacks.
+    let mut g = enemies().build();
+    g.days(1);
+    assert!(battles(&g).is_empty());
 }
 
 #[test]

@@ -6,8 +6,9 @@
 //! every faction without an explicit one (explicit stances keep their value). The
 //! stances are the rule set's (`diplomacy.ron`): their ranks, the stance a faction
 //! holds toward itself (`toward_self`), and what each grants ([`StanceGrant`]).
-//! Other mechanics ask whether a faction [`grants`] another a capability; none
-//! names a stance.
+//! Other mechanics ask whether a faction [`grants`] another a capability, or a
+//! unit ([`grants_unit`]: DIP-UNSEEN, a unit that does not show its faction is
+//! judged by the default stance); none names a stance.
 
 use crate::core::data::stances::StanceId;
 use crate::systems::overlord::data::StanceGrant;
@@ -15,10 +16,15 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Diplomacy, Id, LandOwner, Owner};
+use crate::systems::overlord::world::components::{
+    Diplomacy, FactionSettings, Id, LandOwner, OnGuard, Owner, UnitSettings,
+};
 use crate::systems::overlord::world::resources::Occupation;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
+
+#[cfg(test)]
+mod tests;
 
 /// Registers STANCE.
 pub struct DiplomacyPlugin;
@@ -74,12 +80,63 @@ pub fn grants(world: &World, of: Entity, toward: Entity, what: StanceGrant) -> b
     held(of, toward, what) && !(what.is_favour() && of != toward && held(toward, of, StanceGrant::Spurn))
 }
 
-/// Whether the faction of unit `of` grants the faction of unit `toward` `what`.
+/// Whether the faction of unit `of` grants unit `toward` `what` ([`grants_unit`]).
 pub fn unit_grants(world: &World, of: Entity, toward: Entity, what: StanceGrant) -> bool {
-    match (world.get::<Owner>(of), world.get::<Owner>(toward)) {
-        (Some(a), Some(b)) => grants(world, a.0, b.0, what),
-        _ => false,
+    world.get::<Owner>(of).is_some_and(|a| grants_unit(world, a.0, toward, what))
+}
+
+/// Whether unit `u` shows its faction to the other factions (DIP-UNSEEN): it
+/// advertises (its own setting or its faction's, SET-ADVERTISE) or stands on guard
+/// today (GRD-SHOW). Units of a faction always know each other.
+pub fn faction_shown(world: &World, u: Entity) -> bool {
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
+    let r = match world.get_entity(u) {
+        Ok(r) => r,
+        Err(_) => return false,
+    };
+    r.get::<UnitSettings>().is_some_and(|s| s.0.advertise)
+        || r.get::<OnGuard>().is_some_and(|g| g.0 == day && day > 0)
+        || r.get::<Owner>().and_then(|o| world.get::<FactionSettings>(o.0)).is_some_and(|s| s.0.advertise)
+}
+
+/// The stance faction `of` holds toward the units of faction `f` that do not show
+/// their faction (DIP-UNSEEN): its default stance, or its declared stance toward
+/// `f` when that is better (a higher rank) and `f` holds `of` at least at the
+/// `Gifts` grant (Friendly).
+pub fn unseen_stance(world: &World, of: Entity, f: Entity) -> Option<StanceId> {
+    let table = &world.resource::<Catalog>().stances;
+    let default = world.get::<Diplomacy>(of)?.default;
+    let declared = stance_of(world, of, f);
+    match (declared, default) {
+        (Some(d), Some(def))
+            if table.rank(d) > table.rank(def)
+                && stance_of(world, f, of).is_some_and(|s| table.grants(s, StanceGrant::Gifts)) =>
+        {
+            Some(d)
+        }
+        (_, Some(def)) => Some(def),
+        (d, None) => d,
     }
+}
+
+/// Whether faction `of` grants unit `u` `what` (§7 with DIP-UNSEEN): by its stance
+/// toward `u`'s faction when `u` shows it ([`faction_shown`]), else by
+/// [`unseen_stance`]. Gifts are taken as the unit's real faction's would be, and
+/// an unseen unit may always harvest. DIP-MUTUAL as in [`grants`].
+pub fn grants_unit(world: &World, of: Entity, u: Entity, what: StanceGrant) -> bool {
+    let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { return false };
+    if f == of || what == StanceGrant::Gifts || faction_shown(world, u) {
+        return grants(world, of, f, what);
+    }
+    match what {
+        StanceGrant::Harvest => return true,
+        // "You will not join a battle if you don't see the unit's faction."
+        StanceGrant::Aid | StanceGrant::Defend => return false,
+        _ => {}
+    }
+    let table = &world.resource::<Catalog>().stances;
+    let held = unseen_stance(world, of, f).is_some_and(|s| table.grants(s, what));
+    held && !(what.is_favour() && stance_of(world, f, of).is_some_and(|s| table.grants(s, StanceGrant::Spurn)))
 }
 
 /// The factions whose policy rules `place` (OWN-POLICY): its legal owner, and the
@@ -90,15 +147,17 @@ pub fn authorities(world: &World, place: Entity) -> [Option<Entity>; 2] {
     [owner, occupier.filter(|&o| Some(o) != owner)]
 }
 
-/// The first of the factions ruling `place` ([`authorities`]) other than `f` whose
-/// stance toward `f` grants `what` (a hostile grant: `Embargo`, `Bar`) or, for a
-/// favour (`Harvest`, `Ground`, …), does not grant it; with its role, for the
-/// report ("owns the land", "occupies the land"). OWN-POLICY: Neutral factions may
-/// enter, trade and recruit, Friendly ones harvest too, allies pillage (rulings 11).
-pub fn barring(world: &World, place: Entity, f: Entity, what: StanceGrant) -> Option<(Entity, &'static str)> {
+/// The first of the factions ruling `place` ([`authorities`]) other than unit
+/// `u`'s whose stance toward `u` ([`grants_unit`]) grants `what` (a hostile grant:
+/// `Embargo`, `Bar`) or, for a favour (`Harvest`, `Ground`, …), does not grant it;
+/// with its role, for the report ("owns the land", "occupies the land").
+/// OWN-POLICY: Neutral factions may enter, trade and recruit, Friendly ones harvest
+/// too, allies pillage (rulings 11).
+pub fn barring(world: &World, place: Entity, u: Entity, what: StanceGrant) -> Option<(Entity, &'static str)> {
+    let f = world.get::<Owner>(u)?.0;
     let [owner, occupier] = authorities(world, place);
     [(owner, "owns the land"), (occupier, "occupies the land")].into_iter().find_map(|(a, role)| {
         let a = a.filter(|&a| a != f)?;
-        (grants(world, a, f, what) != what.is_favour()).then_some((a, role))
+        (grants_unit(world, a, u, what) != what.is_favour()).then_some((a, role))
     })
 }

@@ -179,33 +179,38 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
     world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
 }
 
-/// The first unit on guard today at `place` whose faction does not grant faction
-/// `f` `what` (GRD-EFFECT: [`StanceGrant::Harvest`] for the land's resources). For
-/// full-day and later phases: guards take their post in the immediate passes.
-pub fn guard_against(world: &mut World, place: Entity, f: Entity, what: StanceGrant) -> Option<Entity> {
+/// The first unit on guard today at `place` whose faction does not grant unit `u`
+/// `what` (GRD-EFFECT: [`StanceGrant::Harvest`] for the land's resources; by
+/// [`diplomacy::grants_unit`], DIP-UNSEEN). For full-day and later phases: guards
+/// take their post in the immediate passes.
+pub fn guard_against(world: &mut World, place: Entity, u: Entity, what: StanceGrant) -> Option<Entity> {
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
+    let f = world.get::<Owner>(u)?.0;
     let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
     // Most guards are the unit's own faction's: stances are looked up only for others.
-    posts.iter().copied().find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !grants(world, o.0, f, what)))
+    posts
+        .iter()
+        .copied()
+        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !diplomacy::grants_unit(world, o.0, u, what)))
 }
 
-/// Who bars faction `f` from the market and from recruiting at `place` today
+/// Who bars unit `u` from the market and from recruiting at `place` today
 /// (DIP-HOSTILE, MKT-STANCE, REC-STANCE, GRD-EFFECT, OWN-POLICY): the land's legal
 /// owner or its occupier ([`diplomacy::authorities`]), or a unit on guard there, whose
-/// faction's stance toward `f` grants [`StanceGrant::Embargo`]. The reason, for the
-/// report.
-pub fn embargo(world: &mut World, place: Entity, f: Entity) -> Option<String> {
-    if let Some((o, role)) = diplomacy::barring(world, place, f, StanceGrant::Embargo) {
+/// faction's stance toward `u` ([`diplomacy::grants_unit`]) grants
+/// [`StanceGrant::Embargo`]. The reason, for the report.
+pub fn embargo(world: &mut World, place: Entity, u: Entity) -> Option<String> {
+    if let Some((o, role)) = diplomacy::barring(world, place, u, StanceGrant::Embargo) {
         return Some(format!("{}, who {role}, bars this unit's faction", label(world, o)));
     }
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
+    let f = world.get::<Owner>(u)?.0;
     let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
-    let g = posts
-        .iter()
-        .copied()
-        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && grants(world, o.0, f, StanceGrant::Embargo)))?;
+    let g = posts.iter().copied().find(|&g| {
+        world.get::<Owner>(g).is_some_and(|o| o.0 != f && diplomacy::grants_unit(world, o.0, u, StanceGrant::Embargo))
+    })?;
     Some(format!("{}, on guard here, bars this unit's faction", label(world, g)))
 }
 
@@ -227,8 +232,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
     // a stack it holds hostile, guarded or not; a MARCH enters.
     if j.kind == JourneyKind::Move {
         for &u in group {
-            let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { continue };
-            if let Some((o, role)) = diplomacy::barring(world, j.to, f, StanceGrant::Bar) {
+            if let Some((o, role)) = diplomacy::barring(world, j.to, u, StanceGrant::Bar) {
                 return Arrival::TurnBack(format!("{}, who {role}, holds this stack hostile", label(world, o)));
             }
         }
@@ -245,7 +249,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
         if !covers_way(world, g, j.mode) {
             continue;
         }
-        let holds = |what| group.iter().any(|&u| world.get::<Owner>(u).is_some_and(|o| grants(world, gf, o.0, what)));
+        let holds = |what| group.iter().any(|&u| diplomacy::grants_unit(world, gf, u, what));
         // The Enemy case first; the earliest-added unit of the stack is the target.
         if holds(StanceGrant::AttackOnSight) {
             tell(world, day, g, group[0], "on guard, attacks an enemy stack arriving");

@@ -212,10 +212,7 @@ pub fn clear_markets(world: &mut World) {
                 note(world, b.unit, day, format!("Left before the market closed: {}.", offer_text(&catalog, &b)));
                 continue;
             }
-            let faction = world.get::<crate::systems::overlord::world::components::Owner>(b.unit).map(|o| o.0);
-            if let Some(reason) =
-                faction.and_then(|f| crate::systems::overlord::mechanics::guards::embargo(world, place, f))
-            {
+            if let Some(reason) = crate::systems::overlord::mechanics::guards::embargo(world, place, b.unit) {
                 note(world, b.unit, day, format!("Could not trade at the market: {reason}."));
                 continue;
             }

@@ -132,6 +132,7 @@ fn the_owner_bars_a_faction_it_holds_hostile_mkt_stance() {
         .with_faction(|f| {
             f.stances.insert("fa".into(), "hostile".into());
         })
+        .advertising()
         .build();
     {
         let l1 = g.entity("L1");

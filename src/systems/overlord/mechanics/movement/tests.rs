@@ -40,7 +40,7 @@ fn world(exit: &str, units: &str, factions: &str) -> String {
     format!(
         r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
-  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"), {factions}],
+  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", settings: (advertise: true)), {factions}],
   locations: [
     (id: "L1", name: "Home", terrain: "plai", population: 100, weather: Some("fair"),
      exits: [(dir: "N", to: "L2"{exit})]),

@@ -80,7 +80,7 @@ fn pillage(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::NotNow;
     }
     // GRD-PILLAGE: guards who do not let this faction pillage attack.
-    if let Some(g) = guard_against(act.world, place, f, StanceGrant::Pillage) {
+    if let Some(g) = guard_against(act.world, place, me, StanceGrant::Pillage) {
         let (gn, here) = (act.name(g), act.name(place));
         let text = format!("Battle at {here}: {gn}, on guard, attacks the pillagers, {}.", act.name(me));
         act.event(g, text.clone());

@@ -101,7 +101,7 @@ fn pillaging_needs_first_combat_ord_pillage() {
 fn guards_attack_pillagers_they_do_not_hold_allied_grd_pillage() {
     // GRD-PILLAGE: fa's U1 on guard attacks fb's pillagers: a battle, and nothing
     // taken that day. An ally's pillage is let be.
-    let mut g = world(1000, 30, 30).build();
+    let mut g = world(1000, 30, 30).advertising().build();
     g.orders("fa", "UNIT U1\n@GUARD\n");
     g.orders("fb", "UNIT U2\n@PILLAGE\n");
     g.days(1);
@@ -111,7 +111,7 @@ fn guards_attack_pillagers_they_do_not_hold_allied_grd_pillage() {
     assert_eq!(battles[0].cause, "pillage");
     assert!(battles[0].sides[0].units.iter().any(|u| u.id == "U1"), "the guard attacks");
 
-    let mut g = world(1000, 30, 30).build();
+    let mut g = world(1000, 30, 30).advertising().build();
     g.orders("fa", "UNIT U1\n@GUARD\nSTANCE fb ally\n");
     g.orders("fb", "UNIT U2\n@PILLAGE\n");
     g.days(1);

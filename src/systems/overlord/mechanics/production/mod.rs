@@ -126,27 +126,23 @@ fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
     if let Some((item, per_batch)) = prod.harvest {
         // GRD-EFFECT: guards stop factions they do not hold Friendly from the land's
         // resources.
-        if let Some(f) = act.faction_of(me)
-            && let Some(g) = crate::systems::overlord::mechanics::guards::guard_against(
-                act.world,
-                at.location,
-                f,
-                crate::systems::overlord::data::StanceGrant::Harvest,
-            )
-        {
+        if let Some(g) = crate::systems::overlord::mechanics::guards::guard_against(
+            act.world,
+            at.location,
+            me,
+            crate::systems::overlord::data::StanceGrant::Harvest,
+        ) {
             let name = act.name(g);
             return Outcome::Invalid(format!("{name}, on guard here, does not let this unit's faction harvest"));
         }
         // RES-OWNER, rulings 11, OWN-POLICY: the land's owner, and its occupier, let
         // only the factions their stance grants harvest.
-        if let Some(f) = act.faction_of(me)
-            && let Some((o, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
-                act.world,
-                at.location,
-                f,
-                crate::systems::overlord::data::StanceGrant::Harvest,
-            )
-        {
+        if let Some((o, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
+            act.world,
+            at.location,
+            me,
+            crate::systems::overlord::data::StanceGrant::Harvest,
+        ) {
             let name = act.name(o);
             return Outcome::Invalid(format!("{name}, who {role}, does not let this unit's faction harvest"));
         }

@@ -146,8 +146,8 @@ fn a_guard_stops_factions_it_does_not_hold_friendly_from_harvesting_grd_effect()
     let text = world(100, &format!("{}{}", digger("U2", 12), digger("U3", 12).replace(r#""fa""#, r#""fb""#)))
         .replace(
             r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],"#,
-            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"),
-                (id: "fb", name: "Betans", password: "pb", default_stance: "neutral"),
+            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", settings: (advertise: true)),
+                (id: "fb", name: "Betans", password: "pb", default_stance: "neutral", settings: (advertise: true)),
                 (id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fb": "friend"})],"#,
         )
         .replace(
@@ -162,6 +162,12 @@ fn a_guard_stops_factions_it_does_not_hold_friendly_from_harvesting_grd_effect()
     assert!(
         events.iter().any(|x| x.text.contains("Warden [U9], on guard here, does not let this unit's faction harvest"))
     );
+    // DIP-UNSEEN: a unit that does not show its faction may always harvest, even
+    // under a guard whose stance is Neutral.
+    let hidden = text.replace(r#""neutral", settings: (advertise: true)),"#, r#""neutral"),"#);
+    let mut e = engine_without_money(scenario(&hidden));
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nUSE digg\n"]);
+    assert_eq!(count(&e, "U2", "ston"), 2, "fa's hidden diggers harvest");
 }
 
 #[test]

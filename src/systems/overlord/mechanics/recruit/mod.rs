@@ -192,10 +192,7 @@ fn serve(world: &mut World, catalog: &Catalog, money: ItemId, hired: &[Hire], da
             if world.get::<At>(h.leader).is_none_or(|a| a.location != place) {
                 continue;
             }
-            let faction = world.get::<Owner>(h.leader).map(|o| o.0);
-            if let Some(reason) =
-                faction.and_then(|f| crate::systems::overlord::mechanics::guards::embargo(world, place, f))
-            {
+            if let Some(reason) = crate::systems::overlord::mechanics::guards::embargo(world, place, h.leader) {
                 if let Some(mut ev) = world.get_mut::<Events>(h.leader) {
                     ev.push(day, format!("Could not recruit ({}): {reason}.", h.new_id));
                 }

@@ -197,6 +197,7 @@ fn nobody_recruits_in_a_castle_or_where_the_land_is_barred_rec_castle_rec_stance
         })
         .structure("B1", "cast", "L1")
         .with_unit(|u| u.name = "Cid".into())
+        .advertising()
         .build();
     {
         let (l1, fb) = (g.entity("L1"), g.entity("fb"));

@@ -477,7 +477,8 @@ pub fn may_enter(world: &World, s: Entity, u: Entity) -> bool {
         None => world.get::<StructureOwner>(s).and_then(|o| o.0),
     };
     let Some(keeper) = keeper else { return true };
-    crate::systems::overlord::mechanics::diplomacy::grants(world, keeper, mine, data::StanceGrant::Enter)
+    mine == keeper
+        || crate::systems::overlord::mechanics::diplomacy::grants_unit(world, keeper, u, data::StanceGrant::Enter)
 }
 
 /// ORD-CHRISTEN: the owner of a structure renames it; a unit outside any structure

@@ -15,7 +15,7 @@ fn world(fb_to_fa: &str, structures: &str, units: &str) -> String {
         r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
   factions: [
-    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral"),
+    (id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", settings: (advertise: true)),
     (id: "fb", name: "Betans", password: "pb", default_stance: "neutral", stances: {{"fa": "{fb_to_fa}"}}),
   ],
   locations: [

@@ -146,14 +146,12 @@ fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
             if act.world.resource::<Directory>().get(Kind::Location, id) != Some(at.location) {
                 return Outcome::NotNow;
             }
-            if let Some(mine) = act.faction_of(act.unit)
-                && let Some((_, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
-                    act.world,
-                    at.location,
-                    mine,
-                    StanceGrant::Ground,
-                )
-            {
+            if let Some((_, role)) = crate::systems::overlord::mechanics::diplomacy::barring(
+                act.world,
+                at.location,
+                act.unit,
+                StanceGrant::Ground,
+            ) {
                 return Outcome::Invalid(format!(
                     "the faction that {role} of {id} does not let you take from the ground"
                 ));
