@@ -364,6 +364,10 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                 ),
                 titles: title_records(world, catalog, le),
                 owner: r.get::<LandOwner>().and_then(|o| o.0.as_ref()).map(|o| id_of(world, o.0)),
+                policy: r.get::<LandOwner>().and_then(|o| o.0.as_ref()).map(|_| {
+                    let p = r.get::<Location>().map(|l| l.policy()).unwrap_or_default();
+                    if p.is_empty() { "neutral".to_string() } else { p.to_string() }
+                }),
                 occupier: world
                     .get_resource::<crate::systems::overlord::world::resources::Occupation>()
                     .and_then(|x| x.0.get(&le))

@@ -354,6 +354,11 @@ pub struct LocationRecord {
     /// The id of the faction owning the land (OWN-LEGAL).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The owner's policy, for an owned place (OWN-POLICY: `"neutral"`, the default
+    /// policy, where the owner's stances decide who may trade, recruit, harvest,
+    /// enter and pillage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
     /// The id of the faction occupying it at month end (OWN-OCCUPY).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub occupier: Option<String>,

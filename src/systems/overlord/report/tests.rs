@@ -170,7 +170,10 @@ fn a_location_shows_its_titles_holders_their_factions_and_its_taxes_ttl_claim_ow
     // end: 1,992). OWN-LEGAL: the owner, by its id, as units show their factions.
     let r = reports();
     let t = text::render(&r[1], &crate::systems::overlord::world::Catalog::new(overlord_rules()));
-    assert!(t.contains("  Title: sheriff [shrf], held by Ann [U1] of [fa].\n  Owned by [fa].\n"), "{t}");
+    assert!(
+        t.contains("  Title: sheriff [shrf], held by Ann [U1] of [fa].\n  Owned by [fa].\n  Policy: neutral.\n"),
+        "{t}"
+    );
     let ford = r[1].locations.iter().find(|l| l.id == "L1").unwrap();
     assert_eq!(ford.taxes, u64::from(ford.population) * 2);
     assert!(t.contains(&format!("Population: {}. Taxes: {}.", ford.population, ford.taxes)), "{t}");

@@ -228,6 +228,9 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         if let Some(f) = &l.owner {
             let _ = writeln!(o, "  Owned by [{f}].");
         }
+        if let Some(p) = &l.policy {
+            let _ = writeln!(o, "  Policy: {p}.");
+        }
         if let Some(f) = &l.occupier {
             let _ = writeln!(o, "  Occupied by [{f}].");
         }

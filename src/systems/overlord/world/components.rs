@@ -121,6 +121,14 @@ pub struct Funds(pub Vec<(ItemId, u64)>);
 #[derive(Component, Debug, Clone)]
 pub struct Location(pub(in crate::systems::overlord::world) data::Location);
 
+impl Location {
+    /// The land's ownership policy (OWN-POLICY; only the default, `"neutral"`, is
+    /// played: the owner's stances decide).
+    pub fn policy(&self) -> &str {
+        &self.0.policy
+    }
+}
+
 /// Where a location lies: a territory, or an inner location inside `container`
 /// (LOC-INNER).
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
