@@ -190,6 +190,7 @@ impl PluginGroup for OverlordRules {
             .add(pillage::PillagePlugin)
             .add(combat::CombatPlugin)
             .add(climate::ClimatePlugin)
+            .add(magic::MagicPlugin)
             .add(allegiance::AllegiancePlugin)
             .add(control::ControlPlugin)
             .add(report::ReportPlugin)
@@ -244,6 +245,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::effects::wear_off",
             "mechanics::recruit::muster",
             "mechanics::titles::overlord::serve_the_overlord",
+            "mechanics::magic::mana_tides",
         ],
     ),
     // After day 1.

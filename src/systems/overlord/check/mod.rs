@@ -318,6 +318,14 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                     cx.warn(line, "this unit holds no title now: only a title holder may cancel a title".into());
                 }
             }
+            Order::Give { item, .. } | Order::Get { item, .. } | Order::Drop { item, .. }
+                if cx.catalog.mana() == Some(*item) =>
+            {
+                cx.error(line, "mana cannot change hands (ITM-GIVE)".into());
+            }
+            Order::Swap { give, take, .. } if cx.catalog.mana().is_some_and(|m| m == give.1 || m == take.1) => {
+                cx.error(line, "mana cannot change hands (ITM-GIVE)".into());
+            }
             Order::Pillage => pillage(cx, line, unit, moved),
             Order::Oath(to) if cx.own.contains_key(to.as_str()) => {
                 cx.error(line, format!("{to} is of your own faction: an oath to it changes nothing"));

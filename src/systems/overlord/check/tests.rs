@@ -290,3 +290,12 @@ fn a_cancel_names_a_title_of_its_place_and_comes_from_a_title_holder_ord_cancel(
     assert!(!got.iter().any(|l| l.starts_with("line 4: error")), "{got:#?}");
     assert!(got.iter().any(|l| l.starts_with("line 4: warning: this unit holds no title now")), "{got:#?}");
 }
+
+#[test]
+fn mana_never_changes_hands_itm_give() {
+    let c = run("GAME fa pa\nUNIT U1\nGIVE U2 mana 1\nDROP mana\nGIVE U2 coin 1\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: error: mana cannot change hands")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: error: mana cannot change hands")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 5: ")), "{got:#?}");
+}

@@ -118,6 +118,8 @@ fn zero_parameters() -> Parameters {
         max_travel_days: 0,
         market_days: Vec::new(),
         mana_regen_days: 0,
+        mana_item: String::new(),
+        mana_over_step_percent: 0,
         retarget_loss_percent: 0,
         max_orders_per_unit: 0,
         press_reward_signed: 0,

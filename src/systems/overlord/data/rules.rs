@@ -133,6 +133,15 @@ pub struct Parameters {
     pub market_days: Vec<u32>,
     /// Mana regenerates by one point every this many days, below the maximum.
     pub mana_regen_days: u32,
+    /// The item a unit's mana is counted in (MAG-*; ITM-GIVE: it is never given,
+    /// taken or dropped). Empty: the game has no mana.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mana_item: Tag,
+    /// MAG-OVER: above its maximum a unit loses, every `mana_regen_days` days, one
+    /// point plus one per this % of the maximum it is over (50: under 50% over, 1;
+    /// under 100%, 2; under 150%, 3 …). 0: no loss.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub mana_over_step_percent: u32,
     /// Share (%) of the time spent on a spell that is lost when it is retargeted.
     pub retarget_loss_percent: u32,
     /// Orders a unit's list holds at most; later lines of an order file are ignored

@@ -442,6 +442,9 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     for (i, item) in p.rations.iter().enumerate() {
         refcheck!(c, items, "item", item, info, with(pp("rations"), &[Seg::Index(i)]));
     }
+    if !p.mana_item.is_empty() {
+        refcheck!(c, items, "item", &p.mana_item, info, pp("mana_item"));
+    }
     check_economy(c, &r.economy);
     for (i, m) in r.movement.modes.iter().enumerate() {
         if let Some(req) = &m.system.skill {

@@ -57,6 +57,7 @@ pub mod guards;
 pub mod identity;
 pub mod intake;
 pub mod land;
+pub mod magic;
 pub mod market;
 pub mod merge;
 pub mod money;

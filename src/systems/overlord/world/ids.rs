@@ -97,6 +97,12 @@ impl Catalog {
             .position(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty())
             .map(|i| ItemId(i as u16))
     }
+    /// The item a unit's mana is counted in (`parameters.mana_item`), if the game has
+    /// mana.
+    pub fn mana(&self) -> Option<ItemId> {
+        let tag = &self.rules.info.parameters.mana_item;
+        if tag.is_empty() { None } else { self.item(tag) }
+    }
     /// The season of month `month` (an index into the calendar).
     pub fn season(&self, month: u32) -> Option<&crate::systems::overlord::data::Season> {
         self.rules.climate.seasons.get(self.season_index(month)?)

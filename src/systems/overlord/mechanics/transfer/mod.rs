@@ -69,6 +69,11 @@ pub fn add(inv: &mut Inventory, item: ItemId, n: u32) {
     }
 }
 
+/// ITM-GIVE: mana ("cannot be given or gotten") never changes hands.
+fn bound(act: &Act, item: ItemId) -> Option<Outcome> {
+    (act.catalog().mana() == Some(item)).then(|| Outcome::Invalid("mana cannot change hands".into()))
+}
+
 fn held(act: &Act, u: Entity, item: ItemId) -> u32 {
     act.world.get::<Inventory>(u).map_or(0, |i| i.count(item))
 }
@@ -90,6 +95,9 @@ fn give(act: &mut Act, entry: &mut Entry) -> Outcome {
         return give_unit(act, to, unit);
     }
     let Order::Give { to, item, count, kept } = &entry.order else { return Outcome::NotNow };
+    if let Some(no) = bound(act, *item) {
+        return no;
+    }
     let Some(target) = act.unit_named(to) else { return Outcome::NotNow };
     if target == act.unit {
         return Outcome::Invalid("a unit cannot give to itself".into());
@@ -124,6 +132,9 @@ fn give_unit(act: &mut Act, to: &str, unit: &str) -> Outcome {
 /// it is unowned or its owner holds one's faction as an ally.
 fn get(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Get { from, count, item, left } = &entry.order else { return Outcome::NotNow };
+    if let Some(no) = bound(act, *item) {
+        return no;
+    }
     match from {
         Target::Unit(id) => {
             let Some(source) = act.unit_named(id) else { return Outcome::NotNow };
@@ -190,6 +201,9 @@ fn set_ground(act: &mut Act, loc: Entity, item: ItemId, n: u32) {
 /// ORD-DROP: items go to the location's ground.
 fn drop_items(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Drop { item, count, kept } = &entry.order else { return Outcome::NotNow };
+    if let Some(no) = bound(act, *item) {
+        return no;
+    }
     let Some(at) = act.at(act.unit) else { return Outcome::NotNow };
     let Some(n) = amount(held(act, act.unit, *item), *count, *kept) else { return Outcome::NotNow };
     let now = ground(act, at.location, *item);
@@ -204,6 +218,9 @@ fn drop_items(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// have their part. No stance is needed.
 fn swap(act: &mut Act, entry: &mut Entry) -> Outcome {
     let Order::Swap { with, give, take: want } = &entry.order else { return Outcome::NotNow };
+    if let Some(no) = bound(act, give.1).or_else(|| bound(act, want.1)) {
+        return no;
+    }
     let Some(other) = act.unit_named(with) else { return Outcome::NotNow };
     if !act.present(other) {
         return Outcome::NotNow;
