@@ -445,6 +445,13 @@ impl Game {
         self.get::<Events>(id).0.iter().any(|e| e.text.contains(text))
     }
 
+    /// The tag of the stance faction `of` holds toward faction `toward`.
+    pub fn stance(&self, of: &str, toward: &str) -> String {
+        let d = self.get::<crate::systems::overlord::world::components::Diplomacy>(of);
+        let s = d.toward(self.entity(toward)).expect("a stance");
+        self.engine.world().resource::<crate::systems::overlord::world::Catalog>().stances.tag(s).to_string()
+    }
+
     /// How many of `item` unit `unit` holds.
     pub fn count(&self, unit: &str, item: &str) -> u32 {
         count(&self.engine, unit, item)

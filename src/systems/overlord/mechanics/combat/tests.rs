@@ -361,11 +361,7 @@ fn the_overlords_title_goes_to_the_winner_with_the_most_combat_at_5th_level_or_m
             .without_money()
             .build()
     };
-    let stance = |g: &Game, toward: &str| {
-        let d = g.get::<crate::systems::overlord::world::components::Diplomacy>("fc");
-        let s = d.toward(g.entity(toward)).unwrap();
-        g.engine.world().resource::<crate::systems::overlord::world::Catalog>().stances.tag(s).to_string()
-    };
+    let stance = |g: &Game, toward: &str| g.stance("fc", toward);
     for seed in 0..12 {
         let mut g = build(seed, 50_000, 60_000);
         assert_eq!(stance(&g, "fa"), "neutral");

@@ -186,11 +186,7 @@ fn the_overlords_servants_ally_with_its_holder_and_turn_on_the_faction_that_lost
             s.factions.push(fc);
         })
         .build();
-    let stance = |g: &Game, toward: &str| {
-        let d = g.get::<crate::systems::overlord::world::components::Diplomacy>("fc");
-        let s = d.toward(g.entity(toward)).unwrap();
-        g.engine.world().resource::<crate::systems::overlord::world::Catalog>().stances.tag(s).to_string()
-    };
+    let stance = |g: &Game, toward: &str| g.stance("fc", toward);
     g.orders("fa", "UNIT U1\nCLAIM over\nWAIT 1\n-BESTOW U2\n");
     g.days(1);
     assert_eq!(holder(&g).as_deref(), Some("U1"), "{:?}", g.events("U1"));
