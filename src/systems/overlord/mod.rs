@@ -245,6 +245,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::effects::wear_off",
             "mechanics::recruit::muster",
             "mechanics::titles::overlord::serve_the_overlord",
+            "mechanics::magic::spells::summoned_arrive",
             "mechanics::magic::mana_tides",
         ],
     ),

@@ -457,6 +457,30 @@ impl Game {
         count(&self.engine, unit, item)
     }
 
+    /// Days left of enchantment `tag` on unit `unit` (0: none).
+    pub fn effect(&self, unit: &str, tag: &str) -> u32 {
+        let c = self.engine.world().resource::<crate::systems::overlord::world::Catalog>();
+        let Some(e) = c.effect(tag) else { return 0 };
+        self.get::<crate::systems::overlord::world::components::Effects>(unit)
+            .0
+            .iter()
+            .find(|x| x.0 == e)
+            .map_or(0, |x| x.1)
+    }
+
+    /// The units of race `race`, by id, in report order.
+    pub fn units_of_race(&self, race: &str) -> Vec<String> {
+        let w = self.engine.world();
+        let c = w.resource::<crate::systems::overlord::world::Catalog>();
+        let Some(r) = c.race(race) else { return Vec::new() };
+        w.resource::<crate::systems::overlord::world::resources::Directory>()
+            .units
+            .iter()
+            .filter(|&&u| w.get::<crate::systems::overlord::world::components::Race>(u).is_some_and(|x| x.0 == r))
+            .filter_map(|&u| w.get::<crate::systems::overlord::world::components::Id>(u).map(|i| i.0.clone()))
+            .collect()
+    }
+
     /// Experience points of unit `unit` in `skill`.
     pub fn points(&self, unit: &str, skill: &str) -> u32 {
         points(&self.engine, unit, skill)

@@ -23,7 +23,7 @@
 //! is checked (a unit's position for its first move, the skills it has now).
 
 use crate::core::orders::check::{Check, Problem, Severity};
-use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, Unit};
+use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, TargetKind, Unit, UseKind};
 use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
 use crate::systems::overlord::orders::syntax::CombatAction;
 use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
@@ -181,9 +181,43 @@ fn collect_created(cx: &mut Ctx, file: &OrderFile, state: &Scenario) {
     }
 }
 
+/// USE of a skill in the world: a combat-only skill is refused; a level that needs
+/// a target needs a TARGET first (MAG-TARGET); a spell needs its mana (MAG-COST).
+fn spell(cx: &mut Ctx, line: usize, unit: Known, skill: SkillId, targeted: bool) {
+    let s = &cx.catalog.rules.skills[skill.index()];
+    if s.system.use_kind == Some(UseKind::Combat) {
+        cx.error(line, format!("{} ({}) is used only in battle: put it in the COMBAT list", s.name, s.tag));
+        return;
+    }
+    let Some(u) = unit.unit else { return };
+    let points = u.skills.iter().find(|k| k.0 == s.tag).map_or(0, |k| k.1);
+    let level = cx.catalog.skill_level(skill, points);
+    let Some(lv) = level.checked_sub(1).and_then(|i| s.system.levels.get(i as usize)) else { return };
+    let needs = lv.target.as_ref().is_some_and(|t| matches!(t.kind, TargetKind::Unit | TargetKind::Location));
+    if needs && !targeted {
+        cx.error(line, format!("{} ({}) needs a target: give TARGET first (MAG-TARGET)", s.name, s.tag));
+    }
+    if lv.use_mana > 0
+        && let Some(m) = cx.catalog.mana()
+    {
+        let tag = &cx.catalog.rules.items[m.index()].tag;
+        let have: u32 = u.items.iter().filter(|h| h.0 == *tag).map(|h| h.1).sum();
+        if have < lv.use_mana {
+            cx.warn(
+                line,
+                format!(
+                    "{} ({}) costs {} mana and the unit has {have}: it waits until it has them (MAG-COST)",
+                    s.name, s.tag, lv.use_mana
+                ),
+            );
+        }
+    }
+}
+
 fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usize, &'e Entry)>) {
     let mut moved = false;
     let mut studied: Vec<SkillId> = Vec::new();
+    let mut targeted = unit.unit.is_some_and(|u| u.target.is_some());
     for (line, entry) in entries {
         let order = &entry.order;
         if let Order::Unreadable { reason, .. } = order {
@@ -271,7 +305,11 @@ fn check_list<'e>(cx: &mut Ctx, unit: Known, entries: impl Iterator<Item = (usiz
                         ),
                     );
                 }
+                if matches!(order, Order::Use { .. }) {
+                    spell(cx, line, unit, *skill, targeted || matches!(order, Order::Build { what: Some(_), .. }));
+                }
             }
+            Order::Target(_) => targeted = true,
             Order::Attack(t) => attack(cx, line, unit, t),
             Order::Combat(list) => {
                 for a in list {

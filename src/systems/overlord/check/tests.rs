@@ -5,7 +5,8 @@ use crate::systems::overlord::orders::parse;
 use crate::systems::overlord::testkit::{overlord_rules, scenario};
 use std::sync::Arc;
 
-/// fa owns a leader (U1), ten men (U2) and skeletons (U6) in L1, a leader in L2 (U5);
+/// fa owns a leader (U1), ten men (U2), skeletons (U6) and a mage with 1 mana (U7)
+/// in L1, a leader in L2 (U5);
 /// fb owns U3. L1 has exits N to L2 and IN to L3, and offers men.
 const WORLD: &str = r#"(
   game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 0),
@@ -30,6 +31,9 @@ const WORLD: &str = r#"(
     (id: "U3", name: "Bob", faction: "fb", race: "ldr", figures: 1, location: "L1"),
     (id: "U5", name: "Dee", faction: "fa", race: "ldr", figures: 1, location: "L2"),
     (id: "U6", name: "Bones", faction: "fa", race: "skel", figures: 5, location: "L1"),
+    (id: "U7", name: "Eve", faction: "fa", race: "ldr", figures: 1, location: "L1",
+     skills: [("mage", 3000), ("wate", 3000), ("wwal", 3000), ("rmor", 3000), ("fwal", 12000)],
+     items: [("mana", 1, 0)]),
   ],
 )"#;
 
@@ -298,4 +302,38 @@ fn mana_never_changes_hands_itm_give() {
     assert!(got.iter().any(|l| l.starts_with("line 3: error: mana cannot change hands")), "{got:#?}");
     assert!(got.iter().any(|l| l.starts_with("line 4: error: mana cannot change hands")), "{got:#?}");
     assert!(!got.iter().any(|l| l.starts_with("line 5: ")), "{got:#?}");
+}
+
+#[test]
+fn spells_without_a_target_without_mana_or_only_for_battle_mag_target_mag_cost() {
+    // U7 knows water walking (1 mana, no target), raise morale (1 mana, a unit
+    // here) and fire wall (a combat spell, 10 mana); it has 1 mana.
+    let c = run("GAME fa pa\nUNIT U7\nUSE wwal\nUSE rmor\nUSE fwal\nTARGET U1\nUSE rmor\nUSE frai\n");
+    let got = lines(&c);
+    assert!(!got.iter().any(|l| l.starts_with("line 3:")), "wwal needs no target and the mana is there: {got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 4: error: raise morale (rmor) needs a target")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 5: error: fire wall (fwal) is used only in battle")), "{got:#?}");
+    assert!(!got.iter().any(|l| l.starts_with("line 7:")), "after TARGET: {got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 8: warning: this unit does not know")), "{got:#?}");
+    let c = run("GAME fa pa\nUNIT U7\nUSE medi\nTARGET U1\nUSE ides\n");
+    let got = lines(&c);
+    assert!(got.iter().any(|l| l.starts_with("line 3: warning: this unit does not know meditation")), "{got:#?}");
+}
+
+#[test]
+fn a_spell_costing_more_mana_than_the_unit_has_is_flagged_mag_cost() {
+    let c = run("GAME fa pa\nUNIT U7\n2 USE wwal\nUNIT U1\nUSE cmbt\n");
+    assert!(lines(&c).iter().all(|l| !l.contains("mana")), "{:#?}", lines(&c));
+    let state = {
+        let mut s = scenario(WORLD);
+        s.units.iter_mut().find(|u| u.id == "U7").unwrap().items.clear();
+        s
+    };
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    let file = parse("GAME fa pa\nUNIT U7\nUSE wwal\n", &catalog).expect("header");
+    let got = lines(&check(&file, "fa", &state, &catalog));
+    assert!(
+        got.iter().any(|l| l.starts_with("line 3: warning: water walking (wwal) costs 1 mana and the unit has 0")),
+        "{got:#?}"
+    );
 }

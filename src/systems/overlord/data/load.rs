@@ -120,6 +120,7 @@ fn zero_parameters() -> Parameters {
         mana_regen_days: 0,
         mana_item: String::new(),
         mana_over_step_percent: 0,
+        mana_event: String::new(),
         retarget_loss_percent: 0,
         max_orders_per_unit: 0,
         press_reward_signed: 0,

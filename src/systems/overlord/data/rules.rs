@@ -142,6 +142,10 @@ pub struct Parameters {
     /// under 100%, 2; under 150%, 3 …). 0: no loss.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub mana_over_step_percent: u32,
+    /// The event type whose production gives the target mana (MAG-MEDITATE: Meditate
+    /// and Ritual make `evtritu`): each one made is one point. Empty: none does.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub mana_event: Tag,
     /// Share (%) of the time spent on a spell that is lost when it is retargeted.
     pub retarget_loss_percent: u32,
     /// Orders a unit's list holds at most; later lines of an order file are ignored

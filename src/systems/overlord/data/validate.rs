@@ -445,6 +445,9 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
     if !p.mana_item.is_empty() {
         refcheck!(c, items, "item", &p.mana_item, info, pp("mana_item"));
     }
+    if !p.mana_event.is_empty() {
+        refcheck!(c, events, "event type", &p.mana_event, info, pp("mana_event"));
+    }
     check_economy(c, &r.economy);
     for (i, m) in r.movement.modes.iter().enumerate() {
         if let Some(req) = &m.system.skill {

@@ -225,7 +225,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
     let terrains = terrains(c, f("terrains.rules"), &ctx, d);
     let races = races(c, f("races.rules"), &ctx);
     let items = items(c, f("items.rules"), &ctx);
-    let skills = super::skills::skills(c, f("skills.rules"), &mode_tags, &damage_by_value);
+    let mut skills = super::skills::skills(c, f("skills.rules"), &mode_tags, &damage_by_value);
     let constructions = constructions(c, f("constructions.rules"), &ctx, works);
     let mut titles = titles(c, f("titles.rules"), &ctx);
     for t in &mut titles {
@@ -235,6 +235,9 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         t.cancels = d.title_cancels.get(&t.tag).cloned();
     }
     let enchantments = enchantments(c, f("enchantments.rules"), f("effects.rules"), f("fx_actions.rules"), &ctx);
+    for s in &mut skills {
+        super::skills::casting_time(s, |t| enchantments.enchantments.iter().any(|e| e.tag == t));
+    }
 
     let mut events: Vec<EventType> = events;
     add_produced_events(c, &f("skills.rules").path, &skills, &mut events);

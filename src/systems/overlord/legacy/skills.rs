@@ -79,6 +79,55 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
     out
 }
 
+/// The legacy data writes a world spell's casting time in the number after what it
+/// makes: `SUMMONS gwol 15` is one grey wolf per 15 days of casting, `GRANTS effswim
+/// 1` with `MULTIPLE 4` is one day of casting for four days of swimming, `PRODUCES
+/// effenhw 1` one day for one day of the enchantment. The RON says it plainly: the
+/// days go to `production.days`; a summon's `count` is the figures one casting
+/// calls; a grant's number is the days of enchantment one casting gives (the
+/// legacy `MULTIPLE`). Combat spells are left as they are: they take no time.
+pub fn casting_time(sk: &mut Skill, is_enchantment: impl Fn(&str) -> bool) {
+    let enchant = sk.system.use_kind == Some(UseKind::Enchant);
+    let summon = sk.system.use_kind == Some(UseKind::Summon);
+    if !enchant && !summon {
+        return;
+    }
+    for lv in &mut sk.system.levels {
+        let mut p = lv.production.take().unwrap_or_default();
+        if summon && let Some(s) = &mut lv.summon {
+            if p.days == 0 {
+                p.days = s.count.max(1);
+            }
+            s.count = p.multiple.max(1);
+            p.multiple = 1;
+        }
+        if enchant {
+            // An enchantment named as the output is granted like `GRANTS`.
+            if let Some(out) = p.output.take() {
+                if is_enchantment(&out) {
+                    if !lv.grants.iter().any(|g| g.0 == out) {
+                        lv.grants.push(Grant(out, 1));
+                    }
+                } else {
+                    p.output = Some(out);
+                }
+            }
+            if p.output.is_none() && !lv.grants.is_empty() {
+                if p.days == 0 {
+                    p.days = lv.grants.iter().map(|g| g.1).max().unwrap_or(1).max(1);
+                }
+                for g in &mut lv.grants {
+                    g.1 = p.multiple.max(1);
+                }
+                p.multiple = 1;
+            }
+        }
+        if p != Production::default() {
+            lv.production = Some(p);
+        }
+    }
+}
+
 /// The item a combat skill needs equipped (CMB-SKILLEQUIP): the legacy data says it
 /// only in the description, "Use of this skill requires the equipment of: longbow
 /// [lbow]".

@@ -17,8 +17,9 @@
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
 //! * [`study`] — STUDY, TEACH, FORGET: speed, costs, limits, requirements, experience;
-//! * [`skill_use`] — what USE of a skill needs and yields, shared by production and
-//!   structures: the day's work, batches, first inputs, experience;
+//! * [`skill_use`] — USE and TARGET; the table of who carries out each kind of use;
+//!   what a use needs and yields, shared by production, structures and magic: the
+//!   day's work, batches, first inputs and mana, experience;
 //! * [`population`] — the month's end of places: optimum, drift, migration,
 //!   famine, plague, wages;
 //! * [`recruit`] — RECRUIT: hiring from the location's offer; new units join at day
@@ -39,13 +40,17 @@
 //! * [`pillage`] — PILLAGE: what it takes and harms, guards attacking pillagers;
 //! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
 //!   sides, the battlefield, the aftermath, the battle record;
-//! * [`structures`] — TARGET, BUILD, CHRISTEN, construction, owners, bonuses;
+//! * [`structures`] — BUILD, CHRISTEN, USE of building skills, construction,
+//!   owners, bonuses;
+//! * [`magic`] — mana and its tides, spells cast in the world (USE of enchanting,
+//!   summoning and ritual skills);
 //! * [`climate`] — next month's weather;
 //! * [`control`] — control points after day 1, creatures following their leaders,
 //!   factions with no units left.
 //!
-//! [`ORDERS`] says which mechanic carries out each unit order; a test checks it
-//! against the handlers the plugins register.
+//! [`ORDERS`] says which mechanic carries out each unit order, [`USES`] which one
+//! carries out USE of each kind of skill; tests check them against the handlers the
+//! plugins register.
 
 pub mod allegiance;
 pub mod climate;
@@ -76,6 +81,7 @@ pub mod study;
 pub mod titles;
 pub mod transfer;
 
+use crate::systems::overlord::data::UseKind;
 use crate::systems::overlord::orders::syntax::Keyword;
 
 /// Who carries out a unit order.
@@ -145,14 +151,32 @@ pub const ORDERS: &[(Keyword, Owner)] = {
         (Swap, Mechanic("transfer")),
         (Synchro, Mechanic("scheduler")),
         (Tactic, Mechanic("identity")),
-        (Target, Mechanic("structures")),
+        (Target, Mechanic("skill_use")),
         (Teach, Mechanic("study")),
         (Unstack, Mechanic("stacks")),
-        (Use, Mechanic("production")),
+        (Use, Mechanic("skill_use")),
         (Wait, Mechanic("scheduler")),
         (Withdraw, Mechanic("transfer")),
         (Work, Mechanic("money")),
         (Yield, Mechanic("titles")),
+    ]
+};
+
+/// Which mechanic carries out USE of each kind of skill (`use_kind` in
+/// `skills.ron`; SKL-USE-*). A skill without a kind of use, or of a kind no mechanic
+/// carries out, waits and says so; a combat skill is refused (it is used in battle).
+pub const USES: &[(UseKind, Owner)] = {
+    use Owner::*;
+    use UseKind::*;
+    &[
+        (Craft, Mechanic("production")),
+        (Harvest, Mechanic("production")),
+        (Construction, Mechanic("structures")),
+        (Build, Mechanic("structures")),
+        (Enchant, Mechanic("magic")),
+        (Summon, Mechanic("magic")),
+        (Combat, Pending("battle only")),
+        (Action, Mechanic("magic")),
     ]
 };
 
@@ -190,6 +214,22 @@ mod tests {
             match owner {
                 Owner::Mechanic(m) => assert_eq!(by, [m], "{}", k.text()),
                 Owner::Pending(_) => assert!(by.is_empty(), "{} is registered by {by:?}", k.text()),
+            }
+        }
+    }
+
+    #[test]
+    fn the_plugins_register_exactly_the_uses_the_table_names() {
+        let e = testkit::engine(testkit::alpha());
+        let registered =
+            e.world().resource::<crate::systems::overlord::mechanics::skill_use::UseHandlers>().registered().to_vec();
+        let kinds: Vec<UseKind> = USES.iter().map(|r| r.0).collect();
+        assert_eq!(kinds.len(), 8, "one row per kind of use");
+        for &(k, owner) in USES {
+            let by: Vec<&str> = registered.iter().filter(|r| r.0 == k).map(|r| mechanic_of(r.1)).collect();
+            match owner {
+                Owner::Mechanic(m) => assert_eq!(by, [m], "{k:?}"),
+                Owner::Pending(_) => assert!(by.is_empty(), "{k:?} is registered by {by:?}"),
             }
         }
     }

@@ -1,4 +1,5 @@
-//! Magic: mana (MAG-MAXMANA, MAG-REGEN, MAG-OVER, ITM-GIVE).
+//! Magic: mana (MAG-MAXMANA, MAG-REGEN, MAG-OVER, ITM-GIVE) and spells cast in the
+//! world ([`spells`]).
 //!
 //! A unit's mana is a count of the rule set's `parameters.mana_item` in its
 //! possessions. Its maximum is its `mana` statistic ([`UnitStats`]): the sum of the
@@ -19,10 +20,14 @@
 //! taken, dropped or swapped (ITM-GIVE: "Cannot be given or gotten"; the transfer
 //! orders refuse it).
 
+pub mod spells;
+#[cfg(test)]
+mod spells_tests;
 #[cfg(test)]
 mod tests;
 
 use crate::core::engine::plan::{Clock, PlanApp};
+use crate::systems::overlord::mechanics::skill_use::UseHandlers;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::mechanics::transfer;
 use crate::systems::overlord::world::Catalog;
@@ -30,11 +35,15 @@ use crate::systems::overlord::world::components::Inventory;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
-/// Adds the day's tides of mana.
+/// Carries out USE of spells, brings summoned figures in at the day's end, and
+/// adds the day's tides of mana.
 pub struct MagicPlugin;
 
 impl Plugin for MagicPlugin {
     fn build(&self, app: &mut App) {
+        spells::register(&mut app.world_mut().resource_mut::<UseHandlers>());
+        app.init_resource::<spells::Summoned>();
+        app.add_step_system("day_end", spells::summoned_arrive);
         app.add_step_system("day_end", mana_tides);
     }
 }

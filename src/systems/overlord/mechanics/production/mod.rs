@@ -30,14 +30,15 @@
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::data::{SkillFlag, UseKind};
-use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, not_yet};
-use crate::systems::overlord::mechanics::skill_use::{Specs, batches, daily_work, first_inputs, gain_experience};
+use crate::systems::overlord::data::UseKind;
+use crate::systems::overlord::mechanics::scheduler::{Act, not_yet};
+use crate::systems::overlord::mechanics::skill_use::{
+    Retarget, Specs, UseHandlers, batches, daily_work, first_inputs, gain_experience,
+};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
-use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Events, Inventory, Orders, Production, Resources, Skills};
+use crate::systems::overlord::world::components::{Events, Inventory, Orders, Production, Resources};
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -65,50 +66,28 @@ struct Claim {
     progress: u32,
 }
 
-/// Registers USE and adds [`settle_harvests`] after the full-day orders.
+/// Carries out USE of harvesting and crafting skills, and adds [`settle_harvests`]
+/// after the full-day orders.
 pub struct ProductionPlugin;
 
 impl Plugin for ProductionPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Harvests>();
-        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Use, use_skill);
+        let mut h = app.world_mut().resource_mut::<UseHandlers>();
+        h.set(module_path!(), UseKind::Harvest, use_skill, Retarget::Keep);
+        h.set(module_path!(), UseKind::Craft, use_skill, Retarget::Keep);
         app.add_step_system("harvests", settle_harvests);
         app.add_step_system("places", renew_resources);
     }
 }
 
-/// ORD-USE.
-fn use_skill(act: &mut Act, entry: &mut Entry) -> Outcome {
-    let Order::Use { skill, count } = entry.order else { return Outcome::NotNow };
+/// USE of a harvesting or crafting skill (ORD-USE), at the unit's `level`.
+fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome {
+    let Order::Use { count, .. } = entry.order else { return Outcome::NotNow };
     let me = act.unit;
     let catalog = act.catalog().clone();
-    let s = &catalog.rules.skills[skill.index()];
-    let level = act
-        .world
-        .get::<Skills>(me)
-        .map_or(0, |k| k.0.iter().find(|x| x.0 == skill).map_or(0, |x| catalog.skill_level(skill, x.1)));
-    let level = if level == 0 && s.system.flags.contains(&SkillFlag::UseAnyone) { 1 } else { level };
-    if level == 0 {
-        return Outcome::Invalid(format!("the unit does not know {} [{}] at 1st level", s.name, s.tag));
-    }
-    let kind = s.system.use_kind;
-    if matches!(kind, Some(UseKind::Build | UseKind::Construction)) {
-        let mut count = count;
-        let out = crate::systems::overlord::mechanics::structures::building_use(act, skill, &mut count);
-        if let Order::Use { count: c, .. } = &mut entry.order {
-            *c = count;
-        }
-        return out;
-    }
-    let spec = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone();
-    let (Some(UseKind::Harvest | UseKind::Craft), Some(prod)) = (kind, spec) else {
-        let what = match kind {
-            Some(UseKind::Enchant) => "enchanting",
-            Some(UseKind::Summon) => "summoning",
-            None => "using this skill",
-            _ => "this use of a skill",
-        };
-        not_yet(act.world, me, act.day, entry, what);
+    let Some(prod) = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone() else {
+        not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
     };
     let Some(at) = act.at(me) else { return Outcome::NotNow };

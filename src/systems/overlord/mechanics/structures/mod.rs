@@ -1,4 +1,4 @@
-//! Structures and vessels: TARGET, BUILD, USE of building skills, CHRISTEN, owners
+//! Structures and vessels: BUILD, USE of building skills, CHRISTEN, owners
 //! (ORD-TARGET, ORD-BUILD, ORD-CHRISTEN; STR-START, STR-WORK, STR-RULES, STR-COST,
 //! STR-OWNER, STR-BENEFIT, STR-PROD, STR-SHIP).
 //!
@@ -17,7 +17,8 @@
 //!   location and be unfinished. The builder need not be inside.
 //! * `BUILD skill [what] [count]` is TARGET `what` followed by USE (RULINGS §14).
 //!
-//! A unit that changes its target loses the work of its unfinished batch (ORD-TARGET).
+//! A unit that changes its target (TARGET, `skill_use`) loses the work of its
+//! unfinished batch (ORD-TARGET).
 //! A construction can be started only where the terrain is neither water nor
 //! `no_build`, and only by units with its `building_skill` experience; every
 //! contributor needs that experience too. Nobody may enter before it is complete.
@@ -49,15 +50,17 @@ use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{self, UseKind};
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
-use crate::systems::overlord::mechanics::skill_use::{Spec, Specs, batches, daily_work, first_inputs};
+use crate::systems::overlord::mechanics::skill_use::{
+    Retarget, Spec, Specs, UseHandlers, batches, daily_work, first_inputs, set_target, target_word,
+};
 use crate::systems::overlord::orders::line::is_new_id;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
-use crate::systems::overlord::orders::syntax::{Entry, Order, Target};
+use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::NewStructure;
 use crate::systems::overlord::world::components::{
-    At, DisplayName, Events, Exits, Id, Missing, Owner, Production, SkillTarget, Skills, StructureAt, StructureKind,
+    At, DisplayName, Events, Exits, Id, Missing, Owner, SkillTarget, Skills, StructureAt, StructureKind,
     StructureOwner, Terrain,
 };
 use crate::systems::overlord::world::ids::SkillId;
@@ -68,56 +71,29 @@ use bevy_ecs::prelude::*;
 #[cfg(test)]
 mod tests;
 
-/// Registers TARGET, BUILD and CHRISTEN, and the month-end update of owners.
+/// Registers BUILD and CHRISTEN, USE of building skills, and the month-end update of owners.
 pub struct StructuresPlugin;
 
 impl Plugin for StructuresPlugin {
     fn build(&self, app: &mut App) {
         let mut h = app.world_mut().resource_mut::<OrderHandlers>();
-        h.set(module_path!(), Keyword::Target, target);
         h.set(module_path!(), Keyword::Build, build);
         h.set(module_path!(), Keyword::Christen, christen);
+        let mut u = app.world_mut().resource_mut::<UseHandlers>();
+        u.set(module_path!(), UseKind::Build, use_building_skill, Retarget::LoseAll);
+        u.set(module_path!(), UseKind::Construction, use_building_skill, Retarget::LoseAll);
         app.add_step_system("owners", update_owners);
     }
 }
 
-/// The word a target is written with.
-fn target_word(t: &Target) -> &str {
-    match t {
-        Target::Unit(x) | Target::Location(x) | Target::Structure(x) | Target::Faction(x) | Target::Construction(x) => {
-            x
-        }
+/// USE of a building skill (ORD-USE).
+fn use_building_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, _level: u32) -> Outcome {
+    let Order::Use { mut count, .. } = entry.order else { return Outcome::NotNow };
+    let out = building_use(act, skill, &mut count);
+    if let Order::Use { count: c, .. } = &mut entry.order {
+        *c = count;
     }
-}
-
-/// Sets unit `u`'s target to `word`; a change of target loses the unfinished batch
-/// of a building or construction skill (ORD-TARGET).
-fn set_target(act: &mut Act, word: &str) {
-    let me = act.unit;
-    let same = act.world.get::<SkillTarget>(me).is_some_and(|t| t.0.as_deref() == Some(word));
-    if same {
-        return;
-    }
-    act.world.get_mut::<SkillTarget>(me).expect("unit").0 = Some(word.to_string());
-    let catalog = act.catalog().clone();
-    let lost = act.world.get::<Production>(me).and_then(|p| p.0).is_some_and(|(s, w)| {
-        w > 0 && matches!(catalog.rules.skills[s.index()].system.use_kind, Some(UseKind::Build | UseKind::Construction))
-    });
-    if lost {
-        act.world.get_mut::<Production>(me).expect("unit").0 = None;
-        act.event(me, "Its unfinished work was lost when it changed its target (TARGET).");
-    }
-}
-
-/// ORD-TARGET. A new structure id not created yet is kept as the target: skills
-/// wait for it, and it becomes the permanent id once the structure is started
-/// (FILE-NEWID-LIFE), or is dropped at the end of the month.
-fn target(act: &mut Act, entry: &mut Entry) -> Outcome {
-    let Order::Target(t) = &entry.order else { return Outcome::NotNow };
-    let word = target_word(t).to_string();
-    set_target(act, &word);
-    act.log(format!("Now aims its skills at {word}."));
-    Outcome::Ran(Progress::Step)
+    out
 }
 
 /// ORD-BUILD: `BUILD skill [what] [count]` is TARGET `what` then USE (RULINGS §14).

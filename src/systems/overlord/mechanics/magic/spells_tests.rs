@@ -1,0 +1,152 @@
+//! Spells cast in the world, on a tiny world of Overlord's data: Ann (U1), a water
+//! mage of faction fa, with Bob (U2) beside her in L1 and Cid (U3) in L2.
+
+use crate::systems::overlord::testkit::{Game, Tiny};
+
+fn world(skills: &[(&str, u32)], items: &[(&str, u32)]) -> Game {
+    Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .exit("L1", "N", "L2")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(skills)
+        .items(items)
+        .unit("U2", "fa", "ldr", 1, "L1")
+        .unit("U3", "fa", "ldr", 1, "L2")
+        .build()
+}
+
+#[test]
+fn meditation_turns_herbs_into_mana_above_the_maximum_mag_meditate() {
+    // 2nd meditation (9000) makes 2 mana a day from 1 herb; maximum 1 (magecraft) +
+    // 2 (meditation) = 3. Day 1: 2; day 2: 4, then 33% over the maximum ebbs 1 at the
+    // day's end (MAG-OVER): 3.
+    let mut g = world(&[("mage", 3000), ("medi", 9000)], &[("hrbs", 3)]);
+    g.orders("fa", "UNIT U1\nUSE medi 2\n");
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.count("U1", "hrbs")), (2, 2));
+    assert!(g.said("U1", "Used meditation [medi]: gained 2 mana"), "{:?}", g.events("U1"));
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.count("U1", "hrbs")), (3, 1));
+    g.days(1);
+    assert_eq!(g.count("U1", "hrbs"), 1, "two uses asked, two made");
+}
+
+#[test]
+fn an_enchantment_on_the_caster_costs_mana_and_lasts_its_days_mag_cost_itm_ench() {
+    // Water walking [wwal], 1st level: one day of casting, 1 mana, 4 days of
+    // swimming on the caster (no target in the data).
+    let mut g = world(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)], &[("mana", 2)]);
+    g.orders("fa", "UNIT U1\nUSE wwal\n");
+    g.days(1);
+    assert_eq!(g.count("U1", "mana"), 1, "one point paid");
+    assert_eq!(g.effect("U1", "effswim"), 3, "4 days, one worn off at the day's end");
+    assert!(g.said("U1", "Cast water walking [wwal] on itself: 4 days of swimming [effswim]."), "{:?}", g.events("U1"));
+    g.days(3);
+    assert_eq!(g.effect("U1", "effswim"), 0);
+}
+
+#[test]
+fn a_second_casting_adds_its_days_and_n_casts_n_times() {
+    // USE wwal 2: two castings on two days; the days add up: 4 − 1 + 4 − 1 = 6.
+    let mut g = world(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)], &[("mana", 2)]);
+    g.orders("fa", "UNIT U1\nUSE wwal 2\nUSE wwal\n");
+    g.days(2);
+    assert_eq!((g.count("U1", "mana"), g.effect("U1", "effswim")), (1, 6), "mana 2 − 2 + 1 regained on day 2");
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.effect("U1", "effswim")), (0, 9), "the third USE casts once more");
+}
+
+#[test]
+fn a_spell_on_a_unit_needs_a_target_within_reach_mag_target() {
+    // Raise morale [rmor]: a unit in the caster's place gets 4 days of +2
+    // initiative. Without TARGET, or with a target elsewhere, it cannot be cast.
+    let mut g = world(&[("mage", 3000), ("rmor", 3000)], &[("mana", 2)]);
+    g.orders("fa", "UNIT U1\nUSE rmor\nDAY 2\n-TARGET U3\n-USE rmor\nDAY 3\n-TARGET U2\n-USE rmor\n");
+    g.days(3);
+    assert!(
+        g.said("U1", "USE rmor: removed from the orders: raise morale [rmor] needs a target"),
+        "{:?}",
+        g.events("U1")
+    );
+    assert!(g.said("U1", "its target U3 is not here"), "{:?}", g.events("U1"));
+    assert_eq!(g.effect("U2", "effini2"), 3, "cast on day 3");
+    assert_eq!(g.effect("U1", "effini2"), 0);
+    assert_eq!(g.count("U1", "mana"), 1, "at its maximum, 2, until the cast paid 1");
+    assert!(g.said("U2", "cast raise morale [rmor] on it: 4 days of morale [effini2]"), "{:?}", g.events("U2"));
+    let s = g.get::<crate::systems::overlord::mechanics::stats::UnitStats>("U2").stats.initiative;
+    let t = g.get::<crate::systems::overlord::mechanics::stats::UnitStats>("U3").stats.initiative;
+    assert_eq!(s, t + 2, "the enchantment changes the target's statistics");
+}
+
+#[test]
+fn a_caster_with_too_little_mana_waits_and_says_why() {
+    let mut g = world(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)], &[]);
+    g.orders("fa", "UNIT U1\nUSE wwal\n");
+    g.days(1);
+    assert_eq!(g.effect("U1", "effswim"), 0);
+    assert!(g.said("U1", "USE wwal: waits: too little mana: it needs 1 mana [mana] (has 0)"), "{:?}", g.events("U1"));
+    g.days(1);
+    assert_eq!(g.count("U1", "mana"), 1, "regained on day 2");
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.effect("U1", "effswim")), (0, 3), "cast on day 3 with the point regained");
+}
+
+#[test]
+fn a_summons_forms_a_new_unit_or_joins_one_of_its_race() {
+    // Call grey wolf [cgwf], 1st level: 15 days of casting and 8 mana a wolf. The
+    // first forms the new unit fanU01 under the caster; the second joins it.
+    let mut g = world(&[("mage", 3000), ("clon", 3000), ("chou", 3000), ("cgwf", 9000)], &[("mana", 8)]);
+    g.orders("fa", "UNIT U1\nTARGET fanU01\nUSE cgwf 1\n");
+    g.days(14);
+    assert!(g.units_of_race("gwol").is_empty(), "not before 15 days");
+    let max = g.get::<crate::systems::overlord::mechanics::stats::UnitStats>("U1").stats.mana as u32;
+    assert_eq!(g.count("U1", "mana"), max, "8 paid when the casting began, then regained up to the maximum");
+    g.days(1);
+    let wolves = g.units_of_race("gwol");
+    assert_eq!(wolves.len(), 1);
+    let w = wolves[0].clone();
+    assert_eq!(crate::systems::overlord::testkit::figures(&g.engine, &w), 1);
+    assert!(g.said("U1", "1 grey wolf [gwol] answered Call Grey Wolf [cgwf] as"), "{:?}", g.events("U1"));
+    let leader = g.get::<crate::systems::overlord::world::components::StackLeader>(&w).0;
+    assert_eq!(leader, Some(g.entity("U1")), "stacked under its caster");
+}
+
+#[test]
+fn a_summons_into_a_unit_of_another_race_is_refused() {
+    let mut g = world(&[("mage", 3000), ("cgwf", 9000)], &[("mana", 8)]);
+    g.orders("fa", "UNIT U1\nTARGET U2\nUSE cgwf 1\n");
+    g.days(1);
+    assert!(g.said("U1", "join a unit of its faction of their race, or a new unit: not U2"), "{:?}", g.events("U1"));
+    assert_eq!(g.count("U1", "mana"), 8, "nothing paid");
+}
+
+#[test]
+fn retargeting_a_casting_loses_half_of_it_and_pays_again_mag_retarget() {
+    // Invoke ancestors [ianc], 1st level: 10 days and 1 grain for 10 days of +3
+    // initiative on a unit here. After 4 days on U2 it turns to U1 itself: 2 days of
+    // work are left (rulings 10: 50% lost) and a second grain goes; 8 more days
+    // finish it, on day 12.
+    let mut g = world(&[("ianc", 6000)], &[("grai", 2)]);
+    g.orders("fa", "UNIT U1\nTARGET U2\n@USE ianc\nDAY 5\n-TARGET U1\n");
+    g.days(4);
+    assert_eq!(g.count("U1", "grai"), 1);
+    g.days(1);
+    assert_eq!(g.count("U1", "grai"), 0, "paid again");
+    assert!(g.said("U1", "Changing its target cost 50% of the casting done"), "{:?}", g.events("U1"));
+    g.days(6);
+    assert_eq!(g.effect("U1", "effini3"), 0, "day 11: not yet");
+    g.days(1);
+    assert_eq!(g.effect("U1", "effini3"), 9, "cast on day 12");
+    assert_eq!(g.effect("U2", "effini3"), 0);
+}
+
+#[test]
+fn retargeting_a_casting_that_cannot_be_paid_again_spoils_it() {
+    let mut g = world(&[("ianc", 6000)], &[("grai", 1)]);
+    g.orders("fa", "UNIT U1\nTARGET U2\n@USE ianc\nDAY 5\n-TARGET U1\n");
+    g.days(5);
+    assert!(g.said("U1", "Changing its target spoiled the casting"), "{:?}", g.events("U1"));
+    assert!(g.said("U1", "waits: it lacks 1 grain"), "{:?}", g.events("U1"));
+}
