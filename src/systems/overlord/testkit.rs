@@ -457,6 +457,13 @@ impl Game {
         count(&self.engine, unit, item)
     }
 
+    /// Faction `faction`'s text report of the last turn run.
+    pub fn report_text(&self, faction: &str) -> String {
+        let c = self.engine.world().resource::<crate::systems::overlord::world::Catalog>();
+        let r = self.engine.reports().iter().find(|r| r.faction.id == faction).expect("a report of the faction");
+        crate::systems::overlord::report::text::render(r, c)
+    }
+
     /// Days left of enchantment `tag` on unit `unit` (0: none).
     pub fn effect(&self, unit: &str, tag: &str) -> u32 {
         let c = self.engine.world().resource::<crate::systems::overlord::world::Catalog>();

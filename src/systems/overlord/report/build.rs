@@ -301,6 +301,15 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     })
                     .unwrap_or_default(),
                 stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
+                enchantments: r
+                    .get::<Effects>()
+                    .map(|fx| {
+                        fx.0.iter()
+                            .filter(|&&(e, _)| !catalog.rules.enchantments.enchantments[e.index()].hidden)
+                            .map(|&(e, d)| (catalog.effect_tag(e).to_string(), d))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 journey: r.get::<Journey>().map(|j| JourneyRecord {
                     from: id_of(world, j.from),
                     to: id_of(world, j.to),

@@ -216,6 +216,10 @@ pub struct UnitRecord {
     pub capacity: BTreeMap<String, u64>,
     /// Statistics (UNIT-STATS): per figure, and the unit's control points and upkeep.
     pub stats: StatsRecord,
+    /// Enchantments on the unit (ITM-ENCH), by tag: the days left; hidden ones are
+    /// not listed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub enchantments: BTreeMap<String, u32>,
     /// The journey the unit is on, if it is travelling.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub journey: Option<JourneyRecord>,

@@ -178,6 +178,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         o.push_str("  ");
         stats_line(&mut o, c, &u.stats);
         o.push('\n');
+        magic_lines(&mut o, c, u);
         if let Some(j) = &u.journey {
             let _ = write!(o, "  On the way from ");
             place(&mut o, &j.from);
@@ -425,6 +426,34 @@ fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
         }
         s.push('.');
     }
+}
+
+/// "  Mana: 2 of 3." for a unit with mana or a maximum of it (MAG-MAXMANA), and
+/// "  Enchantments: 3 days of swimming [effswim], happiness [effhapy] (permanent)."
+/// (ITM-ENCH).
+fn magic_lines(o: &mut String, c: &Catalog, u: &UnitRecord) {
+    let have = c.mana().map_or(0, |m| u.items.get(&c.rules.items[m.index()].tag).map_or(0, |i| i.count));
+    if have > 0 || u.stats.mana > 0 {
+        let _ = writeln!(o, "  Mana: {have} of {}.", u.stats.mana.max(0));
+    }
+    if u.enchantments.is_empty() {
+        return;
+    }
+    let permanent = c.rules.info.parameters.permanent_effect_days;
+    o.push_str("  Enchantments: ");
+    for (i, (tag, &days)) in u.enchantments.iter().enumerate() {
+        let e = c.rules.enchantments.enchantments.iter().find(|e| e.tag == *tag);
+        let (one, many) = e.map_or((tag.as_str(), tag.as_str()), |e| {
+            (e.name.as_str(), if e.plural.is_empty() { e.name.as_str() } else { e.plural.as_str() })
+        });
+        let sep = if i > 0 { ", " } else { "" };
+        let _ = if permanent > 0 && days >= permanent {
+            write!(o, "{sep}{one} [{tag}] (permanent)")
+        } else {
+            write!(o, "{sep}{days} {} [{tag}]", if days == 1 { one } else { many })
+        };
+    }
+    o.push_str(".\n");
 }
 
 /// "Stats: init: 2, att: 1, def: 1, dmg: 1, life: 4, CP: 2, obs: 4.  Upkeep: 22

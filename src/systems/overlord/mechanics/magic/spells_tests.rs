@@ -150,3 +150,26 @@ fn retargeting_a_casting_that_cannot_be_paid_again_spoils_it() {
     assert!(g.said("U1", "Changing its target spoiled the casting"), "{:?}", g.events("U1"));
     assert!(g.said("U1", "waits: it lacks 1 grain"), "{:?}", g.events("U1"));
 }
+
+#[test]
+fn the_report_shows_a_mages_mana_and_the_enchantments_on_its_units_rpt_unit() {
+    // Cast on day 28: 4 days of swimming, 1 left after day 30. Mana: 2 at the start,
+    // 3 (the maximum) from day 2, 1 paid on day 28 and regained that evening.
+    let mut g = world(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)], &[("mana", 2)]);
+    g.orders("fa", "UNIT U1\nDAY 28\n-USE wwal\n");
+    g.run();
+    let t = g.report_text("fa");
+    // Unpaid upkeep has disaffected them all as well (60 days).
+    assert!(
+        t.contains(
+            "\n  Mana: 3 of 3.\n  Enchantments: 60 days of disaffection [effdisc], 1 day of swimming [effswim].\n"
+        ),
+        "{t}"
+    );
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let u1 = r.units.iter().find(|u| u.id == "U1").unwrap();
+    assert_eq!(u1.enchantments.get("effswim"), Some(&1));
+    let u2 = r.units.iter().find(|u| u.id == "U2").unwrap();
+    assert_eq!(u2.enchantments.keys().collect::<Vec<_>>(), ["effdisc"]);
+    assert_eq!(t.matches("  Mana: ").count(), 1, "no mana line for units without magic");
+}
