@@ -128,6 +128,7 @@ fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String) {
     let _ = match l {
         Line::Move { unit, to } => write!(o, "{} moves to {to}.", name(unit)),
         Line::Parry { unit } => write!(o, "{} parries.", name(unit)),
+        Line::Cast { unit, spell, mana } => write!(o, "{} casts {spell} ({mana} mana).", name(unit)),
         Line::Flee { unit } => write!(o, "{} flees the battlefield.", name(unit)),
         Line::Morale { side } => write!(o, "The {}' morale fails.", side_name(*side)),
         Line::Skip { unit, action, why } => write!(o, "{} cannot use {action}: {why}.", name(unit)),

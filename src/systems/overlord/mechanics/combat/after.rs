@@ -57,6 +57,22 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
         }
         survivors[i] = alive;
     }
+    // CMB-SPELL: the mana spent and regained in the battle.
+    if let Some(mana) = catalog.mana() {
+        for (i, (f, d)) in m.armies.fighters.iter().zip(&o.deeds).enumerate() {
+            if f.mana == d.mana {
+                continue;
+            }
+            if let Some(mut inv) = world.get_mut::<Inventory>(m.units[i].0) {
+                let have = inv.count(mana);
+                if d.mana > have {
+                    crate::systems::overlord::mechanics::transfer::add(&mut inv, mana, d.mana - have);
+                } else {
+                    crate::systems::overlord::mechanics::transfer::take(&mut inv, mana, have - d.mana);
+                }
+            }
+        }
+    }
     let place_name = label(world, m.place);
     let result = match o.winner {
         Some(0) => "the attackers won",
@@ -125,7 +141,8 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
         let lost = m.armies.fighters[i].figures - survivors[i].min(m.armies.fighters[i].figures);
         if survivors[i] == 0 {
             if let Some(inv) = world.get::<Inventory>(u) {
-                for h in &inv.0 {
+                // Mana dies with its mage (ITM-GIVE: it never changes hands).
+                for h in inv.0.iter().filter(|h| Some(h.item) != catalog.mana()) {
                     let share = (u64::from(h.count) * u64::from(b.loot_percent) / 100) as u32;
                     if share > 0 {
                         loot.push((h.item, share));

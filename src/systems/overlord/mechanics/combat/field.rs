@@ -80,6 +80,9 @@ pub struct Special {
     pub holders: Option<u32>,
     /// Index of the skill experience goes to, in the fighter's `trains`.
     pub trains: Option<usize>,
+    /// For a spell: the mana one casting costs (CMB-SPELL); `None` for a skill or an
+    /// item, which stays in the list round after round (CMB-SPELLLIST).
+    pub mana: Option<u32>,
 }
 
 /// One entry of a unit's action list.
@@ -144,6 +147,9 @@ pub struct Fighter {
     pub strategy: bool,
     /// Its ambush experience (CMB-AMBUSH: the army counts as one unit).
     pub ambush_experience: u64,
+    /// Its mana as the battle begins; it regains one point a round up to its
+    /// maximum, `stats.mana` (CMB-SPELL).
+    pub mana: u32,
 }
 
 /// The battle as mustered: the rules and the armies.
@@ -185,6 +191,8 @@ pub struct Deeds {
     pub parry_rounds: u32,
     /// Rounds it used each special action, by the special's `trains` index.
     pub special_rounds: Vec<(usize, u32)>,
+    /// Its mana at the end.
+    pub mana: u32,
 }
 
 /// The result of the battlefield.
@@ -234,6 +242,11 @@ struct Live {
     struck_melee: bool,
     did_parry: bool,
     specials_used: Vec<usize>,
+    /// Mana left (CMB-SPELL).
+    mana: u32,
+    /// Spells of the COMBAT list attempted, left out until none of the list is left
+    /// (CMB-SPELLLIST).
+    cast: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -317,6 +330,7 @@ impl Fighter {
             tactics: 0,
             strategy: false,
             ambush_experience: 0,
+            mana: 0,
         }
     }
 
@@ -381,6 +395,8 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
                 struck_melee: false,
                 did_parry: false,
                 specials_used: Vec::new(),
+                mana: f.mana,
+                cast: Vec::new(),
             }
         })
         .collect();
@@ -486,6 +502,7 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
         .into_iter()
         .map(|u| {
             let mut d = u.deeds;
+            d.mana = u.mana;
             d.alive = u.figs.len() as u32;
             d.dying = u.figs.iter().filter(|f| f.wounded && f.life == 1).count() as u32;
             d.fled = u.out && !u.figs.is_empty();
@@ -664,7 +681,12 @@ impl Field<'_> {
             }
             let f = &self.a.fighters[i];
             let rout = self.rout == Some(f.side);
-            let mut list: Vec<Action> = if rout { vec![Action::Parry] } else { f.actions.clone() };
+            // CMB-SPELL: a point of mana a round, up to the maximum.
+            let max = f.stats.mana.max(0) as u32;
+            if self.units[i].mana < max {
+                self.units[i].mana += 1;
+            }
+            let mut list: Vec<Action> = if rout { vec![Action::Parry] } else { self.spell_list(i) };
             if !rout {
                 list.push(Action::Melee);
                 list.push(Action::Parry);
@@ -751,6 +773,20 @@ impl Field<'_> {
         }
     }
 
+    /// CMB-SPELLLIST: the unit's COMBAT list without the spells attempted; once every
+    /// spell of the list has been, the whole list again.
+    fn spell_list(&mut self, i: usize) -> Vec<Action> {
+        let f = &self.a.fighters[i];
+        let u = &mut self.units[i];
+        let spell = |a: &Action| matches!(a, Action::Special(s) if s.mana.is_some());
+        let left =
+            |a: &Action, cast: &[String]| !matches!(a, Action::Special(s) if s.mana.is_some() && cast.contains(&s.tag));
+        if !u.cast.is_empty() && !f.actions.iter().any(|a| spell(a) && left(a, &u.cast)) {
+            u.cast.clear();
+        }
+        f.actions.iter().filter(|a| left(a, &u.cast)).cloned().collect()
+    }
+
     fn order_draw(rng: &mut ChaCha8Rng, mounted: bool) -> u64 {
         let a = rng.random::<u64>();
         if mounted { a.max(rng.random::<u64>()) } else { a }
@@ -825,11 +861,21 @@ impl Field<'_> {
                 if n == 0 {
                     return None;
                 }
+                // CMB-SPELL: a spell needs its mana, and a target.
+                if s.mana.is_some_and(|m| self.units[u].mana < m) {
+                    return None;
+                }
                 let targets = self.targets(u, s.reach, s.leaders_only);
                 if targets.is_empty() {
                     return None;
                 }
                 let s = s.clone();
+                if let Some(m) = s.mana {
+                    let me = &mut self.units[u];
+                    me.mana -= m;
+                    me.cast.push(s.tag.clone());
+                    self.lines.push(Line::Cast { unit: f.id.clone(), spell: s.tag.clone(), mana: m });
+                }
                 self.attack(rng, u, n, s.reach, &s.bonus, &s.tag, &targets);
                 if let Some(k) = s.trains {
                     self.units[u].specials_used.push(k);

@@ -275,6 +275,7 @@ fn units_act_from_the_highest_initiative_down_each_action_capped_by_the_one_befo
         bonus: Stats { initiative: -3, ..Stats::default() },
         holders: None,
         trains: None,
+        mana: None,
     };
     let mut a = fighter("A", 0, 1, Stats { initiative: 5, ..stats(1, 1, 50) });
     let b = fighter("B", 1, 1, Stats { initiative: 3, ..stats(1, 1, 50) });
@@ -539,6 +540,7 @@ fn only_the_figures_holding_a_combat_item_use_it_cmb_item() {
         bonus: Stats::default(),
         holders: Some(3),
         trains: None,
+        mana: None,
     })];
     let mut a = armies(vec![a, fighter("D", 1, 100, stats(0, 1, 100))]);
     a.rules.max_rounds = 1;
@@ -629,11 +631,78 @@ fn flyers_strike_first_and_harder_and_are_hard_to_reach_from_the_ground_cmb_fly(
 
 #[test]
 fn a_spell_in_the_combat_list_is_skipped_with_a_line_cmb_spell() {
-    // Until magic exists, a spell is said once and skipped; MELEE PARRY follow.
+    // An action the unit cannot use (an enchanting spell, a skill without its
+    // equipment) is said once and skipped; MELEE PARRY follow.
     let mut x = fighter("A", 0, 1, stats(3, 1, 1));
     x.actions = vec![Action::Unusable { tag: "sboa".into(), why: "spells".into() }];
     let f = fight(&armies(vec![x, fighter("D", 1, 1, stats(0, 1, 5))]), 1);
     let skips = f.rounds.iter().flat_map(|r| &r.lines).filter(|l| matches!(l, Line::Skip { .. })).count();
     assert_eq!(skips, 1);
     assert!(f.rounds[0].lines.iter().any(|l| matches!(l, Line::Attack { unit, .. } if unit == "A")));
+}
+
+/// A ranged spell costing `mana`.
+fn spell(tag: &str, mana: u32) -> Action {
+    Action::Special(Special {
+        tag: tag.into(),
+        reach: Reach::Ranged(0),
+        leaders_only: false,
+        bonus: Stats { missile: 3, ..Stats::default() },
+        holders: None,
+        trains: None,
+        mana: Some(mana),
+    })
+}
+
+#[test]
+fn spells_cost_mana_regained_a_point_a_round_and_leave_the_list_until_all_were_cast_cmb_spell_cmb_spelllist() {
+    // A mage of maximum 3 starting with no mana, at the rear, with `bolt` (2) and
+    // `zap` (1), against a target too tough to die. Round 1: 1 point, bolt cannot,
+    // zap is cast (0). Round 2: 1 point; zap is out of the list, bolt cannot. Round
+    // 3: 2 points, bolt (0). Round 4: both were cast: the whole list again; 1 point,
+    // zap. Round 5: 1 point, nothing castable but bolt, which needs 2. Round 6: bolt.
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 3, ..stats(0, 1, 1) }), 2, 1, Move::Stand);
+    mage.actions = vec![spell("bolt", 2), spell("zap", 1)];
+    let wall = at(fighter("W", 1, 1, stats(0, 0, 100_000)), 0, 1, Move::Stand);
+    let f = fight(&armies(vec![mage, wall]), 3);
+    let casts: Vec<(u32, &str, u32)> = f
+        .rounds
+        .iter()
+        .flat_map(|r| {
+            r.lines.iter().filter_map(move |l| match l {
+                Line::Cast { unit, spell, mana } if unit == "M" => Some((r.round, spell.as_str(), *mana)),
+                _ => None,
+            })
+        })
+        .take(5)
+        .collect();
+    assert_eq!(casts, [(1, "zap", 1), (3, "bolt", 2), (4, "zap", 1), (6, "bolt", 2), (7, "zap", 1)]);
+    // Each cast is followed by the spell's attack.
+    assert_eq!(
+        attacks(&f, "M").iter().filter(|a| a.0 == "zap").count(),
+        f.rounds
+            .iter()
+            .flat_map(|r| &r.lines)
+            .filter(|l| matches!(l, Line::Cast { spell, .. } if spell == "zap"))
+            .count()
+    );
+    assert!(f.deeds[0].mana <= 3);
+}
+
+#[test]
+fn a_mage_with_mana_casts_at_once_and_never_regains_above_its_maximum_cmb_spell() {
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 2, ..stats(0, 1, 1) }), 2, 1, Move::Stand);
+    mage.mana = 5;
+    mage.actions = vec![spell("bolt", 2)];
+    let wall = at(fighter("W", 1, 1, stats(0, 0, 100_000)), 0, 1, Move::Stand);
+    let f = fight(&armies(vec![mage, wall]), 3);
+    let first: Vec<u32> = f
+        .rounds
+        .iter()
+        .filter(|r| r.lines.iter().any(|l| matches!(l, Line::Cast { .. })))
+        .map(|r| r.round)
+        .take(3)
+        .collect();
+    // 5 (above the maximum: no regain) → 3 → 1, then +1 a round: 2 on round 3.
+    assert_eq!(first, [1, 2, 3]);
 }

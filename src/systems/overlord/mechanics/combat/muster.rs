@@ -469,6 +469,7 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         tactics: level(&b.skills.tactics),
         strategy: b.skills.strategy.as_deref().is_some_and(|t| level(t) > 0),
         ambush_experience: experience(&b.skills.ambush),
+        mana: catalog.mana().map_or(0, |m| inventory.count(m)),
     };
     (f, trains)
 }
@@ -514,11 +515,9 @@ fn action(
         let Some(a) = skill.system.levels[lv as usize - 1].combat.as_ref() else {
             return unusable("this skill is not a combat action");
         };
-        if skill.system.flags.contains(&SkillFlag::Magic) {
-            return unusable("spells are not cast in battle until magic is part of the engine");
-        }
+        let spell = skill.system.flags.contains(&SkillFlag::Magic);
         let Some(reach) = reach(a.kind, a.range) else {
-            return unusable("this kind of combat action comes with magic");
+            return unusable("spells that enchant or summon on the battlefield are not cast yet");
         };
         if let Some(item) = &a.equipment {
             let n =
@@ -534,6 +533,7 @@ fn action(
             bonus: a.bonus.clone(),
             holders: None,
             trains: Some(train(s)),
+            mana: spell.then_some(skill.system.levels[lv as usize - 1].use_mana),
         });
     }
     if let Some(i) = catalog.item(word) {
@@ -556,6 +556,7 @@ fn action(
             bonus: a.bonus.clone(),
             holders: Some(holders),
             trains: trains_skill,
+            mana: None,
         });
     }
     unusable("no such skill or item")

@@ -167,6 +167,15 @@ pub enum Line {
         /// Why.
         why: String,
     },
+    /// A unit cast a spell (CMB-SPELL); its attack follows.
+    Cast {
+        /// Unit id.
+        unit: String,
+        /// The spell's tag.
+        spell: String,
+        /// The mana it cost.
+        mana: u32,
+    },
     /// A unit left the battlefield.
     Flee {
         /// Unit id.
@@ -187,6 +196,7 @@ impl Line {
             | Line::Attack { unit, .. }
             | Line::Parry { unit }
             | Line::Skip { unit, .. }
+            | Line::Cast { unit, .. }
             | Line::Flee { unit } => Some(unit),
             Line::Morale { .. } => None,
         }

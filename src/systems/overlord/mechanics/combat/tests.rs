@@ -542,3 +542,55 @@ fn a_silent_units_routine_blows_are_left_out_of_its_own_factions_report_rpt_batt
     // U1's lines stay in fa's copy.
     assert!(fa.rounds.iter().flat_map(|x| &x.lines).any(|l| l.unit() == Some("U1")));
 }
+
+#[test]
+fn a_mage_casts_its_combat_spell_and_the_mana_it_spent_is_gone_after_the_battle_cmb_spell() {
+    use super::record::Line;
+    // Ann (U1), 1st fire throw [ftrw] (2 mana, ranged, range 2; maximum mana 3 with
+    // magecraft and fire magic), in the middle rank with 2 mana, against ten men at
+    // the front, two squares away.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("mage", 3000), ("fire", 3000), ("ftch", 3000), ("ftrw", 6000)])
+        .items(&[("mana", 2)])
+        .unit("U3", "fb", "man", 10, "L1")
+        .skills(&[("cmbt", 3000)])
+        .without_money()
+        .build();
+    g.orders("fa", "UNIT U1\nTACTIC FIGHT MIDDLE CENTER STAND\nCOMBAT ftrw\nATTACK U3\n").days(1);
+    let b = &battles(&g)[0];
+    let casts: Vec<u32> = b
+        .rounds
+        .iter()
+        .flat_map(|r| {
+            r.lines.iter().filter(|l| matches!(l, Line::Cast { unit, spell, .. } if unit == "U1" && spell == "ftrw"))
+        })
+        .map(|l| match l {
+            Line::Cast { mana, .. } => *mana,
+            _ => 0,
+        })
+        .collect();
+    assert!(!casts.is_empty(), "{:#?}", b.rounds);
+    assert!(casts.iter().all(|&m| m == 2));
+    let fire = b
+        .rounds
+        .iter()
+        .flat_map(|r| &r.lines)
+        .filter(|l| matches!(l, Line::Attack { action, .. } if action == "ftrw"))
+        .count();
+    assert_eq!(fire, casts.len(), "each cast is an attack");
+    // What is left is what the battle left: a point a round up to the maximum, 2 a
+    // cast (day 1 is no day of regaining).
+    let max = g.get::<crate::systems::overlord::mechanics::stats::UnitStats>("U1").stats.mana as u32;
+    let mut m = 2u32;
+    for r in &b.rounds {
+        if m < max {
+            m += 1;
+        }
+        m -= 2 * r.lines.iter().filter(|l| matches!(l, Line::Cast { unit, .. } if unit == "U1")).count() as u32;
+    }
+    assert_eq!(g.count("U1", "mana"), m, "spent and regained in the battle, then kept");
+}
