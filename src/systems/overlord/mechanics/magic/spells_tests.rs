@@ -173,3 +173,17 @@ fn the_report_shows_a_mages_mana_and_the_enchantments_on_its_units_rpt_unit() {
     assert_eq!(u2.enchantments.keys().collect::<Vec<_>>(), ["effdisc"]);
     assert_eq!(t.matches("  Mana: ").count(), 1, "no mana line for units without magic");
 }
+
+#[test]
+fn a_crafting_spell_pays_its_mana_with_its_components_mag_cost() {
+    // Mix potions of healing [hpot], 1st level: 2 days, 1 herb and 2 mana a potion.
+    let mut g = world(&[("mage", 3000), ("wate", 3000), ("hpot", 3000)], &[("mana", 3), ("hrbs", 5)]);
+    g.orders("fa", "UNIT U1\nUSE hpot 2\n");
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.count("U1", "hrbs"), g.count("U1", "poth")), (1, 4, 0));
+    g.days(1);
+    assert_eq!(g.count("U1", "poth"), 1);
+    assert_eq!(g.count("U1", "mana"), 2, "the second potion waits for its mana: 1 + 1 regained on day 2");
+    g.days(1);
+    assert_eq!((g.count("U1", "mana"), g.count("U1", "hrbs")), (0, 3), "paid on day 3");
+}
