@@ -803,7 +803,9 @@ impl Field<'_> {
                 return;
             }
             let action = self.units[e.unit].list[j].clone();
-            match self.try_action(rng, e.unit, &action, n) {
+            // A spell's further strikes come with the casting: no mana again.
+            let paid = e.strikes > 0 && matches!(action, Action::Special(_));
+            match self.try_action(rng, e.unit, &action, n, paid) {
                 Some(strikes_total) => {
                     // CMB-HITS: further strikes at a lower initiative, MELEE then PARRY
                     // (a special strikes again with itself).
@@ -820,8 +822,9 @@ impl Field<'_> {
         }
     }
 
-    /// Tries one action; `Some(strikes)` if it was carried out.
-    fn try_action(&mut self, rng: &mut ChaCha8Rng, u: usize, action: &Action, n: u32) -> Option<u32> {
+    /// Tries one action; `Some(strikes)` if it was carried out. `paid`: a further
+    /// strike of a spell already cast (CMB-HITS), which costs no mana.
+    fn try_action(&mut self, rng: &mut ChaCha8Rng, u: usize, action: &Action, n: u32, paid: bool) -> Option<u32> {
         let f = &self.a.fighters[u];
         let hits = f.stats.hits.max(1) as u32;
         match action {
@@ -862,7 +865,8 @@ impl Field<'_> {
                     return None;
                 }
                 // CMB-SPELL: a spell needs its mana, and a target.
-                if s.mana.is_some_and(|m| self.units[u].mana < m) {
+                let mana = s.mana.filter(|_| !paid);
+                if mana.is_some_and(|m| self.units[u].mana < m) {
                     return None;
                 }
                 let targets = self.targets(u, s.reach, s.leaders_only);
@@ -870,7 +874,7 @@ impl Field<'_> {
                     return None;
                 }
                 let s = s.clone();
-                if let Some(m) = s.mana {
+                if let Some(m) = mana {
                     let me = &mut self.units[u];
                     me.mana -= m;
                     me.cast.push(s.tag.clone());

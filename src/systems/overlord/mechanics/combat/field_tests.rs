@@ -706,3 +706,18 @@ fn a_mage_with_mana_casts_at_once_and_never_regains_above_its_maximum_cmb_spell(
     // 5 (above the maximum: no regain) → 3 → 1, then +1 a round: 2 on round 3.
     assert_eq!(first, [1, 2, 3]);
 }
+
+#[test]
+fn a_spells_further_strikes_come_with_one_casting_cmb_spell_cmb_hits() {
+    // bolt with +2 hits (3 strikes): one payment of 2, three attacks in round 1.
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 2, ..stats(0, 1, 1) }), 2, 1, Move::Stand);
+    mage.mana = 2;
+    let Action::Special(mut bolt) = spell("bolt", 2) else { unreachable!() };
+    bolt.bonus.hits = 2;
+    mage.actions = vec![Action::Special(bolt)];
+    let wall = at(fighter("W", 1, 1, stats(0, 0, 100_000)), 0, 1, Move::Stand);
+    let f = fight(&armies(vec![mage, wall]), 3);
+    let r1 = &f.rounds[0].lines;
+    assert_eq!(r1.iter().filter(|l| matches!(l, Line::Cast { .. })).count(), 1);
+    assert_eq!(r1.iter().filter(|l| matches!(l, Line::Attack { action, .. } if action == "bolt")).count(), 3);
+}

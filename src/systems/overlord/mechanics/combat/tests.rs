@@ -581,7 +581,8 @@ fn a_mage_casts_its_combat_spell_and_the_mana_it_spent_is_gone_after_the_battle_
         .flat_map(|r| &r.lines)
         .filter(|l| matches!(l, Line::Attack { action, .. } if action == "ftrw"))
         .count();
-    assert_eq!(fire, casts.len(), "each cast is an attack");
+    // Each casting strikes up to 1 + 4 times (ftrw's +4 hits, CMB-HITS), paid once.
+    assert!(fire >= casts.len() && fire <= 5 * casts.len(), "{fire} attacks for {} casts", casts.len());
     // What is left is what the battle left: a point a round up to the maximum, 2 a
     // cast (day 1 is no day of regaining).
     let max = g.get::<crate::systems::overlord::mechanics::stats::UnitStats>("U1").stats.mana as u32;
