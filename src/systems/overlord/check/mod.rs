@@ -160,6 +160,10 @@ fn collect_created(cx: &mut Ctx, file: &OrderFile, state: &Scenario) {
         Order::Split { new, .. } => {
             cx.created.entry(new.clone()).or_insert(parent);
         }
+        // A summons forms the new unit its caster targets.
+        Order::Target(Target::Unit(new)) if is_new_id(new, 'U') => {
+            cx.created.entry(new.clone()).or_insert(None);
+        }
         _ => {}
     };
     let replaced: HashSet<&str> = file.units.iter().map(|b| b.unit.as_str()).collect();

@@ -337,3 +337,11 @@ fn a_spell_costing_more_mana_than_the_unit_has_is_flagged_mag_cost() {
         "{got:#?}"
     );
 }
+
+#[test]
+fn a_summons_into_a_new_unit_creates_it() {
+    // TARGET fanU05 before a summons: orders for fanU05 are not told it is never made.
+    let c = run("GAME fa pa\nUNIT U7\nTARGET fanU05\nUSE wwal\nUNIT fanU05\nNAME \"Wolves\"\n");
+    let got = lines(&c);
+    assert!(!got.iter().any(|l| l.contains("vanishes")), "{got:#?}");
+}

@@ -207,7 +207,8 @@ pub struct Spec {
     pub multiple: u32,
     /// The crafted item.
     pub output: Option<ItemId>,
-    /// The output when it is not an item: an event type (a ritual's mana…).
+    /// The output when it is not an item: an event type (a ritual's mana…), a
+    /// construction.
     pub event: Option<crate::systems::overlord::data::Tag>,
     /// Inputs of a batch, the mana of `use_mana` among them (MAG-COST).
     pub inputs: Vec<(ItemId, u32)>,
