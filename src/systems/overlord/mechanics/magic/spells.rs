@@ -64,14 +64,19 @@ struct Summoning {
     caster: Entity,
     race: RaceId,
     figures: u32,
-    /// The unit they join, or the new id they form (empty: an id of the engine's).
-    into: Into,
+    /// Where they go.
+    into: Joining,
     skill: SkillId,
+    /// The new unit's name, when the level gives one.
+    name: String,
 }
 
+/// Where summoned figures go.
 #[derive(Debug, Clone)]
-enum Into {
+enum Joining {
+    /// Into this unit, if it is still of their race.
     Unit(Entity),
+    /// Into a new unit with this new id (empty: an id of the engine's).
     New(String),
 }
 
@@ -99,13 +104,13 @@ fn cast(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome
         Err(why) => return Outcome::Invalid(why),
     };
     let kind = s.system.use_kind;
-    let effect = match kind {
-        Some(UseKind::Enchant) if lv.grants.is_empty() => None,
-        Some(UseKind::Summon) if lv.summon.is_none() => None,
-        Some(UseKind::Action) => spec.output_event(&catalog),
-        _ => Some(()),
+    let carried_out = match kind {
+        Some(UseKind::Enchant) => !lv.grants.is_empty(),
+        Some(UseKind::Summon) => lv.summon.is_some(),
+        Some(UseKind::Action) => spec.makes_mana(&catalog),
+        _ => true,
     };
-    if effect.is_none() {
+    if !carried_out {
         not_yet(act.world, me, act.day, entry, "this spell's effect");
         return Outcome::NotNow;
     }
@@ -141,10 +146,10 @@ fn cast(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome
 }
 
 impl Spec {
-    /// For a ritual: `Some` when its output is the rule set's mana event.
-    fn output_event(&self, catalog: &Catalog) -> Option<()> {
+    /// For a ritual: whether its output is the rule set's mana event.
+    fn makes_mana(&self, catalog: &Catalog) -> bool {
         let p = &catalog.rules.info.parameters;
-        (!p.mana_event.is_empty() && self.event.as_deref() == Some(p.mana_event.as_str())).then_some(())
+        !p.mana_event.is_empty() && self.event.as_deref() == Some(p.mana_event.as_str())
     }
 }
 
@@ -260,9 +265,9 @@ fn done(act: &mut Act, catalog: &Catalog, skill: SkillId, level: u32, aim: &Aim)
             let Some(sm) = &lv.summon else { return };
             let Some(race) = catalog.race(&sm.race) else { return };
             let into = match aim {
-                Aim::Unit(u) => Into::Unit(*u),
-                Aim::NewUnit(w) => Into::New(w.clone()),
-                Aim::Location => Into::New(String::new()),
+                Aim::Unit(u) => Joining::Unit(*u),
+                Aim::NewUnit(w) => Joining::New(w.clone()),
+                Aim::Location => Joining::New(String::new()),
             };
             act.world.resource_mut::<Summoned>().0.push(Summoning {
                 caster: me,
@@ -270,6 +275,7 @@ fn done(act: &mut Act, catalog: &Catalog, skill: SkillId, level: u32, aim: &Aim)
                 figures: sm.count.max(1),
                 into,
                 skill,
+                name: sm.name.clone(),
             });
         }
         (Some(UseKind::Action), Aim::Unit(u)) => {
@@ -338,20 +344,16 @@ pub fn summoned_arrive(world: &mut World) {
         let plural = if s.figures == 1 || r.plural.is_empty() { &r.name } else { &r.plural };
         let what = format!("{} {plural} [{}]", s.figures, r.tag);
         let spell = &catalog.rules.skills[s.skill.index()];
-        let joined = match &s.into {
-            Into::Unit(u) => join(world, *u, s.race, s.figures),
-            Into::New(_) => false,
-        };
-        let text = if joined {
-            let Into::Unit(u) = s.into else { continue };
-            format!("{what} answered {} [{}] and joined {}.", spell.name, spell.tag, label(world, u))
-        } else {
-            let new_id = match &s.into {
-                Into::New(w) => w.clone(),
-                Into::Unit(_) => String::new(),
-            };
-            let Some(e) = new_unit(world, &catalog, &s, &new_id) else { continue };
-            format!("{what} answered {} [{}] as {}.", spell.name, spell.tag, label(world, e))
+        let text = match &s.into {
+            Joining::Unit(u) if join(world, *u, s.race, s.figures) => {
+                format!("{what} answered {} [{}] and joined {}.", spell.name, spell.tag, label(world, *u))
+            }
+            // A unit no longer of their race: they form a new one.
+            into => {
+                let new_id = if let Joining::New(w) = into { w.as_str() } else { "" };
+                let Some(e) = new_unit(world, &catalog, &s, new_id) else { continue };
+                format!("{what} answered {} [{}] as {}.", spell.name, spell.tag, label(world, e))
+            }
         };
         if let Some(mut ev) = world.get_mut::<Events>(s.caster) {
             ev.push(day, text);
@@ -386,10 +388,7 @@ fn new_unit(world: &mut World, catalog: &Catalog, s: &Summoning, new_id: &str) -
     let race = &catalog.rules.races[s.race.index()];
     let skills = race.system.innate_skills.iter().filter_map(|k| catalog.skill(&k.0).map(|x| (x, k.1))).collect();
     let plural = if s.figures == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
-    let name = match catalog.rules.skills[s.skill.index()].system.levels.iter().find_map(|l| l.summon.as_ref()) {
-        Some(sm) if !sm.name.is_empty() => sm.name.clone(),
-        _ => format!("{} {plural}", s.figures),
-    };
+    let name = if s.name.is_empty() { format!("{} {plural}", s.figures) } else { s.name.clone() };
     let e = spawn_unit(
         world,
         NewUnit {

@@ -114,6 +114,27 @@ fn a_summons_forms_a_new_unit_or_joins_one_of_its_race() {
 }
 
 #[test]
+fn summoned_figures_join_a_unit_of_their_race_and_dilute_its_enchantments_itm_ench() {
+    // U4, one grey wolf of fa, permanently happy (100,000 days): the second wolf
+    // halves what is left, as MERGE would.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("mage", 3000), ("cgwf", 9000)])
+        .items(&[("mana", 8)])
+        .unit("U4", "fa", "gwol", 1, "L1")
+        .with_unit(|u| u.effects.push(crate::systems::overlord::data::EffectDays("effhapy".into(), 100_000)))
+        .build();
+    g.orders("fa", "UNIT U1\nTARGET U4\nUSE cgwf 1\n");
+    g.days(15);
+    assert_eq!(crate::systems::overlord::testkit::figures(&g.engine, "U4"), 2);
+    assert_eq!(g.effect("U4", "effhapy"), 50_000);
+    assert_eq!(g.units_of_race("gwol"), ["U4"], "no new unit");
+    assert!(g.said("U1", "1 grey wolf [gwol] answered Call Grey Wolf [cgwf] and joined"), "{:?}", g.events("U1"));
+}
+
+#[test]
 fn a_summons_into_a_unit_of_another_race_is_refused() {
     let mut g = world(&[("mage", 3000), ("cgwf", 9000)], &[("mana", 8)]);
     g.orders("fa", "UNIT U1\nTARGET U2\nUSE cgwf 1\n");
