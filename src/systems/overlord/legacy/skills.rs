@@ -85,14 +85,29 @@ pub fn skills(c: &mut Conv, f: &LegacyFile, modes: &Modes, damage: &BTreeMap<u32
 /// effenhw 1` one day for one day of the enchantment. The RON says it plainly: the
 /// days go to `production.days`; a summon's `count` is the figures one casting
 /// calls; a grant's number is the days of enchantment one casting gives (the
-/// legacy `MULTIPLE`). Combat spells are left as they are: they take no time.
+/// legacy `MULTIPLE`). A battlefield enchantment takes no time: its `MULTIPLE` is
+/// the rounds its enchantments last (`GRANTS effssca 1`, `MULTIPLE 5`: five rounds),
+/// written as the grants' number.
 pub fn casting_time(sk: &mut Skill, is_enchantment: impl Fn(&str) -> bool) {
     let enchant = sk.system.use_kind == Some(UseKind::Enchant);
     let summon = sk.system.use_kind == Some(UseKind::Summon);
-    if !enchant && !summon {
-        return;
-    }
     for lv in &mut sk.system.levels {
+        // A battlefield enchantment: `MULTIPLE` is the rounds it lasts.
+        if !enchant && lv.combat.as_ref().is_some_and(|c| c.kind == CombatActionKind::Enchant) {
+            if let Some(p) = &mut lv.production {
+                for g in &mut lv.grants {
+                    g.1 = p.multiple.max(1);
+                }
+                p.multiple = 1;
+                if *p == Production::default() {
+                    lv.production = None;
+                }
+            }
+            continue;
+        }
+        if !enchant && !summon {
+            continue;
+        }
         let mut p = lv.production.take().unwrap_or_default();
         if summon && let Some(s) = &mut lv.summon {
             if p.days == 0 {

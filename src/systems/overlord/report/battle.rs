@@ -65,7 +65,7 @@ fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
         }
         for l in &r.lines {
             o.push_str("    ");
-            line(o, l, &name);
+            line(o, l, &name, c);
             o.push('\n');
         }
         if r.casualties != [0, 0] {
@@ -124,11 +124,22 @@ fn counted(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String) {
+fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String, c: &Catalog) {
     let _ = match l {
         Line::Move { unit, to } => write!(o, "{} moves to {to}.", name(unit)),
         Line::Parry { unit } => write!(o, "{} parries.", name(unit)),
         Line::Cast { unit, spell, mana } => write!(o, "{} casts {spell} ({mana} mana).", name(unit)),
+        Line::Charm { unit, effect, rounds, units } => {
+            let on: Vec<String> = units.iter().map(|u| name(u)).collect();
+            let what = c
+                .rules
+                .enchantments
+                .enchantments
+                .iter()
+                .find(|e| &e.tag == effect)
+                .map_or(effect.clone(), |e| format!("{} [{effect}]", e.name));
+            write!(o, "{}: {what} on {} for {}.", name(unit), on.join(", "), counted(*rounds, "round", "rounds"))
+        }
         Line::Flee { unit } => write!(o, "{} flees the battlefield.", name(unit)),
         Line::Morale { side } => write!(o, "The {}' morale fails.", side_name(*side)),
         Line::Skip { unit, action, why } => write!(o, "{} cannot use {action}: {why}.", name(unit)),

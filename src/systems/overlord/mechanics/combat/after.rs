@@ -73,6 +73,14 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
             }
         }
     }
+    // MAG-COST: the components battle spells consumed.
+    for (i, d) in o.deeds.iter().enumerate() {
+        for (tag, n) in &d.spent {
+            if let (Some(item), Some(mut inv)) = (catalog.item(tag), world.get_mut::<Inventory>(m.units[i].0)) {
+                crate::systems::overlord::mechanics::transfer::take(&mut inv, item, *n);
+            }
+        }
+    }
     let place_name = label(world, m.place);
     let result = match o.winner {
         Some(0) => "the attackers won",

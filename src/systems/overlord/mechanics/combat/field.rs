@@ -56,17 +56,83 @@ impl Move {
 }
 
 /// How an attack reaches its target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Reach {
     /// An adjacent square; melee statistics.
+    #[default]
     Melee,
     /// A square at distance 2 up to `range` (0: the whole field); missile statistics
     /// against a fraction of the defense.
     Ranged(u32),
 }
 
-/// A combat skill or item used as an action (CMB-ACT, CMB-SKILLEQUIP, CMB-ITEM).
+/// Whom a battlefield enchantment falls on: `combat.ron`'s target classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aim {
+    /// The caster (`BATTLEFIELD_TARGET_SELF`).
+    Caster,
+    /// Every unit of the caster's side (`…_OWN_SIDE`); with a range, those in it
+    /// (`…_FRIENDLY`).
+    Friends,
+    /// Every unit of the other side (`…_OPPOSITE_SIDE`); with a range, those in it
+    /// (`…_OPPOSING`).
+    Enemies,
+    /// The other side's leaders (`…_OPPOSING_LEADER`, `…_LEADER`).
+    EnemyLeaders,
+    /// The caster's side's leaders (`…_FRIENDLY_LEADER`).
+    FriendlyLeaders,
+    /// Every unit on the field, of both sides, within the range (`…_ALL`).
+    Everyone,
+}
+
+impl Aim {
+    /// The class of a `combat.ron` target tag.
+    pub fn of_tag(tag: &str) -> Option<Aim> {
+        Some(match tag {
+            "BATTLEFIELD_TARGET_SELF" => Aim::Caster,
+            "BATTLEFIELD_TARGET_OWN_SIDE" | "BATTLEFIELD_TARGET_FRIENDLY" => Aim::Friends,
+            "BATTLEFIELD_TARGET_OPPOSITE_SIDE" | "BATTLEFIELD_TARGET_OPPOSING" => Aim::Enemies,
+            "BATTLEFIELD_TARGET_OPPOSING_LEADER" | "BATTLEFIELD_TARGET_LEADER" => Aim::EnemyLeaders,
+            "BATTLEFIELD_TARGET_FRIENDLY_LEADER" => Aim::FriendlyLeaders,
+            "BATTLEFIELD_TARGET_ALL" => Aim::Everyone,
+            _ => return None,
+        })
+    }
+}
+
+/// An enchantment put on units in battle (CMB-SPELL): what it adds to each figure
+/// while it lasts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Charm {
+    /// The enchantment's tag (for the record).
+    pub tag: String,
+    /// Added to each figure's statistics (life: extra life points, lost again when
+    /// it ends without killing: the figure keeps at most its own life).
+    pub stats: Stats,
+    /// Whether it makes the unit fly (CMB-FLY).
+    pub flies: bool,
+    /// Rounds it lasts, the round it is cast in included.
+    pub rounds: u32,
+}
+
+/// What a spell that enchants on the battlefield does.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Charming {
+    /// On whom.
+    pub aim: Aim,
+    /// How far from the caster (0: the whole field).
+    pub range: u32,
+    /// The enchantments.
+    pub charms: Vec<Charm>,
+    /// Whether the caster then strikes in melee (the data's `secondary: "MELEE"`): the
+    /// enchantments go on the caster, and the aim is of its strike.
+    pub then_melee: bool,
+    /// Whether the unit then takes its next action, one initiative lower (`"NEXT"`).
+    pub then_next: bool,
+}
+
+/// A combat skill or item used as an action (CMB-ACT, CMB-SKILLEQUIP, CMB-ITEM).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Special {
     /// The skill or item tag, as the report names the action.
     pub tag: String,
@@ -83,6 +149,11 @@ pub struct Special {
     /// For a spell: the mana one casting costs (CMB-SPELL); `None` for a skill or an
     /// item, which stays in the list round after round (CMB-SPELLLIST).
     pub mana: Option<u32>,
+    /// For a spell: the components one casting consumes, by item tag (MAG-COST).
+    pub consumes: Vec<(String, u32)>,
+    /// For a spell that enchants rather than strikes (its `reach` is then that of
+    /// its strike, if it strikes).
+    pub charming: Option<Charming>,
 }
 
 /// One entry of a unit's action list.
@@ -150,6 +221,8 @@ pub struct Fighter {
     /// Its mana as the battle begins; it regains one point a round up to its
     /// maximum, `stats.mana` (CMB-SPELL).
     pub mana: u32,
+    /// What it holds of the components its spells consume, by item tag.
+    pub supplies: Vec<(String, u32)>,
 }
 
 /// The battle as mustered: the rules and the armies.
@@ -193,6 +266,8 @@ pub struct Deeds {
     pub special_rounds: Vec<(usize, u32)>,
     /// Its mana at the end.
     pub mana: u32,
+    /// Components its spells consumed, by item tag.
+    pub spent: Vec<(String, u32)>,
 }
 
 /// The result of the battlefield.
@@ -247,6 +322,14 @@ struct Live {
     /// Spells of the COMBAT list attempted, left out until none of the list is left
     /// (CMB-SPELLLIST).
     cast: Vec<String>,
+    /// Components left.
+    supplies: Vec<(String, u32)>,
+    /// Enchantments upon it, with the last round they last.
+    charms: Vec<(Charm, u32)>,
+    /// What they add to each figure, summed.
+    charmed: Stats,
+    /// Whether one makes it fly.
+    charm_flies: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -331,6 +414,7 @@ impl Fighter {
             strategy: false,
             ambush_experience: 0,
             mana: 0,
+            supplies: Vec::new(),
         }
     }
 
@@ -397,6 +481,10 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
                 specials_used: Vec::new(),
                 mana: f.mana,
                 cast: Vec::new(),
+                supplies: f.supplies.clone(),
+                charms: Vec::new(),
+                charmed: Stats::default(),
+                charm_flies: false,
             }
         })
         .collect();
@@ -500,9 +588,18 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
     let deeds = field
         .units
         .into_iter()
-        .map(|u| {
+        .zip(&a.fighters)
+        .map(|(u, f)| {
             let mut d = u.deeds;
             d.mana = u.mana;
+            d.spent = f
+                .supplies
+                .iter()
+                .filter_map(|(t, had)| {
+                    let left = u.supplies.iter().find(|x| &x.0 == t).map_or(0, |x| x.1);
+                    (left < *had).then(|| (t.clone(), had - left))
+                })
+                .collect();
             d.alive = u.figs.len() as u32;
             d.dying = u.figs.iter().filter(|f| f.wounded && f.life == 1).count() as u32;
             d.fled = u.out && !u.figs.is_empty();
@@ -661,8 +758,9 @@ impl Field<'_> {
             .iter()
             .enumerate()
             .filter(|&(i, f)| f.side == s && self.active(i) && !f.fanatic)
-            .map(|(_, f)| {
-                i64::from(self.r.morale_percent_per_defense) * i64::from(f.stats.defense)
+            .map(|(i, f)| {
+                i64::from(self.r.morale_percent_per_defense)
+                    * i64::from(f.stats.defense + self.units[i].charmed.defense)
                     + i64::from(self.r.morale_percent_per_tactics) * i64::from(best)
             })
             .min()
@@ -691,7 +789,10 @@ impl Field<'_> {
                 list.push(Action::Melee);
                 list.push(Action::Parry);
             }
-            let base = f.stats.initiative + bonus[f.side as usize] + if f.flyer { r.flyer_initiative } else { 0 };
+            let base = f.stats.initiative
+                + self.units[i].charmed.initiative
+                + bonus[f.side as usize]
+                + if self.flies(i) { r.flyer_initiative } else { 0 };
             let mut listed = Vec::with_capacity(list.len());
             let mut cap = i32::MAX;
             for a in &list {
@@ -770,7 +871,52 @@ impl Field<'_> {
                     None => u.deeds.special_rounds.push((k, 1)),
                 }
             }
+            self.wane(i);
         }
+    }
+
+    /// Whether unit `i` flies: by itself or by an enchantment (CMB-FLY).
+    fn flies(&self, i: usize) -> bool {
+        self.a.fighters[i].flyer || self.units[i].charm_flies
+    }
+
+    /// Unit `i`'s stealth now, enchantments included.
+    fn stealth(&self, i: usize) -> i32 {
+        self.units[i].stealth + self.units[i].charmed.stealth
+    }
+
+    /// The statistics of figure `k` of unit `i`, its enchantments included.
+    fn figure_now(&self, i: usize, k: usize) -> Stats {
+        let s = self.a.fighters[i].figure(k);
+        if self.units[i].charms.is_empty() { s.clone() } else { plus(s, &self.units[i].charmed) }
+    }
+
+    /// CMB-SPELL: enchantments that end with this round leave unit `i`; a figure
+    /// keeps at most the life it has without them (a wound taken under an
+    /// enchantment's extra life is survived; the next hit is not).
+    fn wane(&mut self, i: usize) {
+        let round = self.round;
+        let u = &mut self.units[i];
+        if !u.charms.iter().any(|c| c.1 <= round) {
+            return;
+        }
+        u.charms.retain(|c| c.1 > round);
+        self.recharm(i);
+        let most = (self.a.fighters[i].stats.life.max(1) + self.units[i].charmed.life).max(1) as u32;
+        for f in &mut self.units[i].figs {
+            f.life = f.life.min(most);
+        }
+    }
+
+    /// Sums the enchantments upon unit `i`.
+    fn recharm(&mut self, i: usize) {
+        let u = &mut self.units[i];
+        let mut sum = Stats::default();
+        for (c, _) in &u.charms {
+            crate::systems::overlord::mechanics::stats::add(&mut sum, &c.stats, 1, 1);
+        }
+        u.charm_flies = u.charms.iter().any(|c| c.0.flies);
+        u.charmed = sum;
     }
 
     /// CMB-SPELLLIST: the unit's COMBAT list without the spells attempted; once every
@@ -806,6 +952,13 @@ impl Field<'_> {
             // A spell's further strikes come with the casting: no mana again.
             let paid = e.strikes > 0 && matches!(action, Action::Special(_));
             match self.try_action(rng, e.unit, &action, n, paid) {
+                Some(_) if matches!(&action, Action::Special(s) if s.charming.as_ref().is_some_and(|c| c.then_next)) => {
+                    if j + 1 < len {
+                        let init = level - 1;
+                        queue.push(Entry { init, index: j + 1, first: false, cap: init, strikes: 0, ..e });
+                    }
+                    return;
+                }
                 Some(strikes_total) => {
                     // CMB-HITS: further strikes at a lower initiative, MELEE then PARRY
                     // (a special strikes again with itself).
@@ -845,10 +998,12 @@ impl Field<'_> {
                 }
                 self.attack(rng, u, n, Reach::Melee, &Stats::default(), "MELEE", &targets);
                 self.units[u].struck_melee = true;
-                Some(hits)
+                Some((hits as i32 + self.units[u].charmed.hits).max(1) as u32)
             }
             Action::Ranged => {
-                let any_missile = f.bands.iter().any(|b| b.0 > 0 && b.1.missile > 0) || f.stats.missile > 0;
+                let more = self.units[u].charmed.missile;
+                let any_missile =
+                    f.bands.iter().any(|b| b.0 > 0 && b.1.missile + more > 0) || f.stats.missile + more > 0;
                 if !any_missile {
                     return None;
                 }
@@ -864,13 +1019,20 @@ impl Field<'_> {
                 if n == 0 {
                     return None;
                 }
-                // CMB-SPELL: a spell needs its mana, and a target.
+                // CMB-SPELL: a spell needs its mana, its components and a target.
                 let mana = s.mana.filter(|_| !paid);
-                if mana.is_some_and(|m| self.units[u].mana < m) {
+                if mana.is_some_and(|m| self.units[u].mana < m) || (!paid && !self.supplied(u, &s.consumes)) {
                     return None;
                 }
-                let targets = self.targets(u, s.reach, s.leaders_only);
-                if targets.is_empty() {
+                let strike = s.charming.as_ref().is_none_or(|c| c.then_melee);
+                let targets = if strike { self.targets(u, s.reach, s.leaders_only) } else { Vec::new() };
+                let charmed = match &s.charming {
+                    Some(c) if c.then_melee => vec![u],
+                    Some(c) => self.charm_targets(u, c.aim, c.range),
+                    None => Vec::new(),
+                };
+                let aimed_at_enemies = s.charming.as_ref().is_none_or(|c| c.aim != Aim::Caster);
+                if (strike && aimed_at_enemies && targets.is_empty()) || (!strike && charmed.is_empty()) {
                     return None;
                 }
                 let s = s.clone();
@@ -878,13 +1040,26 @@ impl Field<'_> {
                     let me = &mut self.units[u];
                     me.mana -= m;
                     me.cast.push(s.tag.clone());
+                    for (t, n) in &s.consumes {
+                        if let Some(x) = me.supplies.iter_mut().find(|x| &x.0 == t) {
+                            x.1 -= n;
+                        }
+                    }
                     self.lines.push(Line::Cast { unit: f.id.clone(), spell: s.tag.clone(), mana: m });
                 }
-                self.attack(rng, u, n, s.reach, &s.bonus, &s.tag, &targets);
+                if let Some(c) = &s.charming {
+                    self.charm(u, c, &charmed);
+                }
+                if strike && !targets.is_empty() {
+                    self.attack(rng, u, n, s.reach, &s.bonus, &s.tag, &targets);
+                }
                 if let Some(k) = s.trains {
                     self.units[u].specials_used.push(k);
                 }
-                let total = (f.stats.hits + s.bonus.hits).max(1) as u32;
+                if !strike {
+                    return Some(1);
+                }
+                let total = (f.stats.hits + self.units[u].charmed.hits + s.bonus.hits).max(1) as u32;
                 Some(total)
             }
             Action::Unusable { tag, why } => {
@@ -921,7 +1096,7 @@ impl Field<'_> {
                     continue;
                 }
                 let t = &self.units[i];
-                v.push((t.stealth, near, self.rank_of(t), i));
+                v.push((self.stealth(i), near, self.rank_of(t), i));
             }
         }
         if matches!(reach, Reach::Ranged(_)) && !v.is_empty() && adjacent_enemy() {
@@ -929,6 +1104,73 @@ impl Field<'_> {
         }
         v.sort_unstable();
         v.into_iter().map(|x| x.3).collect()
+    }
+
+    /// Whether unit `u` holds the components of a casting.
+    fn supplied(&self, u: usize, consumes: &[(String, u32)]) -> bool {
+        let have = &self.units[u].supplies;
+        consumes.iter().all(|(t, n)| have.iter().any(|x| &x.0 == t && x.1 >= *n))
+    }
+
+    /// CMB-SPELL: the units a battlefield enchantment of unit `u` falls on, by its
+    /// aim, within `range` squares of the caster (0: anywhere), in the order they
+    /// stand (square by square, then as they came).
+    fn charm_targets(&self, u: usize, aim: Aim, range: u32) -> Vec<usize> {
+        if aim == Aim::Caster {
+            return vec![u];
+        }
+        let me = &self.units[u];
+        let s = self.side(u) as usize;
+        let sides: &[usize] = match aim {
+            Aim::Friends | Aim::FriendlyLeaders => &[0],
+            Aim::Enemies | Aim::EnemyLeaders => &[1],
+            _ => &[0, 1],
+        };
+        let leaders = matches!(aim, Aim::EnemyLeaders | Aim::FriendlyLeaders);
+        let mut v = Vec::new();
+        for (x, y) in self.all_squares() {
+            if range > 0 && (x - me.x).abs() + (y - me.y).abs() > range as i32 {
+                continue;
+            }
+            for &rel in sides {
+                let side = if rel == 0 { s } else { 1 - s };
+                for &i in &self.squares[self.sq(x, y)][side] {
+                    if self.active(i) && (!leaders || self.a.fighters[i].leader) {
+                        v.push(i);
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// Puts the enchantments of `c`, cast by unit `u`, on `targets` for their rounds
+    /// (a second casting adds its rounds to what is left).
+    fn charm(&mut self, u: usize, c: &Charming, targets: &[usize]) {
+        let round = self.round;
+        for charm in &c.charms {
+            let last = round + charm.rounds.max(1) - 1;
+            for &t in targets {
+                let unit = &mut self.units[t];
+                match unit.charms.iter_mut().find(|x| x.0.tag == charm.tag) {
+                    Some(x) => x.1 += charm.rounds.max(1),
+                    None => {
+                        unit.charms.push((charm.clone(), last));
+                        let more = charm.stats.life.max(0) as u32;
+                        for f in &mut unit.figs {
+                            f.life += more;
+                        }
+                    }
+                }
+                self.recharm(t);
+            }
+            self.lines.push(Line::Charm {
+                unit: self.a.fighters[u].id.clone(),
+                effect: charm.tag.clone(),
+                rounds: charm.rounds.max(1),
+                units: targets.iter().map(|&t| self.a.fighters[t].id.clone()).collect(),
+            });
+        }
     }
 
     /// One attack of `n` figures of unit `u` (CMB-TARGET to CMB-WOUND, CMB-MISSILE,
@@ -946,7 +1188,8 @@ impl Field<'_> {
     ) {
         let r = self.r;
         let attacker = &self.a.fighters[u];
-        let obs = attacker.stats.observation;
+        let obs = attacker.stats.observation + self.units[u].charmed.observation;
+        let flies = self.flies(u);
         // CMB-TARGET: a stealthier target avoids the attack by chance. Targets are
         // taken in order until there is a figure for each attacking figure; the
         // rest are not reached (and roll nothing).
@@ -956,7 +1199,7 @@ impl Field<'_> {
             if covered >= n as usize {
                 break;
             }
-            let diff = i64::from(self.units[t].stealth) - i64::from(obs);
+            let diff = i64::from(self.stealth(t)) - i64::from(obs);
             if diff > 0 && chance(rng, diff * i64::from(r.avoid_percent_per_stealth)) {
                 continue;
             }
@@ -1004,10 +1247,11 @@ impl Field<'_> {
             let Some((bi, fi)) = found else { break };
             let t = reachable[bi];
             blows[bi].strikes += 1;
-            let fs = plus(attacker.figure(k), bonus);
+            let fs = plus(&self.figure_now(u, k), bonus);
             let target = &self.a.fighters[t];
-            let ts = target.figure(fi);
-            let air = if attacker.flyer && !target.flyer { r.flyer_attack } else { 0 };
+            let ts = self.figure_now(t, fi);
+            let target_flies = self.flies(t);
+            let air = if flies && !target_flies { r.flyer_attack } else { 0 };
             let a = if missile { fs.missile } else { fs.melee } + air;
             // CMB-STRIKE: the figure strikes at all.
             if !chance(rng, i64::from(r.strike_percent) + i64::from(r.strike_percent_per_attack) * i64::from(a.max(0)))
@@ -1018,7 +1262,7 @@ impl Field<'_> {
             if self.units[t].parried {
                 d += ts.melee.max(0);
             }
-            if target.flyer && !attacker.flyer {
+            if target_flies && !flies {
                 d += if missile { r.flyer_missile_defense } else { r.flyer_melee_defense };
             }
             if missile {
@@ -1071,7 +1315,7 @@ impl Field<'_> {
     /// takes them).
     fn move_unit(&mut self, u: usize) {
         let start = (self.units[u].x, self.units[u].y);
-        let steps = if self.a.fighters[u].flyer { (self.rows + self.a.files as i32) as usize } else { 1 };
+        let steps = if self.flies(u) { (self.rows + self.a.files as i32) as usize } else { 1 };
         for _ in 0..steps {
             match self.step(u) {
                 Some((x, y)) if (x, y) != (self.units[u].x, self.units[u].y) => {

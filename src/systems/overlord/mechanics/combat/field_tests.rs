@@ -4,7 +4,7 @@
 //! random (with tolerances a wrong formula falls outside of). Checklist ids in each
 //! name. The rule set's numbers come from the bundled `combat.ron`.
 
-use super::field::{self, Action, Armies, Fighter, Fought, Move, Reach, Special, hit_odds, hits};
+use super::field::{self, Action, Aim, Armies, Charm, Charming, Fighter, Fought, Move, Reach, Special, hit_odds, hits};
 use super::record::{Blow, Line};
 use crate::systems::overlord::data::Stats;
 use crate::systems::overlord::testkit::overlord_rules;
@@ -276,6 +276,7 @@ fn units_act_from_the_highest_initiative_down_each_action_capped_by_the_one_befo
         holders: None,
         trains: None,
         mana: None,
+        ..Special::default()
     };
     let mut a = fighter("A", 0, 1, Stats { initiative: 5, ..stats(1, 1, 50) });
     let b = fighter("B", 1, 1, Stats { initiative: 3, ..stats(1, 1, 50) });
@@ -541,6 +542,7 @@ fn only_the_figures_holding_a_combat_item_use_it_cmb_item() {
         holders: Some(3),
         trains: None,
         mana: None,
+        ..Special::default()
     })];
     let mut a = armies(vec![a, fighter("D", 1, 100, stats(0, 1, 100))]);
     a.rules.max_rounds = 1;
@@ -651,6 +653,7 @@ fn spell(tag: &str, mana: u32) -> Action {
         holders: None,
         trains: None,
         mana: Some(mana),
+        ..Special::default()
     })
 }
 
@@ -720,4 +723,169 @@ fn a_spells_further_strikes_come_with_one_casting_cmb_spell_cmb_hits() {
     let r1 = &f.rounds[0].lines;
     assert_eq!(r1.iter().filter(|l| matches!(l, Line::Cast { .. })).count(), 1);
     assert_eq!(r1.iter().filter(|l| matches!(l, Line::Attack { action, .. } if action == "bolt")).count(), 3);
+}
+
+/// A spell costing `mana` that enchants `aim` within `range` with `charm`.
+fn enchanting(tag: &str, mana: u32, aim: Aim, range: u32, charm: Charm) -> Action {
+    Action::Special(Special {
+        tag: tag.into(),
+        mana: Some(mana),
+        charming: Some(Charming { aim, range, charms: vec![charm], then_melee: false, then_next: false }),
+        ..Special::default()
+    })
+}
+
+/// The units each Charm line of the battle fell on, by round.
+fn charmed(f: &Fought) -> Vec<(u32, Vec<&str>)> {
+    f.rounds
+        .iter()
+        .flat_map(|r| {
+            r.lines.iter().filter_map(move |l| match l {
+                Line::Charm { units, .. } => Some((r.round, units.iter().map(String::as_str).collect())),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_battlefield_enchantment_falls_on_every_unit_of_its_aim_within_its_range_cmb_spell() {
+    // The mage at the rear left casts an enchantment on everyone within 2 squares:
+    // itself, the friend at its rear centre (1) and the one at the front left (2),
+    // not the friend at the front right (4) nor the enemy ahead (3).
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 1, ..stats(0, 1, 1) }), 2, 0, Move::Stand);
+    mage.mana = 1;
+    let hail = Charm { tag: "hail".into(), stats: Stats { missile: -3, ..Stats::default() }, ..Charm::default() };
+    mage.actions = vec![enchanting("hail", 1, Aim::Everyone, 2, hail.clone())];
+    let a = at(fighter("A", 0, 1, stats(0, 1, 9)), 2, 1, Move::Stand);
+    let b = at(fighter("B", 0, 1, stats(0, 1, 9)), 0, 0, Move::Stand);
+    let c = at(fighter("C", 0, 1, stats(0, 1, 9)), 0, 2, Move::Stand);
+    let e = at(fighter("E", 1, 1, stats(0, 1, 9)), 0, 0, Move::Stand);
+    let mut arm = armies(vec![mage.clone(), a.clone(), b.clone(), c.clone(), e.clone()]);
+    arm.rules.max_rounds = 1;
+    assert_eq!(charmed(&fight(&arm, 1)), [(1, vec!["M", "A", "B"])]);
+    // The enemy side, anywhere: E alone.
+    mage.actions = vec![enchanting("wind", 1, Aim::Enemies, 0, hail.clone())];
+    let mut arm = armies(vec![mage.clone(), a.clone(), b, c, e]);
+    arm.rules.max_rounds = 1;
+    assert_eq!(charmed(&fight(&arm, 1)), [(1, vec!["E"])]);
+    // The enemies within one square: none, so it is not cast and no mana is spent.
+    mage.actions = vec![enchanting("bless", 1, Aim::Enemies, 1, hail)];
+    let mut arm = armies(vec![mage, a, fighter("F", 1, 1, stats(0, 1, 9))]);
+    arm.rules.max_rounds = 1;
+    let f = fight(&arm, 1);
+    assert!(charmed(&f).is_empty());
+    assert_eq!(f.deeds[0].mana, 1);
+}
+
+#[test]
+fn an_enchantment_lasts_its_rounds_and_changes_what_its_units_can_do_cmb_spell() {
+    // The archer has no missile of its own: it shoots only while the mage's
+    // enchantment (+5 missile, 2 rounds) is upon it. The mage (maximum 3, starting
+    // with 3) casts it in round 1, then again in round 4 once it has 3 again.
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 3, initiative: 10, ..stats(0, 1, 1) }), 2, 0, Move::Stand);
+    mage.mana = 3;
+    let aim =
+        Charm { tag: "aim".into(), stats: Stats { missile: 5, ..Stats::default() }, rounds: 2, ..Charm::default() };
+    mage.actions = vec![enchanting("aim", 3, Aim::Friends, 0, aim)];
+    let mut archer = at(fighter("A", 0, 1, stats(0, 1, 9)), 2, 1, Move::Stand);
+    archer.actions = vec![Action::Ranged];
+    let wall = at(fighter("W", 1, 1, stats(0, 0, 100_000)), 0, 1, Move::Stand);
+    let mut arm = armies(vec![mage, archer, wall]);
+    arm.rules.max_rounds = 6;
+    let f = fight(&arm, 2);
+    assert_eq!(charmed(&f).iter().map(|c| c.0).collect::<Vec<_>>(), [1, 4]);
+    let shot: Vec<u32> = f
+        .rounds
+        .iter()
+        .filter(|r| {
+            r.lines.iter().any(|l| matches!(l, Line::Attack { unit, action, .. } if unit == "A" && action == "RANGED"))
+        })
+        .map(|r| r.round)
+        .collect();
+    assert_eq!(shot, [1, 2, 4, 5]);
+}
+
+#[test]
+fn an_enchantments_extra_life_takes_one_hit_but_not_the_next_after_it_ends_cmb_spell() {
+    // The boar (life 1) enchants itself with +1 life for the round, then strikes the
+    // enemy beside it (the aim is its strike's). The enemy's sure blow in round 1
+    // only takes the extra point; in round 2, with no mana left, the same blow kills.
+    let mut boar = fighter("B", 0, 1, Stats { initiative: 10, ..stats(1, 0, 1) });
+    boar.mana = 2;
+    let strength = Charm { tag: "boar".into(), stats: Stats { life: 1, ..Stats::default() }, ..Charm::default() };
+    boar.actions = vec![Action::Special(Special {
+        tag: "sboa".into(),
+        mana: Some(2),
+        charming: Some(Charming {
+            aim: Aim::Enemies,
+            range: 1,
+            charms: vec![strength],
+            then_melee: true,
+            then_next: false,
+        }),
+        ..Special::default()
+    })];
+    let brute =
+        fighter("X", 1, 1, Stats { melee: 20, hits: 1, damage: 1, defense: 100, life: 1000, ..Stats::default() });
+    let mut arm = armies(vec![boar.clone(), brute.clone()]);
+    arm.rules.max_rounds = 2;
+    let f = fight(&arm, 4);
+    assert_eq!(charmed(&f), [(1, vec!["B"])]);
+    assert!(attacks(&f, "B").first().is_some_and(|a| a.0 == "sboa"), "{:?}", attacks(&f, "B"));
+    assert_eq!(f.rounds[0].casualties, [0, 0], "round 1: the extra life point took the blow");
+    assert_eq!(f.rounds[1].casualties[0], 1, "round 2: the next blow kills");
+    // With no enemy beside it, the boar does not cast.
+    let far = at(brute, 2, 1, Move::Stand);
+    let mut arm = armies(vec![boar, far]);
+    arm.rules.max_rounds = 1;
+    assert!(charmed(&fight(&arm, 4)).is_empty());
+}
+
+#[test]
+fn a_battle_spell_consumes_its_components_and_is_not_cast_without_them_mag_cost() {
+    // Two herbs, one a casting: two castings, then none though mana is left.
+    let mut mage = at(fighter("M", 0, 1, Stats { mana: 9, ..stats(0, 1, 1) }), 2, 0, Move::Stand);
+    mage.mana = 9;
+    mage.supplies = vec![("hrbs".into(), 2)];
+    let Action::Special(mut hail) =
+        enchanting("hail", 1, Aim::Everyone, 0, Charm { tag: "hail".into(), ..Charm::default() })
+    else {
+        unreachable!()
+    };
+    hail.consumes = vec![("hrbs".into(), 1)];
+    mage.actions = vec![Action::Special(hail)];
+    let wall = at(fighter("W", 1, 1, stats(0, 0, 100_000)), 0, 1, Move::Stand);
+    let mut arm = armies(vec![mage, wall]);
+    arm.rules.max_rounds = 4;
+    let f = fight(&arm, 1);
+    assert_eq!(charmed(&f).iter().map(|c| c.0).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(f.deeds[0].spent, [("hrbs".to_string(), 2)]);
+    assert_eq!(f.deeds[1].spent, []);
+}
+
+#[test]
+fn an_enchantment_then_next_lets_the_unit_take_its_next_action_a_step_later_cmb_item() {
+    // A ring that phases its wearer, then the wearer's MELEE, in the same round.
+    let mut a = fighter("A", 0, 1, stats(2, 1, 5));
+    a.actions = vec![Action::Special(Special {
+        tag: "ring".into(),
+        charming: Some(Charming {
+            aim: Aim::Caster,
+            range: 0,
+            charms: vec![Charm {
+                tag: "phase".into(),
+                stats: Stats { defense: 40, ..Stats::default() },
+                ..Charm::default()
+            }],
+            then_melee: false,
+            then_next: true,
+        }),
+        ..Special::default()
+    })];
+    let mut arm = armies(vec![a, fighter("D", 1, 1, stats(0, 1, 100))]);
+    arm.rules.max_rounds = 2;
+    let f = fight(&arm, 1);
+    assert_eq!(charmed(&f), [(1, vec!["A"]), (2, vec!["A"])], "not a spell: every round");
+    assert_eq!(attacks(&f, "A").iter().filter(|x| x.0 == "MELEE").count(), 2);
 }

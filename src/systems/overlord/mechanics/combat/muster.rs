@@ -19,11 +19,11 @@
 //! watch: they get a partial report.
 
 use super::Cause;
-use super::field::{Action, Armies, Fighter, Move, Reach, Special};
+use super::field::{Action, Aim, Armies, Charm, Charming, Fighter, Move, Reach, Special};
 use crate::core::battle::{Request, Role};
 use crate::core::engine::plan::Clock;
 use crate::core::engine::rng;
-use crate::systems::overlord::data::{CombatActionKind, RaceKind, SkillFlag, StanceGrant, Stats};
+use crate::systems::overlord::data::{CombatAction, CombatActionKind, Grant, RaceKind, SkillFlag, StanceGrant, Stats};
 use crate::systems::overlord::mechanics::diplomacy::{grants, grants_unit};
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::world::Catalog;
@@ -388,8 +388,15 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
     let inventory = r.get::<Inventory>().cloned().unwrap_or_default();
     let skills = r.get::<Skills>().cloned().unwrap_or_default();
     let effects = r.get::<Effects>().cloned().unwrap_or_default();
-    let full = compute(catalog, tables, race, figures, &inventory, &skills, &effects);
-    let bare = compute(catalog, tables, race, figures, &Inventory::default(), &skills, &effects).stats;
+    let mut full = compute(catalog, tables, race, figures, &inventory, &skills, &effects);
+    let mut bare = compute(catalog, tables, race, figures, &Inventory::default(), &skills, &effects).stats;
+    // An enchantment's combat bonus counts in battle only.
+    for &(e, _) in &effects.0 {
+        if let Some(c) = &rules.enchantments.enchantments[e.index()].combat {
+            crate::systems::overlord::mechanics::stats::add(&mut full.stats, &c.bonus, 1, 1);
+            crate::systems::overlord::mechanics::stats::add(&mut bare, &c.bonus, 1, 1);
+        }
+    }
     // Equipment by figure: the first `equipped` figures hold each item.
     let held: Vec<(u32, &Stats)> = inventory
         .0
@@ -445,10 +452,21 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         });
     let kind = rules.races[race.index()].system.kind;
     let mut trains: Vec<SkillId> = Vec::new();
-    let actions = world
+    let actions: Vec<Action> = world
         .get::<CombatOrders>(u)
         .map(|c| c.0.iter().map(|w| action(catalog, &skills, &inventory, figures, w, &mut trains)).collect())
         .unwrap_or_default();
+    // What it holds of the components its spells consume.
+    let mut supplies: Vec<(String, u32)> = Vec::new();
+    for a in &actions {
+        if let Action::Special(s) = a {
+            for (t, _) in &s.consumes {
+                if !supplies.iter().any(|x| &x.0 == t) {
+                    supplies.push((t.clone(), catalog.item(t).map_or(0, |i| inventory.count(i))));
+                }
+            }
+        }
+    }
     let id = r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default();
     let f = Fighter {
         id,
@@ -470,6 +488,7 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         strategy: b.skills.strategy.as_deref().is_some_and(|t| level(t) > 0),
         ambush_experience: experience(&b.skills.ambush),
         mana: catalog.mana().map_or(0, |m| inventory.count(m)),
+        supplies,
     };
     (f, trains)
 }
@@ -516,8 +535,13 @@ fn action(
             return unusable("this skill is not a combat action");
         };
         let spell = skill.system.flags.contains(&SkillFlag::Magic);
-        let Some(reach) = reach(a.kind, a.range) else {
-            return unusable("spells that enchant or summon on the battlefield are not cast yet");
+        let lvl = &skill.system.levels[lv as usize - 1];
+        let charming = match charming(catalog, a, &lvl.grants) {
+            Ok(c) => c,
+            Err(why) => return unusable(&why),
+        };
+        let Some(reach) = reach(a.kind, a.range).or(charming.as_ref().map(|_| Reach::Melee)) else {
+            return unusable("spells that summon on the battlefield are not cast yet");
         };
         if let Some(item) = &a.equipment {
             let n =
@@ -533,7 +557,13 @@ fn action(
             bonus: a.bonus.clone(),
             holders: None,
             trains: Some(train(s)),
-            mana: spell.then_some(skill.system.levels[lv as usize - 1].use_mana),
+            mana: spell.then_some(lvl.use_mana),
+            consumes: if spell {
+                lvl.production.iter().flat_map(|p| &p.inputs).map(|i| (i.0.clone(), i.1)).collect()
+            } else {
+                Vec::new()
+            },
+            charming,
         });
     }
     if let Some(i) = catalog.item(word) {
@@ -541,8 +571,12 @@ fn action(
         let Some(a) = it.system.combat.as_ref() else {
             return unusable("this item is not a combat item");
         };
-        let Some(reach) = reach(a.kind, a.range) else {
-            return unusable("this kind of combat action comes with magic");
+        let charming = match charming(catalog, a, &[]) {
+            Ok(c) => c,
+            Err(why) => return unusable(&why),
+        };
+        let Some(reach) = reach(a.kind, a.range).or(charming.as_ref().map(|_| Reach::Melee)) else {
+            return unusable("items that summon on the battlefield are not used yet");
         };
         let holders = inventory.0.iter().find(|h| h.item == i).map_or(0, |h| h.equipped);
         if holders == 0 {
@@ -557,7 +591,47 @@ fn action(
             holders: Some(holders),
             trains: trains_skill,
             mana: None,
+            consumes: Vec::new(),
+            charming,
         });
     }
     unusable("no such skill or item")
+}
+
+/// A combat action that enchants (`kind: Enchant`): whom, and the enchantments of
+/// `grants` and the action's `effect`, each for its number of rounds, as they add to
+/// a figure in battle (their `stats` and their `combat.bonus`; flying when they give
+/// the flying mode's capacity). `None` for an action that does not enchant; an
+/// error for one that cannot be used.
+fn charming(catalog: &Catalog, a: &CombatAction, grants: &[Grant]) -> Result<Option<Charming>, String> {
+    if a.kind != CombatActionKind::Enchant {
+        return Ok(None);
+    }
+    let rules = &catalog.rules;
+    let target = a.target.as_deref().unwrap_or("BATTLEFIELD_TARGET_SELF");
+    let aim = Aim::of_tag(target).ok_or_else(|| format!("its target {target} is not a class of combat.ron's"))?;
+    let fly = rules.combat.battle.flying_mode.as_deref();
+    let mut charms = Vec::new();
+    for g in grants.iter().chain(a.effect.as_ref()) {
+        let Some(e) = rules.enchantments.enchantments.iter().find(|e| e.tag == g.0) else {
+            return Err(format!("its enchantment {} is not in enchantments.ron", g.0));
+        };
+        let mut stats = e.stats.clone();
+        if let Some(c) = &e.combat {
+            crate::systems::overlord::mechanics::stats::add(&mut stats, &c.bonus, 1, 1);
+        }
+        let flies = fly.is_some_and(|m| e.capacity.get(m).is_some_and(|&c| c > 0));
+        charms.push(Charm { tag: e.tag.clone(), stats, flies, rounds: g.1.max(1) });
+    }
+    if charms.is_empty() {
+        return Err("it enchants with nothing".into());
+    }
+    let secondary = a.secondary.as_deref().map(str::to_ascii_uppercase);
+    Ok(Some(Charming {
+        aim,
+        range: a.range,
+        charms,
+        then_melee: secondary.as_deref() == Some("MELEE"),
+        then_next: secondary.as_deref() == Some("NEXT"),
+    }))
 }

@@ -176,6 +176,17 @@ pub enum Line {
         /// The mana it cost.
         mana: u32,
     },
+    /// An enchantment a unit cast fell on units (CMB-SPELL).
+    Charm {
+        /// The caster's id.
+        unit: String,
+        /// The enchantment's tag.
+        effect: String,
+        /// Rounds it lasts, this one included.
+        rounds: u32,
+        /// The units enchanted.
+        units: Vec<String>,
+    },
     /// A unit left the battlefield.
     Flee {
         /// Unit id.
@@ -197,6 +208,7 @@ impl Line {
             | Line::Parry { unit }
             | Line::Skip { unit, .. }
             | Line::Cast { unit, .. }
+            | Line::Charm { unit, .. }
             | Line::Flee { unit } => Some(unit),
             Line::Morale { .. } => None,
         }

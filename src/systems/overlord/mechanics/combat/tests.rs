@@ -595,3 +595,41 @@ fn a_mage_casts_its_combat_spell_and_the_mana_it_spent_is_gone_after_the_battle_
     }
     assert_eq!(g.count("U1", "mana"), m, "spent and regained in the battle, then kept");
 }
+
+#[test]
+fn hailstones_fall_on_everyone_within_range_and_use_up_a_herb_cmb_spell_mag_cost() {
+    use super::record::Line;
+    // U1, 1st hailstones [hail] (2 mana and a herb; everyone within 4 squares,
+    // one round of rain of hailstones [effhail]), with 2 mana and a herb, attacks ten
+    // men. She casts it once: the herb is gone after the battle, the rest kept.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("mage", 3000), ("hail", 6000)])
+        .items(&[("mana", 2), ("hrbs", 1), ("wood", 1)])
+        .unit("U3", "fb", "man", 10, "L1")
+        .skills(&[("cmbt", 3000)])
+        .without_money()
+        .build();
+    g.orders("fa", "UNIT U1\nTACTIC FIGHT REAR CENTER STAND\nCOMBAT hail\nATTACK U3\n").run();
+    let b = &battles(&g)[0];
+    let charms: Vec<(&str, Vec<&str>)> = b
+        .rounds
+        .iter()
+        .flat_map(|r| &r.lines)
+        .filter_map(|l| match l {
+            Line::Charm { unit, effect, rounds: 1, units } if unit == "U1" => {
+                Some((effect.as_str(), units.iter().map(String::as_str).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(charms, [("effhail", vec!["U1", "U3"])], "{:#?}", b.rounds);
+    assert_eq!(g.count("U1", "hrbs"), 0);
+    assert_eq!(g.count("U1", "wood"), 1);
+    let text = g.report_text("fa");
+    assert!(text.contains("casts hail (2 mana)."), "{text}");
+    assert!(text.contains("U1 [U1]: rain of hailstones [effhail] on U1 [U1], U3 [U3] for 1 round."), "{text}");
+}
