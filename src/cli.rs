@@ -235,7 +235,11 @@ fn import(dir: &Path, out: &Path, opts: legacy::ImportOptions, quiet: bool) -> i
         eprintln!("{}: error: not a legacy game folder (no overlord.config)", dir.display());
         return 2;
     }
-    let imported = legacy::import(dir, &opts);
+    let mut imported = legacy::import(dir, &opts);
+    if !imported.diagnostics.iter().any(|d| d.is_error()) {
+        let gaps = systems::overlord::gaps::legacy_warnings(&imported.rules, dir);
+        imported.diagnostics.extend(gaps);
+    }
     print_diags(&imported.diagnostics, !quiet);
     let errors = imported.diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = imported.diagnostics.len() - errors;

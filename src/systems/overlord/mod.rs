@@ -10,12 +10,14 @@
 //! * [`report`] — the factions' reports: model, text, JSON;
 //! * [`check`] — the order checker;
 //! * [`legacy`] — the original engine's file format, imported;
-//! * [`generate`] — worlds of any size, for tests and benchmarks.
+//! * [`generate`] — worlds of any size, for tests and benchmarks;
+//! * [`gaps`] — what of a rule set the engine does not carry out yet, for warnings.
 //!
 //! [`Overlord`] is the system as the core runs it.
 
 pub mod check;
 pub mod data;
+pub mod gaps;
 pub mod generate;
 pub mod legacy;
 pub mod mechanics;
@@ -94,7 +96,9 @@ impl GameSystem for Overlord {
     }
 
     fn validate(rules: &data::RuleSet, state: &data::Scenario, rules_dir: &Path, state_dir: &Path) -> Vec<Diagnostic> {
-        data::validate::resolve(&data::validate(rules, state), rules_dir, state_dir)
+        let mut issues = data::validate(rules, state);
+        issues.extend(gaps::unworkable(rules).iter().map(|u| u.issue(rules)));
+        data::validate::resolve(&issues, rules_dir, state_dir)
     }
 
     fn state_files(state: &data::Scenario) -> std::io::Result<Vec<FolderFile>> {

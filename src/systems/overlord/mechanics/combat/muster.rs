@@ -23,7 +23,9 @@ use super::field::{Action, Aim, Armies, Charm, Charming, Fighter, Move, Reach, S
 use crate::core::battle::{Request, Role};
 use crate::core::engine::plan::Clock;
 use crate::core::engine::rng;
-use crate::systems::overlord::data::{CombatAction, CombatActionKind, Grant, RaceKind, SkillFlag, StanceGrant, Stats};
+use crate::systems::overlord::data::{
+    CombatAction, CombatActionKind, Grant, RaceKind, RuleSet, SkillFlag, StanceGrant, Stats,
+};
 use crate::systems::overlord::mechanics::diplomacy::{grants, grants_unit};
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::world::Catalog;
@@ -536,12 +538,12 @@ fn action(
         };
         let spell = skill.system.flags.contains(&SkillFlag::Magic);
         let lvl = &skill.system.levels[lv as usize - 1];
-        let charming = match charming(catalog, a, &lvl.grants) {
-            Ok(c) => c,
-            Err(why) => return unusable(&why),
-        };
+        if let Some(what) = battle_gap(rules, a, &lvl.grants) {
+            return unusable(&what);
+        }
+        let charming = charming(rules, a, &lvl.grants).ok().flatten();
         let Some(reach) = reach(a.kind, a.range).or(charming.as_ref().map(|_| Reach::Melee)) else {
-            return unusable("spells that summon on the battlefield are not cast yet");
+            return unusable("this kind of combat action is not part of this engine yet");
         };
         if let Some(item) = &a.equipment {
             let n =
@@ -571,12 +573,12 @@ fn action(
         let Some(a) = it.system.combat.as_ref() else {
             return unusable("this item is not a combat item");
         };
-        let charming = match charming(catalog, a, &[]) {
-            Ok(c) => c,
-            Err(why) => return unusable(&why),
-        };
+        if let Some(what) = battle_gap(rules, a, &[]) {
+            return unusable(&what);
+        }
+        let charming = charming(rules, a, &[]).ok().flatten();
         let Some(reach) = reach(a.kind, a.range).or(charming.as_ref().map(|_| Reach::Melee)) else {
-            return unusable("items that summon on the battlefield are not used yet");
+            return unusable("this kind of combat action is not part of this engine yet");
         };
         let holders = inventory.0.iter().find(|h| h.item == i).map_or(0, |h| h.equipped);
         if holders == 0 {
@@ -598,16 +600,26 @@ fn action(
     unusable("no such skill or item")
 }
 
+/// What of combat action `a` (of a skill level granting `grants`) is not part of
+/// the engine yet, or why it cannot be used, if so: the battle says it once of a
+/// unit listing it, and the game master is warned of it (`support` in `magic`).
+pub fn battle_gap(rules: &RuleSet, a: &CombatAction, grants: &[Grant]) -> Option<String> {
+    match a.kind {
+        CombatActionKind::Summon => Some("summoning on the battlefield is not part of this engine yet".into()),
+        CombatActionKind::Enchant => charming(rules, a, grants).err(),
+        CombatActionKind::Melee | CombatActionKind::Ranged => None,
+    }
+}
+
 /// A combat action that enchants (`kind: Enchant`): whom, and the enchantments of
 /// `grants` and the action's `effect`, each for its number of rounds, as they add to
 /// a figure in battle (their `stats` and their `combat.bonus`; flying when they give
 /// the flying mode's capacity). `None` for an action that does not enchant; an
 /// error for one that cannot be used.
-fn charming(catalog: &Catalog, a: &CombatAction, grants: &[Grant]) -> Result<Option<Charming>, String> {
+fn charming(rules: &RuleSet, a: &CombatAction, grants: &[Grant]) -> Result<Option<Charming>, String> {
     if a.kind != CombatActionKind::Enchant {
         return Ok(None);
     }
-    let rules = &catalog.rules;
     let target = a.target.as_deref().unwrap_or("BATTLEFIELD_TARGET_SELF");
     let aim = Aim::of_tag(target).ok_or_else(|| format!("its target {target} is not a class of combat.ron's"))?;
     let fly = rules.combat.battle.flying_mode.as_deref();

@@ -23,6 +23,7 @@
 pub mod spells;
 #[cfg(test)]
 mod spells_tests;
+pub mod support;
 #[cfg(test)]
 mod tests;
 

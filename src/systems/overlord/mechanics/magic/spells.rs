@@ -30,6 +30,7 @@
 //!   Ritual) gives the target one point of mana per event made, above its maximum if
 //!   so (MAG-MEDITATE). Other events (visions of a place…) are not carried out yet.
 
+use super::support;
 use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{TargetKind, TargetScope, UseKind, is_new_id, ordinal};
 use crate::systems::overlord::mechanics::intake::NewIds;
@@ -94,30 +95,18 @@ fn cast(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome
     let me = act.unit;
     let catalog = act.catalog().clone();
     let s = &catalog.rules.skills[skill.index()];
-    let lv = &s.system.levels[level as usize - 1];
     let Some(spec) = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone() else {
         return Outcome::Invalid(format!("{} [{}] does nothing at the {} level", s.name, s.tag, ordinal(level)));
     };
+    if let Some(what) = support::world_gap(&catalog.rules, skill.index(), level as usize) {
+        not_yet(act.world, me, act.day, entry, &what);
+        return Outcome::NotNow;
+    }
     let Some(at) = act.at(me) else { return Outcome::NotNow };
     let aim = match aim(act, &catalog, skill, level, at) {
         Ok(a) => a,
         Err(why) => return Outcome::Invalid(why),
     };
-    let kind = s.system.use_kind;
-    let carried_out = match kind {
-        Some(UseKind::Enchant) => !lv.grants.is_empty(),
-        Some(UseKind::Summon) => lv.summon.is_some(),
-        Some(UseKind::Action) => spec.makes_mana(&catalog),
-        _ => true,
-    };
-    if !carried_out {
-        not_yet(act.world, me, act.day, entry, "this spell's effect");
-        return Outcome::NotNow;
-    }
-    if let (Some(UseKind::Enchant | UseKind::Action), Aim::Location) = (kind, &aim) {
-        not_yet(act.world, me, act.day, entry, "a spell on a place");
-        return Outcome::NotNow;
-    }
     let figures = act.working_figures(me);
     if figures == 0 {
         return Outcome::NotNow;
@@ -143,14 +132,6 @@ fn cast(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome
         }
     }
     Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step })
-}
-
-impl Spec {
-    /// For a ritual: whether its output is the rule set's mana event.
-    fn makes_mana(&self, catalog: &Catalog) -> bool {
-        let p = &catalog.rules.info.parameters;
-        !p.mana_event.is_empty() && self.event.as_deref() == Some(p.mana_event.as_str())
-    }
 }
 
 /// What the caster lacks to start a casting, for its report.

@@ -208,3 +208,22 @@ fn a_crafting_spell_pays_its_mana_with_its_components_mag_cost() {
     g.days(1);
     assert_eq!((g.count("U1", "mana"), g.count("U1", "hrbs")), (0, 3), "paid on day 3");
 }
+
+#[test]
+fn a_use_the_engine_does_not_carry_out_does_nothing_and_says_what_once_skl_use_other() {
+    // Pick pockets [ppoc] makes the event evtppoc: nothing is taken from Bob, the
+    // report says why once, and the order stays (so the next waits behind it).
+    let mut g = world(&[("ppoc", 12000)], &[("hrbs", 2)]);
+    g.orders("fa", "UNIT U1\nTARGET U2\nUSE ppoc\n");
+    g.days(2);
+    let said = |g: &Game, what: &str| g.events("U1").iter().filter(|e| e.contains(what)).count();
+    let why = "USE ppoc: does nothing: the event evtppoc is not part of this engine yet. The order stays";
+    assert_eq!(said(&g, why), 1, "{:?}", g.events("U1"));
+    // Dream walking [drew] is a spell on a place: said before its missing TARGET, and
+    // its herb is not paid.
+    let mut g = world(&[("drew", 6000)], &[("hrbs", 2)]);
+    g.orders("fa", "UNIT U1\nUSE drew\n");
+    g.days(1);
+    assert_eq!(said(&g, "USE drew: does nothing: a spell on a place is not part of this engine yet"), 1);
+    assert_eq!(g.count("U1", "hrbs"), 2, "nothing paid");
+}
