@@ -129,6 +129,9 @@ fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String, c: &Catalog) {
         Line::Move { unit, to } => write!(o, "{} moves to {to}.", name(unit)),
         Line::Parry { unit } => write!(o, "{} parries.", name(unit)),
         Line::Cast { unit, spell, mana } => write!(o, "{} casts {spell} ({mana} mana).", name(unit)),
+        Line::Summon { unit, summoned, figures } => {
+            write!(o, "{} calls {} ({}).", name(unit), name(summoned), counted(*figures, "figure", "figures"))
+        }
         Line::Charm { unit, effect, rounds, units } => {
             let on: Vec<String> = units.iter().map(|u| name(u)).collect();
             let what = c

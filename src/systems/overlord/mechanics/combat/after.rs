@@ -46,10 +46,11 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     let b = &catalog.rules.combat.battle;
     let day = m.day;
     let mut aftermath: Vec<String> = Vec::new();
-    let n = m.armies.fighters.len();
+    // The units of the world; creatures a spell called follow them in the armies.
+    let n = m.units.len();
     // 1–2: healing and fanatics.
     let mut survivors = vec![0u32; n];
-    for (i, (f, d)) in m.armies.fighters.iter().zip(&o.deeds).enumerate() {
+    for (i, (f, d)) in m.armies.fighters[..n].iter().zip(&o.deeds).enumerate() {
         let mut alive = heal(d.alive, d.dying, b.heal_percent, rng);
         if f.fanatic && o.winner.is_some_and(|w| w != f.side) && alive > 0 {
             aftermath.push(format!("{}: its fanatics fight to the death.", label(world, m.units[i].0)));
@@ -59,7 +60,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
     }
     // CMB-SPELL: the mana spent and regained in the battle.
     if let Some(mana) = catalog.mana() {
-        for (i, (f, d)) in m.armies.fighters.iter().zip(&o.deeds).enumerate() {
+        for (i, (f, d)) in m.armies.fighters[..n].iter().zip(&o.deeds).enumerate() {
             if f.mana == d.mana {
                 continue;
             }
@@ -74,7 +75,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
         }
     }
     // MAG-COST: the components battle spells consumed.
-    for (i, d) in o.deeds.iter().enumerate() {
+    for (i, d) in o.deeds[..n].iter().enumerate() {
         for (tag, n) in &d.spent {
             if let (Some(item), Some(mut inv)) = (catalog.item(tag), world.get_mut::<Inventory>(m.units[i].0)) {
                 crate::systems::overlord::mechanics::transfer::take(&mut inv, item, *n);
@@ -94,7 +95,7 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
             m.sides[s as usize].iter().map(|&f| world.get::<Id>(f).map(|i| i.0.clone()).unwrap_or_default()).collect();
     }
     let mut used = Used::default();
-    for (i, f) in m.armies.fighters.iter().enumerate() {
+    for (i, f) in m.armies.fighters[..n].iter().enumerate() {
         let (u, fac) = m.units[i];
         let race = world.get::<Race>(u).map(|r| catalog.race_tag(r.0).to_string()).unwrap_or_default();
         if !used.races.contains(&race) {
@@ -134,6 +135,27 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
                 hits: st.hits.max(1),
                 damage: st.damage.max(1),
             }),
+        });
+    }
+    // Creatures a spell called: recorded on their caster's side, as its faction's,
+    // if they came; they leave the world with the battle.
+    for (f, d) in m.armies.fighters.iter().zip(&o.deeds).skip(n) {
+        let Some(r) = f.reserve.as_ref().filter(|_| d.called > 0) else { continue };
+        let caster = &sides[f.side as usize].units.iter().find(|x| x.id == m.armies.fighters[r.caster].id).cloned();
+        if !used.races.contains(&r.race) {
+            used.races.push(r.race.clone());
+        }
+        sides[f.side as usize].units.push(FighterRecord {
+            id: f.id.clone(),
+            name: format!("{} [{}]", r.name, f.id),
+            faction: caster.as_ref().map(|c| c.faction.clone()).unwrap_or_default(),
+            race: r.race.clone(),
+            figures: d.called,
+            survivors: d.alive,
+            fled: d.fled,
+            silent: false,
+            position: "called by a spell".into(),
+            stats: None,
         });
     }
     for &u in &m.refused {

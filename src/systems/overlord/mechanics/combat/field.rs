@@ -154,6 +154,24 @@ pub struct Special {
     /// For a spell that enchants rather than strikes (its `reach` is then that of
     /// its strike, if it strikes).
     pub charming: Option<Charming>,
+    /// For a spell that summons: the index of the creatures it calls among the
+    /// armies' fighters (a [`Reserve`]).
+    pub summons: Option<usize>,
+}
+
+/// Creatures a spell calls onto the battlefield: a fighter that is not on it until
+/// its caster casts the spell; each casting brings its figures (CMB-SPELL).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserve {
+    /// The caster's index among the fighters.
+    pub caster: usize,
+    /// Whether they appear on the caster's square (else where their tactics put
+    /// them).
+    pub at_caster: bool,
+    /// Their name, for the record.
+    pub name: String,
+    /// Their race's tag.
+    pub race: String,
 }
 
 /// One entry of a unit's action list.
@@ -223,6 +241,9 @@ pub struct Fighter {
     pub mana: u32,
     /// What it holds of the components its spells consume, by item tag.
     pub supplies: Vec<(String, u32)>,
+    /// For creatures a spell calls: who calls them. `figures` is then how many one
+    /// casting brings; they are not on the field before.
+    pub reserve: Option<Reserve>,
 }
 
 /// The battle as mustered: the rules and the armies.
@@ -268,6 +289,8 @@ pub struct Deeds {
     pub mana: u32,
     /// Components its spells consumed, by item tag.
     pub spent: Vec<(String, u32)>,
+    /// For creatures a spell called: how many figures came, over the battle.
+    pub called: u32,
 }
 
 /// The result of the battlefield.
@@ -415,6 +438,7 @@ impl Fighter {
             ambush_experience: 0,
             mana: 0,
             supplies: Vec::new(),
+            reserve: None,
         }
     }
 
@@ -448,6 +472,14 @@ struct Field<'a> {
     squares: Vec<[Vec<usize>; 2]>,
 }
 
+/// Where fighter `f` stands as the battle begins: its rank (from its side's front)
+/// and file, as a square.
+fn start_square(a: &Armies, f: &Fighter) -> (i32, i32) {
+    let rank = f.rank.min(a.ranks - 1) as i32;
+    let y = if f.side == 0 { a.ranks as i32 - 1 - rank } else { a.ranks as i32 + rank };
+    (f.file.min(a.files - 1) as i32, y)
+}
+
 /// Fights the battle (CMB-AMBUSH to CMB-HEAL).
 pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
     let r = &a.rules;
@@ -457,15 +489,14 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
         .iter()
         .map(|f| {
             let life = f.stats.life.max(1) as u32;
-            let rank = f.rank.min(a.ranks - 1) as i32;
-            let y = if f.side == 0 { a.ranks as i32 - 1 - rank } else { a.ranks as i32 + rank };
-            let x = f.file.min(a.files - 1) as i32;
+            let (x, y) = start_square(a, f);
+            let figures = if f.reserve.is_some() { 0 } else { f.figures as usize };
             Live {
-                figs: vec![Fig { life, wounded: false }; f.figures as usize],
+                figs: vec![Fig { life, wounded: false }; figures],
                 x,
                 y,
                 home_x: x,
-                out: f.figures == 0,
+                out: figures == 0,
                 rear_rounds: 0,
                 moved: false,
                 meleed: false,
@@ -510,8 +541,13 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
     let placed = field.units.iter().map(|u| (field.rank_of(u) as u32, u.x as u32)).collect();
     let tactics = field.tactics_levels(&ambush, lead);
     let strategy = [0u8, 1].map(|s| a.fighters.iter().any(|f| f.side == s && f.strategy));
-    let initial = [0u8, 1]
-        .map(|s| a.fighters.iter().filter(|f| f.side == s && !f.fanatic).map(|f| u64::from(f.figures)).sum::<u64>());
+    let initial = [0u8, 1].map(|s| {
+        a.fighters
+            .iter()
+            .filter(|f| f.side == s && !f.fanatic && f.reserve.is_none())
+            .map(|f| u64::from(f.figures))
+            .sum::<u64>()
+    });
     let mut rounds = Vec::new();
     let mut quiet = 0u32;
     let mut checked_since: [Option<u32>; 2] = [None, None];
@@ -532,7 +568,11 @@ pub fn fight(a: &Armies, rng: &mut ChaCha8Rng) -> Fought {
         });
         quiet = if field.wounds { 0 } else { quiet + 1 };
         // CMB-END, in order: a side with no units; morale; no wounds; rounds.
-        let gone = [0u8, 1].map(|s| !(0..field.units.len()).any(|i| a.fighters[i].side == s && field.active(i)));
+        // Creatures a spell called do not keep their side on the field.
+        let gone = [0u8, 1].map(|s| {
+            !(0..field.units.len())
+                .any(|i| a.fighters[i].side == s && a.fighters[i].reserve.is_none() && field.active(i))
+        });
         let mut broke = [false; 2];
         for s in 0..2 {
             if gone[s] || initial[s] == 0 {
@@ -676,7 +716,7 @@ impl Field<'_> {
     fn ambush(&mut self, rng: &mut ChaCha8Rng) -> (AmbushRecord, Option<(u8, i32)>) {
         let f = &self.a.fighters;
         let base = |s: u8| -> (i32, i32) {
-            let mine: Vec<&Fighter> = f.iter().filter(|x| x.side == s).collect();
+            let mine: Vec<&Fighter> = f.iter().filter(|x| x.side == s && x.reserve.is_none()).collect();
             let figs: i64 = mine.iter().map(|x| i64::from(x.figures)).sum::<i64>().max(1);
             let avg = |g: &dyn Fn(&Fighter) -> i32| {
                 (mine.iter().map(|x| i64::from(g(x)) * i64::from(x.figures)).sum::<i64>().div_euclid(figs)) as i32
@@ -757,7 +797,7 @@ impl Field<'_> {
             .fighters
             .iter()
             .enumerate()
-            .filter(|&(i, f)| f.side == s && self.active(i) && !f.fanatic)
+            .filter(|&(i, f)| f.side == s && self.active(i) && !f.fanatic && f.reserve.is_none())
             .map(|(i, f)| {
                 i64::from(self.r.morale_percent_per_defense)
                     * i64::from(f.stats.defense + self.units[i].charmed.defense)
@@ -1024,7 +1064,7 @@ impl Field<'_> {
                 if mana.is_some_and(|m| self.units[u].mana < m) || (!paid && !self.supplied(u, &s.consumes)) {
                     return None;
                 }
-                let strike = s.charming.as_ref().is_none_or(|c| c.then_melee);
+                let strike = s.charming.as_ref().is_none_or(|c| c.then_melee) && s.summons.is_none();
                 let targets = if strike { self.targets(u, s.reach, s.leaders_only) } else { Vec::new() };
                 let charmed = match &s.charming {
                     Some(c) if c.then_melee => vec![u],
@@ -1032,7 +1072,9 @@ impl Field<'_> {
                     None => Vec::new(),
                 };
                 let aimed_at_enemies = s.charming.as_ref().is_none_or(|c| c.aim != Aim::Caster);
-                if (strike && aimed_at_enemies && targets.is_empty()) || (!strike && charmed.is_empty()) {
+                if (strike && aimed_at_enemies && targets.is_empty())
+                    || (!strike && charmed.is_empty() && s.summons.is_none())
+                {
                     return None;
                 }
                 let s = s.clone();
@@ -1049,6 +1091,9 @@ impl Field<'_> {
                 }
                 if let Some(c) = &s.charming {
                     self.charm(u, c, &charmed);
+                }
+                if let Some(r) = s.summons {
+                    self.call(u, r);
                 }
                 if strike && !targets.is_empty() {
                     self.attack(rng, u, n, s.reach, &s.bonus, &s.tag, &targets);
@@ -1142,6 +1187,37 @@ impl Field<'_> {
             }
         }
         v
+    }
+
+    /// Unit `u`'s spell calls the creatures of reserve `r`: their figures join them,
+    /// on the caster's square or where their tactics put them when they were not on
+    /// the field (they act from the next round).
+    fn call(&mut self, u: usize, r: usize) {
+        let a = self.a;
+        let f = &a.fighters[r];
+        let side = f.side as usize;
+        let life = f.stats.life.max(1) as u32;
+        if !self.active(r) {
+            let (x, y) = if f.reserve.as_ref().is_some_and(|x| x.at_caster) {
+                (self.units[u].x, self.units[u].y)
+            } else {
+                start_square(a, f)
+            };
+            let (from, to) = (self.sq(self.units[r].x, self.units[r].y), self.sq(x, y));
+            if let Some(k) = self.squares[from][side].iter().position(|&j| j == r) {
+                self.squares[from][side].swap_remove(k);
+            }
+            self.squares[to][side].push(r);
+            let unit = &mut self.units[r];
+            (unit.x, unit.y, unit.home_x) = (x, y, x);
+            unit.out = false;
+            unit.rear_rounds = 0;
+            unit.movement = f.movement;
+        }
+        let unit = &mut self.units[r];
+        unit.figs.extend(std::iter::repeat_n(Fig { life, wounded: false }, f.figures as usize));
+        unit.deeds.called += f.figures;
+        self.lines.push(Line::Summon { unit: a.fighters[u].id.clone(), summoned: f.id.clone(), figures: f.figures });
     }
 
     /// Puts the enchantments of `c`, cast by unit `u`, on `targets` for their rounds
@@ -1298,7 +1374,7 @@ impl Field<'_> {
             if fig.life == 0 {
                 blows[bi].kills += 1;
                 let side = target.side as usize;
-                if !target.fanatic {
+                if !target.fanatic && target.reserve.is_none() {
                     self.killed[side] += 1;
                 }
                 self.round_killed[side] += 1;

@@ -4,7 +4,9 @@
 //! random (with tolerances a wrong formula falls outside of). Checklist ids in each
 //! name. The rule set's numbers come from the bundled `combat.ron`.
 
-use super::field::{self, Action, Aim, Armies, Charm, Charming, Fighter, Fought, Move, Reach, Special, hit_odds, hits};
+use super::field::{
+    self, Action, Aim, Armies, Charm, Charming, Fighter, Fought, Move, Reach, Reserve, Special, hit_odds, hits,
+};
 use super::record::{Blow, Line};
 use crate::systems::overlord::data::Stats;
 use crate::systems::overlord::testkit::overlord_rules;
@@ -888,4 +890,63 @@ fn an_enchantment_then_next_lets_the_unit_take_its_next_action_a_step_later_cmb_
     let f = fight(&arm, 1);
     assert_eq!(charmed(&f), [(1, vec!["A"]), (2, vec!["A"])], "not a spell: every round");
     assert_eq!(attacks(&f, "A").iter().filter(|x| x.0 == "MELEE").count(), 2);
+}
+
+/// A mage at the front centre with a summoning spell costing `mana` that calls
+/// `creatures` (the fighter at index 2, on the mage's square).
+fn summoner(mana: u32, creatures: Fighter) -> (Fighter, Fighter) {
+    let mut mage = fighter("M", 0, 1, Stats { initiative: 20, ..stats(0, 0, 1) });
+    mage.mana = mana;
+    mage.actions =
+        vec![Action::Special(Special { tag: "call".into(), mana: Some(mana), summons: Some(2), ..Special::default() })];
+    let mut c = creatures;
+    c.reserve = Some(Reserve { caster: 0, at_caster: true, name: "Beasts".into(), race: "beast".into() });
+    (mage, c)
+}
+
+#[test]
+fn a_summoning_spell_calls_its_creatures_onto_the_field_from_the_next_round_cmb_spell() {
+    // The mage casts once (mana 3, no maximum to regain to): two beasts come in
+    // round 1 and strike from round 2, beside the mage, at the tough wall ahead.
+    let mut beasts = fighter("M/call", 0, 2, stats(5, 1, 3));
+    beasts.actions = vec![Action::Melee];
+    let (mut mage, beasts) = summoner(3, beasts);
+    mage.stats.life = 50;
+    let wall = fighter("W", 1, 1, stats(0, 0, 100_000));
+    let mut arm = armies(vec![mage, wall, beasts]);
+    arm.rules.max_rounds = 3;
+    let f = fight(&arm, 1);
+    let calls: Vec<(u32, u32)> = f
+        .rounds
+        .iter()
+        .flat_map(|r| {
+            r.lines.iter().filter_map(move |l| match l {
+                Line::Summon { unit, summoned, figures } if unit == "M" && summoned == "M/call" => {
+                    Some((r.round, *figures))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    assert_eq!(calls, [(1, 2)]);
+    let struck: Vec<u32> = f
+        .rounds
+        .iter()
+        .filter(|r| r.lines.iter().any(|l| matches!(l, Line::Attack { unit, .. } if unit == "M/call")))
+        .map(|r| r.round)
+        .collect();
+    assert_eq!(struck, [2, 3]);
+    assert_eq!((f.deeds[2].called, f.deeds[2].alive), (2, 2));
+}
+
+#[test]
+fn creatures_a_spell_called_do_not_keep_their_side_on_the_field_cmb_end() {
+    // The mage calls a beast, then falls to the brute's sure blow in the same round:
+    // its side is gone though the beast stands.
+    let (mage, beast) = summoner(3, fighter("M/call", 0, 1, stats(1, 1, 1000)));
+    let brute = fighter("X", 1, 1, Stats { melee: 20, initiative: 10, ..stats(20, 100, 1000) });
+    let f = fight(&armies(vec![mage, brute, beast]), 1);
+    assert!(f.rounds[0].lines.iter().any(|l| matches!(l, Line::Summon { .. })));
+    assert_eq!((f.winner, f.ended), (Some(1), "wiped out"));
+    assert_eq!(f.deeds[0].alive, 0);
 }

@@ -19,21 +19,21 @@
 //! watch: they get a partial report.
 
 use super::Cause;
-use super::field::{Action, Aim, Armies, Charm, Charming, Fighter, Move, Reach, Special};
+use super::field::{Action, Aim, Armies, Charm, Charming, Fighter, Move, Reach, Reserve, Special};
 use crate::core::battle::{Request, Role};
 use crate::core::engine::plan::Clock;
 use crate::core::engine::rng;
 use crate::systems::overlord::data::{
-    CombatAction, CombatActionKind, Grant, RaceKind, RuleSet, SkillFlag, StanceGrant, Stats,
+    CombatAction, CombatActionKind, CombatTactics, Grant, RaceKind, RuleSet, SkillFlag, StanceGrant, Stats, Summon,
 };
 use crate::systems::overlord::mechanics::diplomacy::{grants, grants_unit};
 use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, CombatOrders, Effects, Figures, Id, Inventory, Journey, OnGuard, OverControl, Owner, Race, Seq, Skills,
-    StackLeader, Tactics, substack,
+    At, CombatOrders, Effects, Figures, Holding, Id, Inventory, Journey, OnGuard, OverControl, Owner, Race, Seq,
+    Skills, StackLeader, Tactics, substack,
 };
-use crate::systems::overlord::world::ids::SkillId;
+use crate::systems::overlord::world::ids::{RaceId, SkillId};
 use crate::systems::overlord::world::resources::Randomness;
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
@@ -343,6 +343,30 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
         trains.push(tr);
     }
     let catalog = world.resource::<Catalog>();
+    // The creatures each summoning spell of a COMBAT list may call, after the units.
+    for i in 0..units.len() {
+        for j in 0..fighters[i].actions.len() {
+            let Action::Special(s) = &fighters[i].actions[j] else { continue };
+            let Some(skill) = catalog.skill(&s.tag) else { continue };
+            let level = world.get::<Skills>(units[i].0).map_or(0, |k| k.level(catalog, skill)) as usize;
+            let Some(lv) = catalog.rules.skills[skill.index()].system.levels.get(level.wrapping_sub(1)) else {
+                continue;
+            };
+            let (Some(a), Some(sm)) = (&lv.combat, &lv.summon) else { continue };
+            if a.kind != CombatActionKind::Summon {
+                continue;
+            }
+            let Some(reserve) = called(catalog, world.resource::<CapacityTables>(), &fighters[i], i, &s.tag, sm) else {
+                continue;
+            };
+            fighters.push(reserve);
+            trains.push(Vec::new());
+            let r = fighters.len() - 1;
+            if let Action::Special(s) = &mut fighters[i].actions[j] {
+                s.summons = Some(r);
+            }
+        }
+    }
     let c = &catalog.rules.combat;
     let ranks: Vec<(u32, String)> = c.ranks.iter().rev().map(|r| (r.value, r.name.clone())).collect();
     let files: Vec<(u32, String)> = c.files.iter().map(|r| (r.value, r.name.clone())).collect();
@@ -380,16 +404,40 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
 /// The battle view of unit `u` on side `side`: statistics by equipment, settings and
 /// actions (CMB-GRID, CMB-ACT, CMB-SKILLEQUIP, CMB-ITEM, CMB-FLY).
 fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillId>) {
-    let catalog = world.resource::<Catalog>();
-    let tables = world.resource::<CapacityTables>();
+    let r = world.entity(u);
+    let parts = Parts {
+        id: r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default(),
+        race: r.get::<Race>().expect("unit").0,
+        figures: r.get::<Figures>().map_or(0, |f| f.0),
+        inventory: r.get::<Inventory>().cloned().unwrap_or_default(),
+        skills: r.get::<Skills>().cloned().unwrap_or_default(),
+        effects: r.get::<Effects>().cloned().unwrap_or_default(),
+        tactics: r.get::<Tactics>().and_then(|t| t.0.clone()).unwrap_or_default(),
+        orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
+        guarding: r.get::<OnGuard>().is_some_and(|g| g.0 == day),
+    };
+    build(world.resource::<Catalog>(), world.resource::<CapacityTables>(), side, parts)
+}
+
+/// What a fighter is made of: a unit of the world, or creatures a spell calls.
+struct Parts {
+    id: String,
+    race: RaceId,
+    figures: u32,
+    inventory: Inventory,
+    skills: Skills,
+    effects: Effects,
+    tactics: CombatTactics,
+    /// Its COMBAT list.
+    orders: Vec<String>,
+    guarding: bool,
+}
+
+/// The battle view of a unit made of `p`.
+fn build(catalog: &Catalog, tables: &CapacityTables, side: u8, p: Parts) -> (Fighter, Vec<SkillId>) {
     let rules = &catalog.rules;
     let b = &rules.combat.battle;
-    let r = world.entity(u);
-    let race = r.get::<Race>().expect("unit").0;
-    let figures = r.get::<Figures>().map_or(0, |f| f.0);
-    let inventory = r.get::<Inventory>().cloned().unwrap_or_default();
-    let skills = r.get::<Skills>().cloned().unwrap_or_default();
-    let effects = r.get::<Effects>().cloned().unwrap_or_default();
+    let Parts { id, race, figures, inventory, skills, effects, tactics: tac, orders, guarding } = p;
     let mut full = compute(catalog, tables, race, figures, &inventory, &skills, &effects);
     let mut bare = compute(catalog, tables, race, figures, &Inventory::default(), &skills, &effects).stats;
     // An enchantment's combat bonus counts in battle only.
@@ -423,7 +471,6 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         prev = cut;
     }
     // TACTIC, or the rule set's defaults.
-    let tac = r.get::<Tactics>().and_then(|t| t.0.clone()).unwrap_or_default();
     let pick = |v: &str, d: &str| -> String { if v.is_empty() { d.to_string() } else { v.to_string() } };
     let dt = &b.default_tactics;
     let (rank_tag, file_tag, move_tag) =
@@ -454,10 +501,8 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         });
     let kind = rules.races[race.index()].system.kind;
     let mut trains: Vec<SkillId> = Vec::new();
-    let actions: Vec<Action> = world
-        .get::<CombatOrders>(u)
-        .map(|c| c.0.iter().map(|w| action(catalog, &skills, &inventory, figures, w, &mut trains)).collect())
-        .unwrap_or_default();
+    let actions: Vec<Action> =
+        orders.iter().map(|w| action(catalog, &skills, &inventory, figures, w, &mut trains)).collect();
     // What it holds of the components its spells consume.
     let mut supplies: Vec<(String, u32)> = Vec::new();
     for a in &actions {
@@ -469,7 +514,6 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
             }
         }
     }
-    let id = r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default();
     let f = Fighter {
         id,
         side,
@@ -485,12 +529,13 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         mounted,
         fanatic: b.skills.fanatic.as_deref().is_some_and(|t| level(t) > 0),
         leader: kind == RaceKind::Leader,
-        guarding: r.get::<OnGuard>().is_some_and(|g| g.0 == day),
+        guarding,
         tactics: level(&b.skills.tactics),
         strategy: b.skills.strategy.as_deref().is_some_and(|t| level(t) > 0),
         ambush_experience: experience(&b.skills.ambush),
         mana: catalog.mana().map_or(0, |m| inventory.count(m)),
         supplies,
+        reserve: None,
     };
     (f, trains)
 }
@@ -522,9 +567,10 @@ fn action(
         }
     };
     let reach = |kind: CombatActionKind, range: u32| match kind {
-        CombatActionKind::Melee => Some(Reach::Melee),
+        // A summons strikes nothing itself: its creatures do.
+        CombatActionKind::Melee | CombatActionKind::Summon => Some(Reach::Melee),
         CombatActionKind::Ranged => Some(Reach::Ranged(range)),
-        _ => None,
+        CombatActionKind::Enchant => None,
     };
     let leaders = |t: &Option<String>| t.as_deref() == Some("BATTLEFIELD_TARGET_OPPOSING_LEADER");
     if let Some(s) = catalog.skill(word) {
@@ -538,7 +584,7 @@ fn action(
         };
         let spell = skill.system.flags.contains(&SkillFlag::Magic);
         let lvl = &skill.system.levels[lv as usize - 1];
-        if let Some(what) = battle_gap(rules, a, &lvl.grants) {
+        if let Some(what) = battle_gap(rules, a, &lvl.grants, lvl.summon.as_ref()) {
             return unusable(&what);
         }
         let charming = charming(rules, a, &lvl.grants).ok().flatten();
@@ -560,6 +606,7 @@ fn action(
             holders: None,
             trains: Some(train(s)),
             mana: spell.then_some(lvl.use_mana),
+            summons: None,
             consumes: if spell {
                 lvl.production.iter().flat_map(|p| &p.inputs).map(|i| (i.0.clone(), i.1)).collect()
             } else {
@@ -573,7 +620,7 @@ fn action(
         let Some(a) = it.system.combat.as_ref() else {
             return unusable("this item is not a combat item");
         };
-        if let Some(what) = battle_gap(rules, a, &[]) {
+        if let Some(what) = battle_gap(rules, a, &[], None) {
             return unusable(&what);
         }
         let charming = charming(rules, a, &[]).ok().flatten();
@@ -595,17 +642,25 @@ fn action(
             mana: None,
             consumes: Vec::new(),
             charming,
+            summons: None,
         });
     }
     unusable("no such skill or item")
 }
 
-/// What of combat action `a` (of a skill level granting `grants`) is not part of
+/// What of combat action `a` (of a skill level granting `grants` and summoning
+/// `summon`) is not part of
 /// the engine yet, or why it cannot be used, if so: the battle says it once of a
 /// unit listing it, and the game master is warned of it (`support` in `magic`).
-pub fn battle_gap(rules: &RuleSet, a: &CombatAction, grants: &[Grant]) -> Option<String> {
+pub fn battle_gap(rules: &RuleSet, a: &CombatAction, grants: &[Grant], summon: Option<&Summon>) -> Option<String> {
     match a.kind {
-        CombatActionKind::Summon => Some("summoning on the battlefield is not part of this engine yet".into()),
+        CombatActionKind::Summon => match summon {
+            None => Some("it summons nothing".into()),
+            Some(sm) if !rules.races.iter().any(|r| r.tag == sm.race) => {
+                Some(format!("the race it summons, {}, is not in races.ron", sm.race))
+            }
+            Some(_) => None,
+        },
         CombatActionKind::Enchant => charming(rules, a, grants).err(),
         CombatActionKind::Melee | CombatActionKind::Ranged => None,
     }
@@ -646,4 +701,66 @@ fn charming(rules: &RuleSet, a: &CombatAction, grants: &[Grant]) -> Result<Optio
         then_melee: secondary.as_deref() == Some("MELEE"),
         then_next: secondary.as_deref() == Some("NEXT"),
     }))
+}
+
+/// The creatures fighter `caster` (at index `ci`) calls with spell `spell`, as a
+/// reserve of its side: `summon`'s race, skills (with the race's innate ones),
+/// items and tactics; its `combat_orders` (`@ CHARGE`, `@ Apply fhit`, `@ MELEE`)
+/// give its movement and its COMBAT list. Without tactics they appear on the
+/// caster's square.
+fn called(
+    catalog: &Catalog,
+    tables: &CapacityTables,
+    caster: &Fighter,
+    ci: usize,
+    spell: &str,
+    sm: &Summon,
+) -> Option<Fighter> {
+    let race = catalog.race(&sm.race)?;
+    let r = &catalog.rules.races[race.index()];
+    let mut skills = Skills::default();
+    for (tag, xp) in r.system.innate_skills.iter().map(|k| (&k.0, k.1)).chain(sm.skills.iter().map(|k| (&k.0, k.1))) {
+        if let Some(s) = catalog.skill(tag) {
+            match skills.0.iter_mut().find(|x| x.0 == s) {
+                Some(x) => x.1 = x.1.max(xp),
+                None => skills.0.push((s, xp)),
+            }
+        }
+    }
+    let inventory = Inventory(
+        sm.items
+            .iter()
+            .filter_map(|h| catalog.item(&h.0).map(|item| Holding { item, count: h.1, equipped: h.2.min(h.1) }))
+            .collect(),
+    );
+    let mut movement = None;
+    let mut orders = Vec::new();
+    for o in &sm.combat_orders {
+        let word = o.trim().trim_start_matches('@').trim();
+        let lower = word.to_ascii_lowercase();
+        match (Move::of_tag(&lower), lower.strip_prefix("apply ")) {
+            (Some(m), _) => movement = Some(m),
+            (None, Some(_)) => orders.push(word[6..].trim().to_string()),
+            (None, None) => orders.push(word.to_string()),
+        }
+    }
+    let parts = Parts {
+        id: format!("{}/{spell}", caster.id),
+        race,
+        figures: sm.count.max(1),
+        inventory,
+        skills,
+        effects: Effects::default(),
+        tactics: sm.tactics.clone().unwrap_or_default(),
+        orders,
+        guarding: false,
+    };
+    let (mut f, _) = build(catalog, tables, caster.side, parts);
+    if let Some(m) = movement {
+        f.movement = m;
+    }
+    let plural = if sm.count == 1 || r.plural.is_empty() { &r.name } else { &r.plural };
+    let name = if sm.name.is_empty() { format!("{} {plural}", sm.count.max(1)) } else { sm.name.clone() };
+    f.reserve = Some(Reserve { caster: ci, at_caster: sm.tactics.is_none(), name, race: r.tag.clone() });
+    Some(f)
 }

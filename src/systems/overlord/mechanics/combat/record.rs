@@ -187,6 +187,15 @@ pub enum Line {
         /// The units enchanted.
         units: Vec<String>,
     },
+    /// A unit's spell called creatures onto the field (CMB-SPELL).
+    Summon {
+        /// The caster's id.
+        unit: String,
+        /// The id of the creatures' unit.
+        summoned: String,
+        /// Figures that came.
+        figures: u32,
+    },
     /// A unit left the battlefield.
     Flee {
         /// Unit id.
@@ -209,6 +218,7 @@ impl Line {
             | Line::Skip { unit, .. }
             | Line::Cast { unit, .. }
             | Line::Charm { unit, .. }
+            | Line::Summon { unit, .. }
             | Line::Flee { unit } => Some(unit),
             Line::Morale { .. } => None,
         }

@@ -543,23 +543,29 @@ fn a_silent_units_routine_blows_are_left_out_of_its_own_factions_report_rpt_batt
     assert!(fa.rounds.iter().flat_map(|x| &x.lines).any(|l| l.unit() == Some("U1")));
 }
 
+/// A leader of fa, U1, with `skills` and `items`, and ten men of fb with combat, U3,
+/// in L1.
+fn mage_against_men(skills: &[(&str, u32)], items: &[(&str, u32)]) -> Game {
+    Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(skills)
+        .items(items)
+        .unit("U3", "fb", "man", 10, "L1")
+        .skills(&[("cmbt", 3000)])
+        .without_money()
+        .build()
+}
+
 #[test]
 fn a_mage_casts_its_combat_spell_and_the_mana_it_spent_is_gone_after_the_battle_cmb_spell() {
     use super::record::Line;
     // Ann (U1), 1st fire throw [ftrw] (2 mana, ranged, range 2; maximum mana 3 with
     // magecraft and fire magic), in the middle rank with 2 mana, against ten men at
     // the front, two squares away.
-    let mut g = Tiny::new()
-        .faction("fa")
-        .faction("fb")
-        .location("L1", "plai")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .skills(&[("mage", 3000), ("fire", 3000), ("ftch", 3000), ("ftrw", 6000)])
-        .items(&[("mana", 2)])
-        .unit("U3", "fb", "man", 10, "L1")
-        .skills(&[("cmbt", 3000)])
-        .without_money()
-        .build();
+    let mut g = mage_against_men(&[("mage", 3000), ("fire", 3000), ("ftch", 3000), ("ftrw", 6000)], &[("mana", 2)]);
     g.orders("fa", "UNIT U1\nTACTIC FIGHT MIDDLE CENTER STAND\nCOMBAT ftrw\nATTACK U3\n").days(1);
     let b = &battles(&g)[0];
     let casts: Vec<u32> = b
@@ -602,17 +608,7 @@ fn hailstones_fall_on_everyone_within_range_and_use_up_a_herb_cmb_spell_mag_cost
     // U1, 1st hailstones [hail] (2 mana and a herb; everyone within 4 squares,
     // one round of rain of hailstones [effhail]), with 2 mana and a herb, attacks ten
     // men. She casts it once: the herb is gone after the battle, the rest kept.
-    let mut g = Tiny::new()
-        .faction("fa")
-        .faction("fb")
-        .location("L1", "plai")
-        .unit("U1", "fa", "ldr", 1, "L1")
-        .skills(&[("mage", 3000), ("hail", 6000)])
-        .items(&[("mana", 2), ("hrbs", 1), ("wood", 1)])
-        .unit("U3", "fb", "man", 10, "L1")
-        .skills(&[("cmbt", 3000)])
-        .without_money()
-        .build();
+    let mut g = mage_against_men(&[("mage", 3000), ("hail", 6000)], &[("mana", 2), ("hrbs", 1), ("wood", 1)]);
     g.orders("fa", "UNIT U1\nTACTIC FIGHT REAR CENTER STAND\nCOMBAT hail\nATTACK U3\n").run();
     let b = &battles(&g)[0];
     let charms: Vec<(&str, Vec<&str>)> = b
@@ -632,4 +628,36 @@ fn hailstones_fall_on_everyone_within_range_and_use_up_a_herb_cmb_spell_mag_cost
     let text = g.report_text("fa");
     assert!(text.contains("casts hail (2 mana)."), "{text}");
     assert!(text.contains("U1 [U1]: rain of hailstones [effhail] on U1 [U1], U3 [U3] for 1 round."), "{text}");
+}
+
+#[test]
+fn a_fire_wall_is_called_onto_the_field_strikes_with_fire_and_leaves_with_the_battle_cmb_spell() {
+    use super::record::Line;
+    // U1, 1st fire wall [fwal] (10 mana): the Wall of Fire [firewal] comes charging,
+    // striking with its innate fire hit [fhit] ("@ CHARGE", "@ Apply fhit"). The
+    // battle over, it is gone: no unit of the world came of it.
+    let mut g = mage_against_men(&[("mage", 3000), ("fwal", 12000)], &[("mana", 10)]);
+    let units = g.units_of_race("firewal").len();
+    g.orders("fa", "UNIT U1\nTACTIC FIGHT REAR CENTER STAND\nCOMBAT fwal\nATTACK U3\n").days(1);
+    let b = &battles(&g)[0];
+    let lines: Vec<&Line> = b.rounds.iter().flat_map(|r| &r.lines).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| matches!(l, Line::Summon { unit, summoned, figures: 1 } if unit == "U1" && summoned == "U1/fwal")),
+        "{:#?}",
+        b.rounds
+    );
+    assert!(
+        lines.iter().any(|l| matches!(l, Line::Attack { unit, action, .. } if unit == "U1/fwal" && action == "fhit"))
+    );
+    let wall = b.sides[0].units.iter().find(|u| u.id == "U1/fwal").expect("the wall on fa's side");
+    assert_eq!(
+        (wall.name.as_str(), wall.race.as_str(), wall.faction.as_str()),
+        ("Wall of Fire [U1/fwal]", "firewal", "fa")
+    );
+    assert_eq!(g.units_of_race("firewal").len(), units);
+    // 10 spent in round 1, then a point a round up to the maximum, 2.
+    let rounds = b.rounds.iter().filter(|r| !r.rout).count() as u32;
+    assert_eq!(g.count("U1", "mana"), (rounds - 1).min(2));
 }
