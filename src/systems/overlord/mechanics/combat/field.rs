@@ -925,10 +925,15 @@ impl Field<'_> {
         self.units[i].stealth + self.units[i].charmed.stealth
     }
 
-    /// The statistics of figure `k` of unit `i`, its enchantments included.
-    fn figure_now(&self, i: usize, k: usize) -> Stats {
+    /// The statistics of figure `k` of unit `i`, its enchantments included
+    /// (borrowed when there are none: this is read for every blow).
+    fn figure_now(&self, i: usize, k: usize) -> std::borrow::Cow<'_, Stats> {
         let s = self.a.fighters[i].figure(k);
-        if self.units[i].charms.is_empty() { s.clone() } else { plus(s, &self.units[i].charmed) }
+        if self.units[i].charms.is_empty() {
+            std::borrow::Cow::Borrowed(s)
+        } else {
+            std::borrow::Cow::Owned(plus(s, &self.units[i].charmed))
+        }
     }
 
     /// CMB-SPELL: enchantments that end with this round leave unit `i`; a figure

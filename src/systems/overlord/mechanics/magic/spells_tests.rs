@@ -227,3 +227,25 @@ fn a_use_the_engine_does_not_carry_out_does_nothing_and_says_what_once_skl_use_o
     assert_eq!(said(&g, "USE drew: does nothing: a spell on a place is not part of this engine yet"), 1);
     assert_eq!(g.count("U1", "hrbs"), 2, "nothing paid");
 }
+
+#[test]
+fn enhance_work_speeds_every_skill_derived_from_weaponsmith_itm_ench() {
+    // effenhw gives +50% `use` to weaponsmith [weap]; bladesmith [blsm] requires it.
+    // A sword is 30 days of work: the enchanted smith makes one in 20 days, the
+    // other is 10 days short.
+    use crate::systems::overlord::data::EffectDays;
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .unit("U1", "fa", "man", 1, "L1")
+        .skills(&[("weap", 3000), ("blsm", 3000)])
+        .items(&[("iron", 10)])
+        .unit("U2", "fa", "man", 1, "L1")
+        .skills(&[("weap", 3000), ("blsm", 3000)])
+        .items(&[("iron", 10)])
+        .with_unit(|u| u.effects.push(EffectDays("effenhw".into(), 100)))
+        .build();
+    g.orders("fa", "UNIT U1\nUSE blsm 1\nUNIT U2\nUSE blsm 1\n");
+    g.days(20);
+    assert_eq!((g.count("U1", "swrd"), g.count("U2", "swrd")), (0, 1), "{:?} {:?}", g.events("U1"), g.events("U2"));
+}

@@ -6,7 +6,8 @@
 //!
 //! A world use is carried out when its kind is one the engine knows (`USES` in
 //! `mechanics/mod.rs`) and what it does is: an enchantment on a unit whose effects
-//! change something the engine reads (statistics, capacity, a combat bonus); a
+//! change something the engine reads (statistics, capacity, a `use` bonus, a
+//! combat bonus); a
 //! summons of a race; a ritual making the rule set's `mana_event`.
 
 use crate::systems::overlord::data::{Enchantment, RuleSet, TargetKind, UseKind};
@@ -65,9 +66,12 @@ pub fn world_gap(rules: &RuleSet, skill: usize, level: usize) -> Option<String> 
 }
 
 /// Why an enchantment changes nothing the engine reads, if so: it works only by
-/// its legacy special effect, its action or its bonuses.
+/// its legacy special effect, its action or bonuses other than `use`.
 pub fn idle(e: &Enchantment) -> Option<String> {
-    let works = !e.stats.is_empty() || !e.capacity.is_empty() || e.combat.as_ref().is_some_and(|c| !c.bonus.is_empty());
+    let works = !e.stats.is_empty()
+        || !e.capacity.is_empty()
+        || !e.bonuses.use_.is_empty()
+        || e.combat.as_ref().is_some_and(|c| !c.bonus.is_empty());
     if works {
         return None;
     }
