@@ -953,6 +953,11 @@ pub struct Title {
     /// 0: 100.
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub keep_percent: u32,
+    /// Guild titles: the holder keeps the title only while it stands at the
+    /// title's location (or in a place it contains, or containing it); away at a
+    /// month's end, it is lost (MAG-GUILD: a Head of Guild who leaves the guild).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub held_in_place: bool,
     /// Study bonuses given to the holder.
     #[serde(default, skip_serializing_if = "Bonuses::is_empty")]
     pub bonuses: Bonuses,

@@ -63,6 +63,9 @@ pub struct Defaults {
     /// Land titles kept beyond their range, in % of it, by title tag (RULINGS 5).
     #[serde(default)]
     pub title_keep_percent: BTreeMap<Tag, u32>,
+    /// Guild titles lost when their holders leave the titles' places (MAG-GUILD).
+    #[serde(default)]
+    pub title_held_in_place: Vec<Tag>,
     /// The titles each title may cancel (ORD-CANCEL), by title tag.
     #[serde(default)]
     pub title_cancels: BTreeMap<Tag, crate::systems::overlord::data::rules::CancelRight>,

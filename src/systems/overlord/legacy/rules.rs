@@ -233,6 +233,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
             t.keep_percent = k;
         }
         t.cancels = d.title_cancels.get(&t.tag).cloned();
+        t.held_in_place = d.title_held_in_place.contains(&t.tag);
     }
     let enchantments = enchantments(c, f("enchantments.rules"), f("effects.rules"), f("fx_actions.rules"), &ctx);
     for s in &mut skills {
@@ -723,6 +724,7 @@ fn titles(c: &mut Conv, f: &LegacyFile, x: &Ctx) -> Vec<Title> {
             control: 0,
             range: 0,
             keep_percent: 0,
+            held_in_place: false,
             bonuses: Bonuses::default(),
             cancels: None,
         };

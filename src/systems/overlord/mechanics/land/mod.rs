@@ -12,8 +12,10 @@
 //! title's location, in the location containing it or in one of its inner
 //! locations, or within the title's `range` × `keep_percent` % (100 when 0) in
 //! walking days along the quickest path from the title's location (RULINGS 5: a
-//! Baron keeps its title up to 1.5 × its range). A lost title is unclaimed, and its
-//! holder told.
+//! Baron keeps its title up to 1.5 × its range). A guild title `held_in_place` is
+//! lost likewise when its holder is away from the title's location (MAG-GUILD: a
+//! Head of Guild who leaves the guild). A lost title is unclaimed, and its holder
+//! told.
 
 pub mod cancel;
 pub mod owners;
@@ -56,7 +58,8 @@ impl Plugin for LandPlugin {
 pub fn keep_in_range(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let held = titles::held_titles(world);
-    let mut lost: Vec<(Entity, usize, Entity)> = Vec::new();
+    // (place, slot, holder, whether away from a title held in place)
+    let mut lost: Vec<(Entity, usize, Entity, bool)> = Vec::new();
     {
         let dir = world.resource::<Directory>();
         let routes = world.get_resource::<Routes>();
@@ -69,11 +72,16 @@ pub fn keep_in_range(world: &mut World) {
             for &(l, slot) in places {
                 let Some(ti) = world.get::<Titles>(l).map(|t| t.0[slot].0) else { continue };
                 let t = &catalog.rules.titles[ti];
-                if t.kind != TitleKind::Land || at == l {
+                let bound = t.kind == TitleKind::Guild && t.held_in_place;
+                if (t.kind != TitleKind::Land && !bound) || at == l {
                     continue;
                 }
                 let container = |x: Entity| world.get::<Within>(x).and_then(|w| w.container);
                 if container(l) == Some(at) || container(at) == Some(l) {
+                    continue;
+                }
+                if bound {
+                    lost.push((l, slot, u, true));
                     continue;
                 }
                 let keep = u64::from(t.range) * u64::from(if t.keep_percent == 0 { 100 } else { t.keep_percent }) / 100;
@@ -82,19 +90,20 @@ pub fn keep_in_range(world: &mut World) {
                     _ => None,
                 };
                 if days.is_none_or(|d| u64::from(d) > keep) {
-                    lost.push((l, slot, u));
+                    lost.push((l, slot, u, false));
                 }
             }
         }
     }
     titles::put_back(world, held);
     let day = world.resource::<Clock>().tick;
-    for (l, slot, u) in lost {
+    for (l, slot, u, away) in lost {
         let name = world.get::<Titles>(l).map(|t| catalog.rules.titles[t.0[slot].0].name.clone()).unwrap_or_default();
         titles::set_holder(world, l, slot, None);
         let place = label(world, l);
+        let why = if away { "Away from" } else { "Out of reach of" };
         if let Some(mut e) = world.get_mut::<Events>(u) {
-            e.push(day, format!("Out of reach of {place}: the title of {name} is lost, and unclaimed."));
+            e.push(day, format!("{why} {place}: the title of {name} is lost, and unclaimed."));
         }
     }
 }
