@@ -85,12 +85,14 @@ fn farmers_harvest_three_months_running_and_the_bread_is_sold_in_anarnium() {
     // RES-NOCARRY, RES-LIST, MKT-DAYS, LOC-INNER. f05's Artisan [U507] leads its
     // Farmers [U509] (30 men, 1st farming: a batch of 30 figure-days gives 1 grain)
     // and Bakers [U510] out of Anarnium into Ethorad Plains [L62], whose land gives 43
-    // grain a month. Month 1 (day 1 on the road): 29 grain. Month 2: the bakers get
-    // them and bake (2nd level: 10 food a grain), the farmers harvest 30 more. Month
-    // 3: the artisan goes back into the city with the bakers' food and sells it on
-    // day 15 at the city's price, which rose a step a month while nobody sold food
-    // (8 → 9 → 10); the farmers, unstacked, stay and harvest another 30. Each month
-    // the land is back at 43: three months gave 89 grain from a stock of 43.
+    // grain a month. The weather there is rain, rain, then sun: +10% to agriculture,
+    // which farming derives from (CLI-WX). Month 1 (day 1 on the road): 29 days of
+    // 33 figure-days, 31 grain. Month 2: the bakers get 29 and bake (2nd level: 10
+    // food a grain), the farmers keep 2 and harvest 33 more. Month 3: the artisan
+    // goes back into the city with the bakers' food and sells it on day 15 at the
+    // city's price, which rose a step a month while nobody sold food (8 → 9 → 10);
+    // the farmers, unstacked, stay and harvest another 33. Each month the land is
+    // back at 43: three months gave 97 grain from a stock of 43.
     let t = tempfile::tempdir().unwrap();
     let g = alpha(&t.path().join("game"));
     let grain = |turn: u32| {
@@ -113,9 +115,9 @@ fn farmers_harvest_three_months_running_and_the_bread_is_sold_in_anarnium() {
         g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
         assert_eq!(grain(i as u32 + 1), (43, 43), "the land's grain is back after month {}", i + 1);
     }
-    assert_eq!(held(1, "U509", "grai"), 29);
-    assert_eq!((held(2, "U509", "grai"), held(2, "U510", "food")), (30, 290));
-    assert_eq!((held(3, "U509", "grai"), held(3, "U507", "food")), (60, 0));
+    assert_eq!(held(1, "U509", "grai"), 31);
+    assert_eq!((held(2, "U509", "grai"), held(2, "U510", "food")), (35, 290));
+    assert_eq!((held(3, "U509", "grai"), held(3, "U507", "food")), (68, 0));
     let f05 = fs::read_to_string(g.report_path(3, "f05", ReportKind::Text)).unwrap();
     assert!(f05.contains("Day 1 - Set out from Ethorad Plains [L62] to Anarnium [L18], walking: 1 day."), "{f05}");
     assert!(f05.contains("Day 15 - Sold 290 food [food] for 2900 coins [coin] (market price 10)."), "{f05}");

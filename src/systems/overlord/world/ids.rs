@@ -29,6 +29,8 @@ pub struct CatalogTables {
     month_seasons: Vec<Option<usize>>,
     /// The stances, resolved (§7).
     pub stances: StanceTable,
+    /// `use` and `study` bonuses by source and skill (CLI-MAGIC).
+    pub bonuses: super::bonus::SkillBonuses,
 }
 
 impl std::ops::Deref for Catalog {
@@ -51,6 +53,7 @@ impl Catalog {
         let month_seasons =
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
         let stances = StanceTable::new(&rules.stances);
+        let bonuses = super::bonus::SkillBonuses::new(&rules);
         Catalog(Arc::new(CatalogTables {
             rules,
             items,
@@ -61,6 +64,7 @@ impl Catalog {
             skill_levels,
             month_seasons,
             stances,
+            bonuses,
         }))
     }
 

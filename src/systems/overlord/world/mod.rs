@@ -5,6 +5,7 @@
 //! same order; a loaded world extracted without running anything gives the scenario
 //! it was loaded from.
 
+pub mod bonus;
 pub mod components;
 pub mod ids;
 pub mod resources;
@@ -26,13 +27,47 @@ pub fn meets(world: &World, u: Entity, req: &data::SkillLevelReq) -> bool {
 
 /// The bonuses of the complete structure unit `u` is inside, if any (STR-BENEFIT).
 pub fn structure_bonuses(world: &World, u: Entity) -> Option<&data::Bonuses> {
+    let c = &world.resource::<Catalog>().rules.constructions.constructions[complete_structure_kind(world, u)?];
+    (!c.bonuses.is_empty()).then_some(&c.bonuses)
+}
+
+/// The kind (index in `constructions.ron`) of the complete structure unit `u` is
+/// in, if any.
+pub fn complete_structure_kind(world: &World, u: Entity) -> Option<usize> {
     let s = world.get::<At>(u)?.structure?;
     let r = world.get_entity(s).ok()?;
     if !r.get::<Missing>()?.complete() {
         return None;
     }
-    let c = &world.resource::<Catalog>().rules.constructions.constructions[r.get::<StructureKind>()?.0];
-    (!c.bonuses.is_empty()).then_some(&c.bonuses)
+    Some(r.get::<StructureKind>()?.0)
+}
+
+/// The bonuses, by source, that speed unit `u`'s work (`use`) or study in `skill`
+/// today (CLI-MAGIC: a bonus for a skill counts for the skills derived from it):
+/// its race's, the season's, the weather's where it stands, its complete
+/// structure's and its enchantments'.
+pub fn skill_bonus(world: &World, u: Entity, skill: SkillId, study: bool) -> i64 {
+    let catalog = world.resource::<Catalog>();
+    let b = if study { &catalog.bonuses.study } else { &catalog.bonuses.use_ };
+    let mut sum = 0i64;
+    if let Some(r) = world.get::<Race>(u) {
+        sum += i64::from(b.race.get(r.0.index(), skill));
+    }
+    if let Some(s) = catalog.season_index(world.resource::<resources::Month>().0) {
+        sum += i64::from(b.season.get(s, skill));
+    }
+    if let Some(w) = world.get::<At>(u).and_then(|a| world.get::<Weather>(a.location)).and_then(|w| w.0) {
+        sum += i64::from(b.weather.get(w, skill));
+    }
+    if let Some(k) = complete_structure_kind(world, u) {
+        sum += i64::from(b.construction.get(k, skill));
+    }
+    if let Some(fx) = world.get::<Effects>(u) {
+        for &(e, _) in &fx.0 {
+            sum += i64::from(b.effect.get(e.index(), skill));
+        }
+    }
+    sum
 }
 
 /// Whether unit `u` has setting `which` on, itself or through its faction's

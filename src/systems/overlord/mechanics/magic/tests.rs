@@ -71,3 +71,43 @@ fn mana_cannot_be_given_taken_or_dropped_itm_give() {
     assert!(g.said("U1", "DROP mana 1: removed from the orders: mana cannot change hands"), "{:?}", g.events("U1"));
     assert!(g.said("U2", "GET U1 mana 1: removed from the orders: mana cannot change hands"), "{:?}", g.events("U2"));
 }
+
+/// Experience U1, a leader with 2nd magecraft and 2nd void magic, gains in a day of
+/// STUDY `skill`, in weather `weather`, inside a mage's guild [mgld] or not.
+fn a_day_of_study(skill: &str, weather: &str, in_guild: bool) -> u32 {
+    let mut t = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .with_location(|l| l.weather = Some(weather.into()))
+        .structure("B1", "mgld", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("mage", 9000), ("void", 9000)])
+        .items(&[("coin", 1000)]);
+    if in_guild {
+        t = t.inside("B1");
+    }
+    let mut g = t.build();
+    g.orders("fa", &format!("UNIT U1\nSTUDY {skill}\n"));
+    g.days(1);
+    g.points("U1", skill)
+}
+
+#[test]
+fn a_storm_speeds_the_study_of_void_magic_and_of_every_spell_derived_from_it_cli_magic_mag_season() {
+    // climate.ron: storm gives study +20 to void magic [void]; summon lesser void
+    // elemental [slve] requires void: it gains the same 20%. Magecraft does not
+    // derive from void.
+    let fair = a_day_of_study("slve", "fair", false);
+    assert!(fair > 0);
+    assert_eq!(a_day_of_study("slve", "storm", false), fair * 120 / 100);
+    assert_eq!(a_day_of_study("mage", "storm", false), a_day_of_study("mage", "fair", false));
+}
+
+#[test]
+fn a_mages_guild_speeds_the_study_of_every_magic_skill_mag_guild_mag_limit() {
+    // constructions.ron: the mage's guild gives study +50 to magecraft [mage]; every
+    // magic skill derives from it.
+    let outside = a_day_of_study("slve", "fair", false);
+    assert!(outside > 0);
+    assert_eq!(a_day_of_study("slve", "fair", true), outside * 150 / 100);
+}

@@ -26,7 +26,7 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, not_yet
 use crate::systems::overlord::mechanics::study::SkillTree;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Target};
-use crate::systems::overlord::world::components::{Effects, Inventory, Production, Race, SkillTarget, Skills};
+use crate::systems::overlord::world::components::{Inventory, Production, SkillTarget, Skills};
 use crate::systems::overlord::world::{Catalog, ItemId, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -334,45 +334,14 @@ pub fn daily_work(act: &Act, catalog: &Catalog, skill: SkillId, tools: &[ItemId]
             .map_or(0, |inv| inv.0.iter().filter(|h| tools.contains(&h.item)).map(|h| h.equipped).sum());
         speed += i64::from(p.tool_bonus_percent) * i64::from(equipped.min(figures)) / i64::from(figures);
     }
-    if let Some(r) = act.world.get::<Race>(act.unit) {
-        let b = &catalog.rules.races[r.0.index()].system.bonuses.use_;
-        if !b.is_empty() {
-            speed += i64::from(b.get(&s.tag).copied().unwrap_or(0));
-        }
-    }
-    if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0)
-        && !season.system.bonuses.use_.is_empty()
-    {
-        speed += i64::from(season.system.bonuses.use_.get(&s.tag).copied().unwrap_or(0));
-    }
+    // The race's, season's, weather's, structure's and enchantments' `use` bonuses,
+    // each for the skill or one it derives from (CLI-MAGIC, MAG-SEASON; enhance
+    // work: "a skill derived from weaponsmith").
+    speed += crate::systems::overlord::world::skill_bonus(act.world, act.unit, skill, false);
     if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, act.unit) {
-        speed += i64::from(b.use_.get(&s.tag).copied().unwrap_or(0));
         speed += i64::from(b.production.get(&s.tag).copied().unwrap_or(0));
     }
-    // ITM-ENCH: an enchantment's `use` bonus for a skill counts for every skill
-    // derived from it (enhance work: "a skill derived from weaponsmith").
-    if let Some(fx) = act.world.get::<Effects>(act.unit) {
-        for &(e, _) in &fx.0 {
-            for (tag, &b) in &catalog.rules.enchantments.enchantments[e.index()].bonuses.use_ {
-                if derives_from(catalog, s, tag, 0) {
-                    speed += i64::from(b);
-                }
-            }
-        }
-    }
     (i64::from(figures) * speed.max(0)).min(i64::from(u32::MAX)) as u32
-}
-
-/// Whether skill `s` is skill `tag` or requires it, directly or through its
-/// requirements (the tree of the skills' `requires`).
-fn derives_from(catalog: &Catalog, s: &crate::systems::overlord::data::Skill, tag: &str, depth: u32) -> bool {
-    s.tag == tag
-        || (depth < 16
-            && s.system.requires.iter().any(|r| {
-                catalog
-                    .skill(&r.skill)
-                    .is_some_and(|k| derives_from(catalog, &catalog.rules.skills[k.index()], tag, depth + 1))
-            }))
 }
 
 pub fn consume(inv: &mut Inventory, inputs: &[(ItemId, u32)]) {

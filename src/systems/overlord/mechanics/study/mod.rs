@@ -466,13 +466,10 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     if taught.is_some_and(|t| t > current) {
         speed += i64::from(p.study_bonus_place_percent);
     }
-    speed += i64::from(catalog.rules.races[race.index()].system.bonuses.study.get(&st.tag).copied().unwrap_or(0));
-    if let Some(season) = catalog.season(act.world.resource::<crate::systems::overlord::world::resources::Month>().0) {
-        speed += i64::from(season.system.bonuses.study.get(&st.tag).copied().unwrap_or(0));
-    }
-    if let Some(b) = crate::systems::overlord::world::structure_bonuses(act.world, me) {
-        speed += i64::from(b.study.get(&st.tag).copied().unwrap_or(0));
-    }
+    // The race's, season's, weather's, structure's and enchantments' `study`
+    // bonuses, each for the skill or one it derives from (CLI-MAGIC: an element's
+    // bonus speeds the study of its spells; a mage's guild's, every magic skill's).
+    speed += crate::systems::overlord::world::skill_bonus(act.world, me, studying, true);
     speed += i64::from(title.speed);
     if let Some(l) = lesson {
         if !beyond {
