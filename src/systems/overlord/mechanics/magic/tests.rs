@@ -111,3 +111,29 @@ fn a_mages_guild_speeds_the_study_of_every_magic_skill_mag_guild_mag_limit() {
     assert!(outside > 0);
     assert_eq!(a_day_of_study("slve", "fair", true), outside * 150 / 100);
 }
+
+#[test]
+fn a_mage_takes_one_element_per_level_of_magecraft_mag_elem() {
+    // 2nd magecraft (9000) with void and some water: fire is refused; with 3rd
+    // (18000) it is studied. An element begun goes on being studied.
+    let study = |mage: u32, skill: &str| {
+        let mut g = Tiny::new()
+            .faction("fa")
+            .location("L1", "plai")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .skills(&[("mage", mage), ("void", 3000), ("wate", 1000)])
+            .items(&[("coin", 1000)])
+            .build();
+        g.orders("fa", &format!("UNIT U1\nSTUDY {skill}\n"));
+        g.days(1);
+        (g.points("U1", skill), g.events("U1"))
+    };
+    let (points, said) = study(9000, "fire");
+    assert_eq!(points, 0);
+    assert!(
+        said.iter().any(|e| e.contains("one element may be taken per level of magecraft [mage]: at level 2 the unit knows 2 already, so not fire magics [fire]")),
+        "{said:?}"
+    );
+    assert!(study(18000, "fire").0 > 0);
+    assert!(study(9000, "wate").0 > 1000);
+}

@@ -369,6 +369,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         }
     };
     let current = level_of(&catalog, skills, studying);
+    if let Some(why) = element_refused(&catalog, skills, studying) {
+        return Outcome::Invalid(why);
+    }
     // Followers know one basic skill besides combat; with two, nothing goes past
     // 1st level, even taught (§10 races, SKL-MERGE-BASIC).
     let kind = catalog.rules.races[race.index()].system.kind;
@@ -580,6 +583,30 @@ fn refusal(catalog: &Catalog, race: crate::systems::overlord::world::RaceId, ski
     } else {
         None
     }
+}
+
+/// MAG-ELEM: a new element (an `ElementalMagic` skill the unit has no experience
+/// of) is refused when the unit already knows as many elements as its level in the
+/// skill the element requires first (magecraft: one element per level).
+fn element_refused(catalog: &Catalog, skills: &Skills, skill: SkillId) -> Option<String> {
+    let s = &catalog.rules.skills[skill.index()];
+    if !s.system.flags.contains(&SkillFlag::ElementalMagic) || skills.0.iter().any(|x| x.0 == skill && x.1 > 0) {
+        return None;
+    }
+    let root = catalog.skill(&s.system.requires.first()?.skill)?;
+    let allowed = level_of(catalog, skills, root) as usize;
+    let known = skills
+        .0
+        .iter()
+        .filter(|x| x.1 > 0 && catalog.rules.skills[x.0.index()].system.flags.contains(&SkillFlag::ElementalMagic))
+        .count();
+    (known >= allowed).then(|| {
+        let r = &catalog.rules.skills[root.index()];
+        format!(
+            "one element may be taken per level of {} [{}]: at level {allowed} the unit knows {known} already, so not {} [{}]",
+            r.name, r.tag, s.name, s.tag
+        )
+    })
 }
 
 /// The first requirement of `skill` the unit lacks, looking down the tree: the
