@@ -146,8 +146,12 @@ fn line(o: &mut String, l: &Line, name: &dyn Fn(&str) -> String, c: &Catalog) {
         Line::Flee { unit } => write!(o, "{} flees the battlefield.", name(unit)),
         Line::Morale { side } => write!(o, "The {}' morale fails.", side_name(*side)),
         Line::Skip { unit, action, why } => write!(o, "{} cannot use {action}: {why}.", name(unit)),
-        Line::Attack { unit, action, figures, targets } => {
+        Line::Attack { unit, action, figures, targets, damage } => {
             let _ = write!(o, "{} ({figures}) {action}", name(unit));
+            if let Some(d) = damage {
+                let kind = c.rules.combat.damage_types.iter().find(|x| &x.tag == d).map_or(d.as_str(), |x| &x.name);
+                let _ = write!(o, " ({} damage)", kind.to_lowercase());
+            }
             if targets.is_empty() {
                 o.push_str(": no target in reach");
             }

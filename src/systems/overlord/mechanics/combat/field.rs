@@ -157,6 +157,9 @@ pub struct Special {
     /// For a spell that summons: the index of the creatures it calls among the
     /// armies' fighters (a [`Reserve`]).
     pub summons: Option<usize>,
+    /// The damage type of its hits (`combat.ron`'s `damage_types`: fire, earth…),
+    /// for the record: the rule set gives no protection against any (CMB-MISSILE).
+    pub damage: Option<String>,
 }
 
 /// Creatures a spell calls onto the battlefield: a fighter that is not on it until
@@ -1041,7 +1044,7 @@ impl Field<'_> {
                 if targets.is_empty() {
                     return None;
                 }
-                self.attack(rng, u, n, Reach::Melee, &Stats::default(), "MELEE", &targets);
+                self.attack(rng, u, n, Reach::Melee, &Stats::default(), ("MELEE", None), &targets);
                 self.units[u].struck_melee = true;
                 Some((hits as i32 + self.units[u].charmed.hits).max(1) as u32)
             }
@@ -1056,7 +1059,7 @@ impl Field<'_> {
                 if targets.is_empty() {
                     return None;
                 }
-                self.attack(rng, u, n, Reach::Ranged(0), &Stats::default(), "RANGED", &targets);
+                self.attack(rng, u, n, Reach::Ranged(0), &Stats::default(), ("RANGED", None), &targets);
                 Some(1)
             }
             Action::Special(s) => {
@@ -1101,7 +1104,7 @@ impl Field<'_> {
                     self.call(u, r);
                 }
                 if strike && !targets.is_empty() {
-                    self.attack(rng, u, n, s.reach, &s.bonus, &s.tag, &targets);
+                    self.attack(rng, u, n, s.reach, &s.bonus, (&s.tag, s.damage.as_deref()), &targets);
                 }
                 if let Some(k) = s.trains {
                     self.units[u].specials_used.push(k);
@@ -1264,7 +1267,7 @@ impl Field<'_> {
         n: u32,
         reach: Reach,
         bonus: &Stats,
-        name: &str,
+        (name, damage): (&str, Option<&str>),
         targets: &[usize],
     ) {
         let r = self.r;
@@ -1291,6 +1294,7 @@ impl Field<'_> {
             self.lines.push(Line::Attack {
                 unit: attacker.id.clone(),
                 action: name.into(),
+                damage: damage.map(str::to_string),
                 figures: n,
                 targets: vec![],
             });
@@ -1389,7 +1393,13 @@ impl Field<'_> {
             self.units[t].figs.retain(|f| f.life > 0);
         }
         blows.retain(|b| b.strikes > 0);
-        self.lines.push(Line::Attack { unit: attacker.id.clone(), action: name.into(), figures: n, targets: blows });
+        self.lines.push(Line::Attack {
+            unit: attacker.id.clone(),
+            action: name.into(),
+            damage: damage.map(str::to_string),
+            figures: n,
+            targets: blows,
+        });
     }
 
     /// CMB-MOVES: a unit's one move of the round (flyers go as far as their setting

@@ -607,6 +607,7 @@ fn action(
             trains: Some(train(s)),
             mana: spell.then_some(lvl.use_mana),
             summons: None,
+            damage: a.damage_type.clone(),
             consumes: if spell {
                 lvl.production.iter().flat_map(|p| &p.inputs).map(|i| (i.0.clone(), i.1)).collect()
             } else {
@@ -643,6 +644,7 @@ fn action(
             consumes: Vec::new(),
             charming,
             summons: None,
+            damage: a.damage_type.clone(),
         });
     }
     unusable("no such skill or item")

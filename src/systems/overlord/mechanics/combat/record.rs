@@ -148,6 +148,9 @@ pub enum Line {
         unit: String,
         /// `MELEE`, `RANGED`, or the skill or item tag.
         action: String,
+        /// The damage type of its hits, if the action has one (`firedam`…).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        damage: Option<String>,
         /// Figures that attacked.
         figures: u32,
         /// The units hit, in order.

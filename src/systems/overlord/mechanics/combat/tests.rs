@@ -587,6 +587,12 @@ fn a_mage_casts_its_combat_spell_and_the_mana_it_spent_is_gone_after_the_battle_
         .flat_map(|r| &r.lines)
         .filter(|l| matches!(l, Line::Attack { action, .. } if action == "ftrw"))
         .count();
+    // Its hits are fire damage (the level's damage_type, CMB-MISSILE).
+    assert!(b.rounds.iter().flat_map(|r| &r.lines).all(|l| match l {
+        Line::Attack { action, damage, .. } if action == "ftrw" => damage.as_deref() == Some("firedam"),
+        Line::Attack { damage, .. } => damage.is_none(),
+        _ => true,
+    }));
     // Each casting strikes up to 1 + 4 times (ftrw's +4 hits, CMB-HITS), paid once.
     assert!(fire >= casts.len() && fire <= 5 * casts.len(), "{fire} attacks for {} casts", casts.len());
     // What is left is what the battle left: a point a round up to the maximum, 2 a
