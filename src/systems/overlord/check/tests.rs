@@ -305,7 +305,7 @@ fn mana_never_changes_hands_itm_give() {
 }
 
 #[test]
-fn spells_without_a_target_without_mana_or_only_for_battle_mag_target_mag_cost() {
+fn spells_without_a_target_without_mana_or_only_for_battle_mag_target_mag_cost_mag_kinds() {
     // U7 knows water walking (1 mana, no target), raise morale (1 mana, a unit
     // here) and fire wall (a combat spell, 10 mana); it has 1 mana.
     let c = run("GAME fa pa\nUNIT U7\nUSE wwal\nUSE rmor\nUSE fwal\nTARGET U1\nUSE rmor\nUSE frai\n");

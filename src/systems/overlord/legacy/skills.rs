@@ -182,6 +182,22 @@ fn level_key(c: &mut Conv, l: &Line, sk: &mut Skill, cur: &mut SkillLevel, in_le
                 c.set_text(&mut sk.description, l);
             }
         }
+        // One study cost per skill: the first level's. The legacy files give a later
+        // level's (always 0, at the unreachable level that caps a skill: "It is not
+        // possible to grow beyond 6th level in magecraft"), which is not kept.
+        "STUDY_COST" if *in_level && !sk.system.levels.is_empty() => {
+            let v = c.u32(l, 0);
+            if v != sk.system.study_cost {
+                c.warn(
+                    l.no,
+                    format!(
+                        "STUDY_COST {v} at level {}: a skill has one study cost, its first level's ({}) is kept",
+                        sk.system.levels.len() + 1,
+                        sk.system.study_cost
+                    ),
+                );
+            }
+        }
         "STUDY_COST" => sk.system.study_cost = c.u32(l, 0),
         "REQUIRES" => {
             let req = c.skill_req(l, 0);

@@ -219,7 +219,7 @@ fn followers_know_one_basic_skill_besides_combat_and_teach_takes_one_follower() 
 }
 
 #[test]
-fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds() {
+fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds_mag_limit() {
     // Invoke ancestors [ianc] is a specialist skill: Ann waits for a teacher; Bea,
     // taught by Cid, studies it. Dee, at 2nd magecraft, cannot go further by study
     // even with a 4th-level teacher (§10 races).

@@ -315,6 +315,54 @@ fn withdraw(act: &mut Act, entry: &mut Entry) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::amount;
+    use crate::systems::overlord::testkit::Tiny;
+
+    /// 20 men of fa in L1 with `skills` and `items`, given `orders`, after a day.
+    fn equipped(
+        skills: &[(&str, u32)],
+        items: &[(&str, u32)],
+        orders: &str,
+    ) -> crate::systems::overlord::testkit::Game {
+        let mut g = Tiny::new()
+            .faction("fa")
+            .location("L1", "plai")
+            .unit("U1", "fa", "man", 20, "L1")
+            .skills(skills)
+            .items(items)
+            .without_money()
+            .build();
+        g.orders("fa", &format!("UNIT U1\n{orders}"));
+        g.days(1);
+        g
+    }
+
+    fn on(g: &crate::systems::overlord::testkit::Game, item: &str) -> u32 {
+        let c = g.engine.world().resource::<crate::systems::overlord::world::Catalog>();
+        let i = c.item(item).unwrap();
+        g.get::<crate::systems::overlord::world::components::Inventory>("U1")
+            .0
+            .iter()
+            .find(|h| h.item == i)
+            .map_or(0, |h| h.equipped)
+    }
+
+    #[test]
+    fn the_per_figure_limit_is_shared_by_everything_in_the_slot_itm_slot() {
+        // Swords and war hammers are both weapons, one a figure: 20 figures hold 12
+        // swords and then 8 hammers, not 10.
+        let g = equipped(&[("blde", 3000), ("mele", 3000)], &[("swrd", 12), ("wham", 10)], "EQUIP swrd\nEQUIP wham\n");
+        assert_eq!((on(&g, "swrd"), on(&g, "wham")), (12, 8));
+    }
+
+    #[test]
+    fn equipping_needs_the_items_skill_and_level_itm_eqskill() {
+        // A longbow needs 2nd archery [arch]: with 1st it is refused, with 2nd held.
+        let g = equipped(&[("arch", 3000)], &[("lbow", 5)], "EQUIP lbow\n");
+        assert_eq!(on(&g, "lbow"), 0);
+        assert!(g.said("U1", "equipping longbow needs level 2 in arch"), "{:?}", g.events("U1"));
+        let g = equipped(&[("arch", 9000)], &[("lbow", 5)], "EQUIP lbow\n");
+        assert_eq!(on(&g, "lbow"), 5);
+    }
 
     #[test]
     fn counts_of_give_get_and_drop() {
