@@ -411,7 +411,7 @@ fn magecraft_is_the_root_of_every_magic_skill_and_only_leaders_study_it_mag_tree
 }
 
 #[test]
-fn the_key_items_are_as_the_rules_list_them_itm_key_itm_coin_itm_unique() {
+fn the_key_items_are_as_the_rules_list_them_itm_key_itm_attr_itm_coin_itm_unique() {
     let r = bundled();
     let item = |t: &str| r.items.iter().find(|i| i.tag == t).unwrap();
     let sword = item("swrd");
@@ -425,6 +425,14 @@ fn the_key_items_are_as_the_rules_list_them_itm_key_itm_coin_itm_unique() {
     assert_eq!(bow.system.equip_skill.as_ref().map(|q| (q.skill.as_str(), q.level)), Some(("arch", 2)));
     let horse = item("hrse");
     assert_eq!((horse.weight, horse.system.stats.initiative, horse.system.stats.melee), (100, 3, -1));
+    // ITM-ATTR: capacities loose and equipped (the horse carries 95 riding, 200
+    // equipped), a slot and its per-figure limit (two rings), a combat use (the wand
+    // of fire), weightless items (coins).
+    assert_eq!((horse.capacity.get("walk"), horse.capacity.get("ride")), (Some(&120), Some(&95)));
+    assert_eq!(horse.system.equipped_capacity.get("ride"), Some(&200));
+    assert_eq!(item("rpow").system.max_per_figure, 2);
+    assert!(item("wfir").system.combat.is_some());
+    assert_eq!(item("coin").weight, 0);
     // Unique items exist (the data has magery [mgry] make one, the mage's symbol
     // [msym], though the rules say no skill makes them: the data is followed).
     use overlord::systems::overlord::data::ItemFlag;
