@@ -43,6 +43,8 @@ pub struct MagicPlugin;
 impl Plugin for MagicPlugin {
     fn build(&self, app: &mut App) {
         spells::register(&mut app.world_mut().resource_mut::<UseHandlers>());
+        let gaps = support::Gaps::new(&app.world().resource::<crate::systems::overlord::world::Catalog>().rules);
+        app.insert_resource(gaps);
         app.init_resource::<spells::Summoned>();
         app.add_step_system("day_end", spells::summoned_arrive);
         app.add_step_system("day_end", mana_tides);

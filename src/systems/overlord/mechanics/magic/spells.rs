@@ -98,7 +98,8 @@ fn cast(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome
     let Some(spec) = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone() else {
         return Outcome::Invalid(format!("{} [{}] does nothing at the {} level", s.name, s.tag, ordinal(level)));
     };
-    if let Some(what) = support::world_gap(&catalog.rules, skill.index(), level as usize) {
+    let gap = act.world.resource::<support::Gaps>().of(skill.index(), level as usize).map(str::to_string);
+    if let Some(what) = gap {
         not_yet(act.world, me, act.day, entry, &what);
         return Outcome::NotNow;
     }

@@ -11,6 +11,32 @@
 //! summons of a race; a ritual making the rule set's `mana_event`.
 
 use crate::systems::overlord::data::{Enchantment, RuleSet, TargetKind, UseKind};
+use bevy_ecs::prelude::Resource;
+
+/// [`world_gap`] of every skill level, worked out once: a casting reads it by
+/// index.
+#[derive(Resource, Debug, Default)]
+pub struct Gaps(Vec<Vec<Option<String>>>);
+
+impl Gaps {
+    /// The gaps of `rules`.
+    pub fn new(rules: &RuleSet) -> Gaps {
+        Gaps(
+            rules
+                .skills
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (1..=s.system.levels.len()).map(|l| world_gap(rules, i, l)).collect())
+                .collect(),
+        )
+    }
+
+    /// What of level `level` (1 for the first) of skill `skill` is not part of the
+    /// engine yet, if anything.
+    pub fn of(&self, skill: usize, level: usize) -> Option<&str> {
+        self.0.get(skill)?.get(level.checked_sub(1)?)?.as_deref()
+    }
+}
 
 /// A level of a skill the engine does not carry out.
 #[derive(Debug, Clone, PartialEq, Eq)]
