@@ -441,3 +441,18 @@ fn the_key_items_are_as_the_rules_list_them_itm_key_itm_attr_itm_coin_itm_unique
     let c = overlord::systems::overlord::world::Catalog::new(std::sync::Arc::new(r.clone()));
     assert_eq!(c.money().map(|m| r.items[m.index()].tag.as_str()), Some("coin"));
 }
+
+#[test]
+fn unknown_enchantment_on_a_place() {
+    // ITM-ENCH: enchantments on locations and structures name enchantments of the
+    // rule set.
+    let t = alpha_copy();
+    let line = edit(
+        t.path(),
+        "locations.ron",
+        "    population: 500,",
+        "    population: 500,\n    effects: [(\"effnope\", 3)],",
+    );
+    let d = check(t.path());
+    assert_one(&d, "locations.ron", line + 1, "unknown enchantment 'effnope'");
+}

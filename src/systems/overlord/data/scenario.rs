@@ -230,6 +230,10 @@ pub struct Location {
     /// Tax money stored in the place: the market's spread (MKT-PAY) goes here.
     #[serde(skip_serializing_if = "is_zero_u64")]
     pub tax_pool: u64,
+    /// Enchantments on the place: `(enchantment, days left)` (ITM-ENCH); every unit
+    /// here is under them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectDays>,
 }
 
 fn is_zero_i32(n: &i32) -> bool {
@@ -380,6 +384,10 @@ pub struct Structure {
     /// Combat settings (vessels).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tactics: Option<CombatTactics>,
+    /// Enchantments on the structure: `(enchantment, days left)` (ITM-ENCH); every
+    /// unit inside is under them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<EffectDays>,
     /// Pending orders, as order text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,

@@ -746,6 +746,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     for (i, l) in s.locations.iter().enumerate() {
         let base = LOCATIONS.at(i);
         refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base.clone(), &[Seg::Field("terrain")]));
+        for (j, super::rules::EffectDays(tag, _)) in l.effects.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, LOCATIONS, p);
+        }
         match (&l.kind, &l.container) {
             (LocationKind::Inner, None) => {
                 c.push(LOCATIONS, base.clone(), format!("inner location '{}' has no container", l.id));
@@ -872,6 +876,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         for (j, ItemCount(w, _)) in st.missing.iter().enumerate() {
             let p = with(base.clone(), &[Seg::Field("missing"), Seg::Index(j), Seg::Index(0)]);
             refcheck!(c, works, "construction work", w, STRUCTURES, p);
+        }
+        for (j, super::rules::EffectDays(tag, _)) in st.effects.iter().enumerate() {
+            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, STRUCTURES, p);
         }
         if let Some(t) = &st.tactics {
             check_tactics(c, t, STRUCTURES, with(base, &[Seg::Field("tactics")]));

@@ -301,15 +301,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     })
                     .unwrap_or_default(),
                 stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
-                enchantments: r
-                    .get::<Effects>()
-                    .map(|fx| {
-                        fx.0.iter()
-                            .filter(|&&(e, _)| !catalog.rules.enchantments.enchantments[e.index()].hidden)
-                            .map(|&(e, d)| (catalog.effect_tag(e).to_string(), d))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
+                enchantments: enchantments(catalog, r.get::<Effects>()),
                 journey: r.get::<Journey>().map(|j| JourneyRecord {
                     from: id_of(world, j.from),
                     to: id_of(world, j.to),
@@ -407,6 +399,7 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     None => Vec::new(),
                 },
                 resources: resources(world, catalog, fe, le, &idx.by_location[l]),
+                enchantments: enchantments(catalog, r.get::<Effects>()),
             }
         })
         .collect();
@@ -473,7 +466,20 @@ fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRec
         missing: r
             .get::<Missing>()
             .map_or(Default::default(), |m| m.0.iter().map(|&(w, n)| (works[w].tag.clone(), n)).collect()),
+        enchantments: enchantments(catalog, r.get::<Effects>()),
     }
+}
+
+/// The enchantments of a unit, place or structure a report shows, by tag: the days
+/// left; those the rule set marks `hidden` are left out (ITM-ENCH).
+fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BTreeMap<String, u32> {
+    fx.map(|fx| {
+        fx.0.iter()
+            .filter(|&&(e, _)| !catalog.rules.enchantments.enchantments[e.index()].hidden)
+            .map(|&(e, d)| (catalog.effect_tag(e).to_string(), d))
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> SeenUnit {

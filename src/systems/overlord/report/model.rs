@@ -60,6 +60,10 @@ pub struct StructureRecord {
     /// Works still missing, by work tag; empty when complete.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub missing: BTreeMap<String, u32>,
+    /// Enchantments on the structure, by tag: the days left (ITM-ENCH); the units
+    /// inside are under them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub enchantments: BTreeMap<String, u32>,
 }
 
 /// The faction itself.
@@ -382,6 +386,10 @@ pub struct LocationRecord {
     /// one of the faction's units present can find them (RES-HIDDEN).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<OfferRecord>,
+    /// Enchantments on the place, by tag: the days left (ITM-ENCH); every unit here
+    /// is under them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub enchantments: BTreeMap<String, u32>,
     /// Units present at month end, in report order.
     pub units: Vec<SeenUnit>,
     /// Structures and vessels standing here, in report order.

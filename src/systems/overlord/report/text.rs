@@ -2,7 +2,7 @@
 
 use super::model::*;
 use crate::systems::overlord::world::ids::Catalog;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 pub use crate::systems::overlord::data::ordinal;
@@ -253,6 +253,9 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
                 l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
             let _ = writeln!(o, "  Resources: {}.", items.join(", "));
         }
+        if !l.enchantments.is_empty() {
+            let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &l.enchantments));
+        }
         let wx =
             |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
         match (&l.weather, &l.forecast) {
@@ -366,6 +369,9 @@ fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: 
             let _ = write!(o, "{}{n} {name}", if i == 0 { "" } else { ", " });
         }
     }
+    if !s.enchantments.is_empty() {
+        let _ = write!(o, "; enchantments: {}", enchantments_text(c, &s.enchantments));
+    }
     o.push_str(".\n");
 }
 
@@ -436,12 +442,16 @@ fn magic_lines(o: &mut String, c: &Catalog, u: &UnitRecord) {
     if have > 0 || u.stats.mana > 0 {
         let _ = writeln!(o, "  Mana: {have} of {}.", u.stats.mana.max(0));
     }
-    if u.enchantments.is_empty() {
-        return;
+    if !u.enchantments.is_empty() {
+        let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &u.enchantments));
     }
+}
+
+/// "3 days of swimming [effswim], happiness [effhapy] (permanent)" (ITM-ENCH).
+fn enchantments_text(c: &Catalog, list: &BTreeMap<String, u32>) -> String {
     let permanent = c.rules.info.parameters.permanent_effect_days;
-    o.push_str("  Enchantments: ");
-    for (i, (tag, &days)) in u.enchantments.iter().enumerate() {
+    let mut o = String::new();
+    for (i, (tag, &days)) in list.iter().enumerate() {
         let e = c.rules.enchantments.enchantments.iter().find(|e| e.tag == *tag);
         let (one, many) = e.map_or((tag.as_str(), tag.as_str()), |e| {
             (e.name.as_str(), if e.plural.is_empty() { e.name.as_str() } else { e.plural.as_str() })
@@ -453,7 +463,7 @@ fn magic_lines(o: &mut String, c: &Catalog, u: &UnitRecord) {
             write!(o, "{sep}{days} {} [{tag}]", if days == 1 { one } else { many })
         };
     }
-    o.push_str(".\n");
+    o
 }
 
 /// "Stats: init: 2, att: 1, def: 1, dmg: 1, life: 4, CP: 2, obs: 4.  Upkeep: 22

@@ -442,7 +442,9 @@ impl Skills {
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Production(pub Option<(SkillId, u32)>);
 
-/// Effects on a unit and the days each has left, in the order received (ITM-ENCH).
+/// Enchantments on a unit, a location or a structure and the days each has left, in
+/// the order received (ITM-ENCH). A unit is under its own and those of its place and
+/// of the structure it is inside ([`super::under`]).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Effects(pub Vec<(EffectId, u32)>);
 

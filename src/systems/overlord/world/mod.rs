@@ -62,12 +62,29 @@ pub fn skill_bonus(world: &World, u: Entity, skill: SkillId, study: bool) -> i64
     if let Some(k) = complete_structure_kind(world, u) {
         sum += i64::from(b.construction.get(k, skill));
     }
-    if let Some(fx) = world.get::<Effects>(u) {
+    for fx in enchanted_by(world, u).into_iter().flatten().filter_map(|e| world.get::<Effects>(e)) {
         for &(e, _) in &fx.0 {
             sum += i64::from(b.effect.get(e.index(), skill));
         }
     }
     sum
+}
+
+/// Whose enchantments unit `u` is under (ITM-ENCH): its own, its place's and, inside
+/// a structure, the structure's.
+pub fn enchanted_by(world: &World, u: Entity) -> [Option<Entity>; 3] {
+    let at = world.get::<At>(u);
+    [Some(u), at.map(|a| a.location), at.and_then(|a| a.structure)]
+}
+
+/// Every enchantment unit `u` is under, its own first, then its place's and its
+/// structure's ([`enchanted_by`]).
+pub fn under(world: &World, u: Entity) -> Effects {
+    let mut all = Effects::default();
+    for fx in enchanted_by(world, u).into_iter().flatten().filter_map(|e| world.get::<Effects>(e)) {
+        all.0.extend_from_slice(&fx.0);
+    }
+    all
 }
 
 /// Whether unit `u` has setting `which` on, itself or through its faction's
@@ -273,13 +290,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
             }
         }
-        let mut effects = Vec::with_capacity(u.effects.len());
-        for data::EffectDays(tag, days) in std::mem::take(&mut u.effects) {
-            match catalog.effect(&tag) {
-                Some(e) => effects.push((e, days)),
-                None => errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)),
-            }
-        }
+        let Effects(effects) = effects_of(&catalog, std::mem::take(&mut u.effects), |tag| {
+            errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id))
+        });
         let production = Production(match u.production.take() {
             Some((tag, progress)) => match catalog.skill(&tag) {
                 Some(s) => Some((s, progress)),
@@ -499,6 +512,7 @@ pub fn extract(world: &World) -> Scenario {
                     .map(|&(s, level)| data::SkillLevelReq { skill: catalog.skill_tag(s).to_string(), level })
                     .collect()
             });
+            l.effects = effects_data(catalog, r.get::<Effects>());
             l
         })
         .collect();
@@ -516,6 +530,7 @@ pub fn extract(world: &World) -> Scenario {
                 .get::<Missing>()
                 .map_or(Vec::new(), |m| m.0.iter().map(|&(w, n)| data::ItemCount(works[w].tag.clone(), n)).collect());
             s.owner = r.get::<StructureOwner>().and_then(|o| o.0).map(id_of);
+            s.effects = effects_data(catalog, r.get::<Effects>());
             s
         })
         .collect();
@@ -557,10 +572,7 @@ pub fn extract(world: &World) -> Scenario {
                 .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
                 .unwrap_or_default();
             u.production = r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x));
-            u.effects = r
-                .get::<Effects>()
-                .map(|x| x.0.iter().map(|&(id, d)| data::EffectDays(catalog.effect_tag(id).to_string(), d)).collect())
-                .unwrap_or_default();
+            u.effects = effects_data(catalog, r.get::<Effects>());
             u.orders = r
                 .get::<Orders>()
                 .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
@@ -659,7 +671,7 @@ pub fn spawn_structure(world: &mut World, s: NewStructure) -> Entity {
     let e = world
         .spawn((
             (Seq(seq), Id(s.id.clone()), DisplayName(s.name), StructureAt(s.at), StructureKind(s.kind)),
-            (Missing(s.missing), StructureOwner(s.owner), Structure(cold)),
+            (Missing(s.missing), StructureOwner(s.owner), Structure(cold), Effects::default()),
         ))
         .id();
     world.resource_mut::<Directory>().insert(Kind::Structure, &s.id, e);
@@ -695,10 +707,13 @@ fn structure_bundle(
         },
         None => None,
     };
+    let effects = effects_of(catalog, std::mem::take(&mut s.effects), |tag| {
+        errors.push(format!("structure {}: unknown enchantment '{tag}'", s.id))
+    });
     let (id, name) = (std::mem::take(&mut s.id), std::mem::take(&mut s.name));
     Some((
         (Seq(seq), Id(id), DisplayName(name), StructureAt(at), StructureKind(kind)),
-        (Missing(missing), StructureOwner(owner), Structure(s)),
+        (Missing(missing), StructureOwner(owner), Structure(s), effects),
     ))
 }
 
@@ -770,6 +785,7 @@ fn hot_location(
             None => unknown("skill", &t.skill),
         }
     }
+    let effects = effects_of(catalog, std::mem::take(&mut l.effects), |tag| unknown("enchantment", tag));
     let livelihood = Livelihood {
         optimum_shift: std::mem::take(&mut l.optimum_shift),
         plague: l.plague.take(),
@@ -786,7 +802,26 @@ fn hot_location(
         Resources(resources),
         Recruits(recruits),
         Teaches(teaches),
+        effects,
     )
+}
+
+/// Enchantments of the data resolved; `unknown` is told of each tag that is not one.
+fn effects_of(catalog: &Catalog, list: Vec<data::EffectDays>, mut unknown: impl FnMut(&str)) -> Effects {
+    let mut effects = Vec::with_capacity(list.len());
+    for data::EffectDays(tag, days) in list {
+        match catalog.effect(&tag) {
+            Some(e) => effects.push((e, days)),
+            None => unknown(&tag),
+        }
+    }
+    Effects(effects)
+}
+
+/// Enchantments as data.
+fn effects_data(catalog: &Catalog, fx: Option<&Effects>) -> Vec<data::EffectDays> {
+    fx.map(|x| x.0.iter().map(|&(id, d)| data::EffectDays(catalog.effect_tag(id).to_string(), d)).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::mechanics::titles;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Effects, Events, Figures, Ground, Id, Inventory, Journey, Race, Skills, Titles, substack,
+    At, Events, Figures, Ground, Id, Inventory, Journey, Race, Skills, Titles, substack,
 };
 use crate::systems::overlord::world::ids::{ItemId, SkillId};
 use crate::systems::overlord::world::meets;
@@ -359,12 +359,13 @@ fn could_carry(world: &World, u: Entity, weight: u64) -> bool {
     let catalog = world.resource::<Catalog>();
     let tables = world.resource::<CapacityTables>();
     let r = world.entity(u);
-    let (Some(race), Some(fig), Some(inv), Some(sk), Some(ef)) =
-        (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>(), r.get::<Effects>())
+    let (Some(race), Some(fig), Some(inv), Some(sk)) =
+        (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>())
     else {
         return false;
     };
-    let s = compute(catalog, tables, race.0, fig.0, inv, sk, ef);
+    let ef = crate::systems::overlord::world::under(world, u);
+    let s = compute(catalog, tables, race.0, fig.0, inv, sk, &ef);
     let walk = s.capacity.first().copied().unwrap_or(0).saturating_mul(1000);
     s.weight_milli > walk || s.weight_milli.saturating_add(weight) <= walk
 }

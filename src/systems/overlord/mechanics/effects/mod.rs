@@ -1,4 +1,4 @@
-//! Effects on units wear off (ITM-ENCH): at the end of each day every effect loses a
+//! Effects on units, places and structures wear off (ITM-ENCH): at the end of each day every effect loses a
 //! day and vanishes at 0; an effect with `permanent_effect_days` or more never wears
 //! off. What effects do to a unit is in its statistics ([`crate::systems::overlord::mechanics::stats`]).
 

@@ -14,13 +14,15 @@
 //! The target (MAG-TARGET) is the level's `target`: none or `Own`, the caster
 //! itself; `Unit`, the unit TARGET names, in the caster's place (`Local`), or
 //! anywhere (`Any`); `Location`, the place TARGET names, the caster's own (`Local`)
-//! or one an exit leads to (`Near`). A spell whose target is missing or out of reach
+//! or one an exit leads to (`Near`); `Construction`, the structure TARGET names,
+//! standing in the caster's place (`Local`) or in one an exit leads to (`Near`). A spell whose target is missing or out of reach
 //! cannot be cast: the order is removed with the reason.
 //!
 //! What a finished casting does:
-//! * **Enchant**: each of the level's `grants` is put on the target unit for its
-//!   number of days, added to what is left of it (ITM-ENCH; the effects wear off in
-//!   `effects`).
+//! * **Enchant**: each of the level's `grants` is put on the target unit, place or
+//!   structure for its number of days, added to what is left of it (ITM-ENCH; the
+//!   effects wear off in `effects`; the units of an enchanted place, or inside an
+//!   enchanted structure, are under its enchantments).
 //! * **Summon**: `summon.count` figures of `summon.race` join, at the end of the day,
 //!   the target unit, which must be the caster's faction's and of that race, or a
 //!   new unit of the caster's faction named by TARGET (`f05nU01`), or with no target
@@ -42,7 +44,7 @@ use crate::systems::overlord::mechanics::transfer;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::{
-    At, Effects, Events, Exits, Figures, Id, Inventory, Owner, Race, SkillTarget,
+    At, Effects, Events, Exits, Figures, Id, Inventory, Owner, Race, SkillTarget, StructureAt,
 };
 use crate::systems::overlord::world::ids::{RaceId, SkillId};
 use crate::systems::overlord::world::resources::{Directory, Kind};
@@ -86,7 +88,8 @@ enum Joining {
 enum Aim {
     Unit(Entity),
     NewUnit(String),
-    Location,
+    /// A location or a structure.
+    Place(Entity),
 }
 
 /// USE of a spell: enchanting, summoning or a ritual.
@@ -199,19 +202,29 @@ fn aim(act: &Act, catalog: &Catalog, skill: SkillId, level: u32, at: At) -> Resu
             }
             Err(format!("its target {word} is not a unit it can reach"))
         }
-        TargetKind::Location => {
-            let Some(l) = act.world.resource::<Directory>().get(Kind::Location, &word) else {
-                return Err(format!("its target {word} is not a place"));
+        TargetKind::Location | TargetKind::Construction => {
+            let (kind, what) = if t.kind == TargetKind::Location {
+                (Kind::Location, "a place")
+            } else {
+                (Kind::Structure, "a structure")
             };
-            let near = act.world.get::<Exits>(at.location).is_some_and(|x| x.0.iter().any(|e| e.to == l));
+            let target = act.world.resource::<Directory>().get(kind, &word);
+            // A structure is reached where it stands.
+            let place = target.and_then(|e| match kind {
+                Kind::Structure => act.world.get::<StructureAt>(e).map(|a| a.0),
+                _ => Some(e),
+            });
+            let (Some(target), Some(place)) = (target, place) else {
+                return Err(format!("its target {word} is not {what}"));
+            };
+            let near = || act.world.get::<Exits>(at.location).is_some_and(|x| x.0.iter().any(|e| e.to == place));
             let ok = match t.scope {
                 TargetScope::Any => true,
-                TargetScope::Local => l == at.location,
-                TargetScope::Near => l == at.location || near,
+                TargetScope::Local => place == at.location,
+                TargetScope::Near => place == at.location || near(),
             };
-            if ok { Ok(Aim::Location) } else { Err(format!("its target {word} is out of its reach")) }
+            if ok { Ok(Aim::Place(target)) } else { Err(format!("its target {word} is out of its reach")) }
         }
-        TargetKind::Construction => Err(format!("{} [{}]: spells on structures are not cast yet", s.name, s.tag)),
     }
 }
 
@@ -221,12 +234,12 @@ fn done(act: &mut Act, catalog: &Catalog, skill: SkillId, level: u32, aim: &Aim)
     let lv = &s.system.levels[level as usize - 1];
     let me = act.unit;
     match (s.system.use_kind, aim) {
-        (Some(UseKind::Enchant), Aim::Unit(u)) => {
+        (Some(UseKind::Enchant), Aim::Unit(u) | Aim::Place(u)) => {
             let u = *u;
             let mut given = Vec::new();
             for g in &lv.grants {
                 let Some(e) = catalog.effect(&g.0) else { continue };
-                let mut fx = act.world.get_mut::<Effects>(u).expect("unit");
+                let Some(mut fx) = act.world.get_mut::<Effects>(u) else { continue };
                 match fx.0.iter_mut().find(|x| x.0 == e) {
                     Some(x) => x.1 = x.1.saturating_add(g.1),
                     None => fx.0.push((e, g.1)),
@@ -235,6 +248,11 @@ fn done(act: &mut Act, catalog: &Catalog, skill: SkillId, level: u32, aim: &Aim)
             }
             let what = given.join(", ");
             let spell = format!("{} [{}]", s.name, s.tag);
+            if matches!(aim, Aim::Place(_)) {
+                let place = label(act.world, u);
+                act.event(me, format!("Cast {spell} on {place}: {what}."));
+                return;
+            }
             tell(
                 act,
                 u,
@@ -249,7 +267,7 @@ fn done(act: &mut Act, catalog: &Catalog, skill: SkillId, level: u32, aim: &Aim)
             let into = match aim {
                 Aim::Unit(u) => Joining::Unit(*u),
                 Aim::NewUnit(w) => Joining::New(w.clone()),
-                Aim::Location => Joining::New(String::new()),
+                Aim::Place(_) => Joining::New(String::new()),
             };
             act.world.resource_mut::<Summoned>().0.push(Summoning {
                 caster: me,

@@ -249,3 +249,151 @@ fn enhance_work_speeds_every_skill_derived_from_weaponsmith_itm_ench() {
     g.days(20);
     assert_eq!((g.count("U1", "swrd"), g.count("U2", "swrd")), (0, 1), "{:?} {:?}", g.events("U1"), g.events("U2"));
 }
+
+/// Water walking [wwal]'s first level made a spell on `kind` (within `scope`) that
+/// puts 40 days of happiness (+1 initiative, +1 life) on it.
+fn on_places(
+    kind: crate::systems::overlord::data::TargetKind,
+    scope: crate::systems::overlord::data::TargetScope,
+) -> impl FnOnce(&mut crate::systems::overlord::data::RuleSet) {
+    move |r| {
+        let s = r.skills.iter_mut().find(|s| s.tag == "wwal").unwrap();
+        let lv = &mut s.system.levels[0];
+        lv.target = Some(crate::systems::overlord::data::UseTarget { kind, scope });
+        lv.grants = vec![crate::systems::overlord::data::Grant("effhapy".into(), 40)];
+    }
+}
+
+fn life(g: &Game, unit: &str) -> i32 {
+    g.get::<crate::systems::overlord::mechanics::stats::UnitStats>(unit).stats.life
+}
+
+#[test]
+fn a_spell_on_a_place_enchants_it_and_every_unit_there_itm_ench_mag_target() {
+    // Cast on day 1 on the neighbouring L2: 40 days, 10 left at the month's end. Cid
+    // (U3) there is under it; Ann and Bob in L1 are not.
+    use crate::systems::overlord::data::{TargetKind, TargetScope};
+    let build = || {
+        Tiny::new()
+            .faction("fa")
+            .location("L1", "plai")
+            .location("L2", "plai")
+            .location("L3", "plai")
+            .exit("L1", "N", "L2")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .skills(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)])
+            .items(&[("mana", 3)])
+            .unit("U2", "fa", "ldr", 1, "L1")
+            .unit("U3", "fa", "ldr", 1, "L2")
+            .with_rules(on_places(TargetKind::Location, TargetScope::Near))
+            .build()
+    };
+    let mut g = build();
+    g.orders("fa", "UNIT U1\nTARGET L2\nUSE wwal 1\n");
+    g.run();
+    assert!(
+        g.said("U1", "Cast water walking [wwal] on L2 [L2]: 40 days of happiness [effhapy]."),
+        "{:?}",
+        g.events("U1")
+    );
+    assert_eq!((g.effect("L2", "effhapy"), g.effect("U3", "effhapy")), (10, 0), "on the place, not the unit");
+    assert_eq!(life(&g, "U3"), life(&g, "U2") + 1, "Cid is under the place's enchantment");
+    assert_eq!(life(&g, "U1"), life(&g, "U2"));
+    let t = g.report_text("fa");
+    assert!(t.contains("\n  Enchantments: 10 days of happiness [effhapy].\n"), "{t}");
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let l2 = r.locations.iter().find(|l| l.id == "L2").unwrap();
+    assert_eq!(l2.enchantments.get("effhapy"), Some(&10));
+    let state = g.state();
+    let saved = &state.locations.iter().find(|l| l.id == "L2").unwrap().effects;
+    assert_eq!(saved, &[crate::systems::overlord::data::EffectDays("effhapy".into(), 10)], "saved with the place");
+    // Out of reach, and with no target: refused with the reason.
+    let mut g = build();
+    g.orders("fa", "UNIT U1\nTARGET L3\nUSE wwal 1\nUNIT U2\nUSE wwal 1\n");
+    g.days(1);
+    assert!(g.events("U1").iter().any(|e| e.contains("its target L3 is out of its reach")), "{:?}", g.events("U1"));
+    assert_eq!(g.effect("L3", "effhapy"), 0);
+}
+
+#[test]
+fn a_spell_on_a_structure_enchants_the_units_inside_it_itm_ench() {
+    // Bob (U2) is inside the guild B1 that Ann enchants from outside; Ann and Cid are
+    // not under it. A structure in another place is out of reach.
+    use crate::systems::overlord::data::{TargetKind, TargetScope};
+    let build = || {
+        Tiny::new()
+            .faction("fa")
+            .location("L1", "plai")
+            .location("L2", "plai")
+            .exit("L1", "N", "L2")
+            .structure("B1", "mgld", "L1")
+            .structure("B2", "mgld", "L2")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .skills(&[("mage", 3000), ("wate", 3000), ("wwal", 3000)])
+            .items(&[("mana", 3)])
+            .unit("U2", "fa", "ldr", 1, "L1")
+            .inside("B1")
+            .unit("U3", "fa", "ldr", 1, "L1")
+            .with_rules(on_places(TargetKind::Construction, TargetScope::Local))
+            .build()
+    };
+    let mut g = build();
+    g.orders("fa", "UNIT U1\nTARGET B1\nUSE wwal 1\n");
+    g.run();
+    assert_eq!(g.effect("B1", "effhapy"), 10);
+    assert_eq!((life(&g, "U2"), life(&g, "U1")), (life(&g, "U3") + 1, life(&g, "U3")));
+    let t = g.report_text("fa");
+    assert!(t.contains("; enchantments: 10 days of happiness [effhapy].\n"), "{t}");
+    let state = g.state();
+    let saved = &state.structures.iter().find(|s| s.id == "B1").unwrap().effects;
+    assert_eq!(saved.len(), 1);
+    let mut g = build();
+    g.orders("fa", "UNIT U1\nTARGET B2\nUSE wwal 1\n");
+    g.days(1);
+    assert!(g.events("U1").iter().any(|e| e.contains("its target B2 is out of its reach")), "{:?}", g.events("U1"));
+}
+
+#[test]
+fn a_units_statistics_follow_the_place_it_is_in_itm_ench() {
+    // L2 is happy for good. Cid walks out of it; Bob walks into it.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .with_location(|l| l.effects.push(crate::systems::overlord::data::EffectDays("effhapy".into(), 100000)))
+        .exit("L1", "N", "L2")
+        .exit("L2", "S", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "ldr", 1, "L1")
+        .unit("U3", "fa", "ldr", 1, "L2")
+        .without_money()
+        .build();
+    g.run();
+    assert_eq!((life(&g, "U1"), life(&g, "U2"), life(&g, "U3")), (3, 3, 4));
+    g.orders("fa", "UNIT U2\nMOVE N\nUNIT U3\nMOVE S\n");
+    g.run();
+    assert_eq!((life(&g, "U1"), life(&g, "U2"), life(&g, "U3")), (3, 4, 3), "{:?}", g.events("U2"));
+}
+
+#[test]
+fn a_structures_enchantment_speeds_the_work_inside_it_itm_ench() {
+    // effenhw (+50% weaponsmith's `use`) on the smithy B1: the smith inside makes a
+    // sword (30 days) in 20 days, the one outside does not.
+    use crate::systems::overlord::data::EffectDays;
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .structure("B1", "mgld", "L1")
+        .with_scenario(|s| s.structures[0].effects.push(EffectDays("effenhw".into(), 100)))
+        .unit("U1", "fa", "man", 1, "L1")
+        .skills(&[("weap", 3000), ("blsm", 3000)])
+        .items(&[("iron", 10)])
+        .inside("B1")
+        .unit("U2", "fa", "man", 1, "L1")
+        .skills(&[("weap", 3000), ("blsm", 3000)])
+        .items(&[("iron", 10)])
+        .build();
+    g.orders("fa", "UNIT U1\nUSE blsm 1\nUNIT U2\nUSE blsm 1\n");
+    g.days(20);
+    assert_eq!((g.count("U1", "swrd"), g.count("U2", "swrd")), (1, 0), "{:?} {:?}", g.events("U1"), g.events("U2"));
+}

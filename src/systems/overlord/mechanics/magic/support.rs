@@ -64,9 +64,13 @@ pub fn world_gap(rules: &RuleSet, skill: usize, level: usize) -> Option<String> 
     if !matches!(kind, UseKind::Enchant | UseKind::Action | UseKind::Summon) {
         return None;
     }
+    // Places and structures are enchanted; nothing else is done to them.
+    let enchants = kind == UseKind::Enchant && !lv.grants.is_empty();
     match lv.target.as_ref().map(|t| t.kind) {
-        Some(TargetKind::Construction) => return Some("a spell on a structure".into()),
-        Some(TargetKind::Location) if kind != UseKind::Summon => return Some("a spell on a place".into()),
+        Some(TargetKind::Construction) if !enchants => return Some("a spell on a structure".into()),
+        Some(TargetKind::Location) if kind != UseKind::Summon && !enchants => {
+            return Some("a spell on a place".into());
+        }
         _ => {}
     }
     match kind {

@@ -38,7 +38,7 @@ use crate::systems::overlord::mechanics::transfer;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword};
 use crate::systems::overlord::world::components::{
-    Effects, Events, Figures, Inventory, LandOwner, Livelihood, Market, Population, Race, Recruits, Skills,
+    Events, Figures, Inventory, LandOwner, Livelihood, Market, Population, Race, Recruits, Skills,
 };
 use crate::systems::overlord::world::meets;
 use bevy_app::{App, Plugin};
@@ -110,10 +110,9 @@ fn able_to_strike(world: &World, u: Entity) -> bool {
     else {
         return false;
     };
-    let none = Effects::default();
-    let fx = r.get::<Effects>().unwrap_or(&none);
+    let fx = crate::systems::overlord::world::under(world, u);
     let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
-    does_damage(&compute(catalog, world.resource::<CapacityTables>(), race.0, n.0, inv, sk, fx))
+    does_damage(&compute(catalog, world.resource::<CapacityTables>(), race.0, n.0, inv, sk, &fx))
 }
 
 /// OWN-PILLAGE-HARM, OWN-SELF-PILLAGE: what a day of pillage does to `place`, once a

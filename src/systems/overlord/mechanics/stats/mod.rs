@@ -36,7 +36,7 @@
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{Stats, TagMap};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{Effects, Figures, Inventory, Race, Skills};
+use crate::systems::overlord::world::components::{At, Effects, Figures, Inventory, Race, Skills, Unit};
 use crate::systems::overlord::world::ids::RaceId;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -55,6 +55,8 @@ pub struct UnitStats {
     pub stats: Stats,
     /// False until first computed (units are spawned with empty statistics).
     pub computed: bool,
+    /// Computed under enchantments of the unit's place or structure.
+    pub placed: bool,
 }
 
 impl UnitStats {
@@ -137,19 +139,24 @@ pub struct StatInputs {
     inventory: Ref<'static, Inventory>,
     skills: Ref<'static, Skills>,
     effects: Ref<'static, Effects>,
+    at: Option<Ref<'static, At>>,
 }
 
-/// Recomputes the statistics of units whose race, figures, items or skills changed
-/// after their statistics were last computed, and adds statistics to units that have
-/// none. Whichever schedule runs it, a unit is computed again only when an input
-/// changed.
+/// Recomputes the statistics of units whose race, figures, items, skills or
+/// enchantments changed after their statistics were last computed, and adds
+/// statistics to units that have none. A unit under enchantments of its place or
+/// structure is computed again when it moves or when they change. Whichever schedule
+/// runs it, a unit is computed again only when an input changed.
 pub fn refresh(
     catalog: Res<Catalog>,
     tables: Res<CapacityTables>,
     ticks: bevy_ecs::system::SystemChangeTick,
     mut units: Query<(StatInputs, Mut<UnitStats>)>,
+    places: Query<Ref<Effects>, Without<Unit>>,
 ) {
     let now = ticks.this_run();
+    // Most worlds have no enchanted place: then no unit looks its place up.
+    let enchanted_places = places.iter().any(|fx| !fx.0.is_empty() || fx.is_changed());
     for (x, mut s) in &mut units {
         let since = s.last_changed();
         let inputs = [
@@ -159,8 +166,29 @@ pub fn refresh(
             x.skills.last_changed(),
             x.effects.last_changed(),
         ];
-        if !s.computed || inputs.iter().any(|t| t.is_newer_than(since, now)) {
-            *s = compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects);
+        let mut stale = !s.computed || inputs.iter().any(|t| t.is_newer_than(since, now));
+        let mut around: [Option<&Effects>; 2] = [None, None];
+        if let Some(at) = x.at.as_ref().filter(|_| enchanted_places || s.placed) {
+            let mut moved = at.last_changed().is_newer_than(since, now);
+            for (slot, p) in around.iter_mut().zip([Some(at.location), at.structure]) {
+                let Some(fx) = p.and_then(|p| places.get(p).ok()) else { continue };
+                moved |= fx.last_changed().is_newer_than(since, now);
+                *slot = Some(fx.into_inner()).filter(|fx| !fx.0.is_empty());
+            }
+            stale |= moved && (s.placed || around.iter().any(Option::is_some));
+        }
+        if stale {
+            let placed = around.iter().any(Option::is_some);
+            *s = if placed {
+                let mut all = Effects::clone(&x.effects);
+                for fx in around.into_iter().flatten() {
+                    all.0.extend_from_slice(&fx.0);
+                }
+                compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &all)
+            } else {
+                compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects)
+            };
+            s.placed = placed;
         }
     }
 }
@@ -237,6 +265,7 @@ pub fn compute(
         capacity: capacity.into_iter().map(|c| c.max(0) as u64).collect(),
         stats: s,
         computed: true,
+        placed: false,
     }
 }
 
@@ -291,12 +320,13 @@ pub fn load_of(world: &World, group: &[Entity]) -> (u64, Vec<u64>) {
     let mut capacity = vec![0u64; modes.len()];
     for &u in group {
         let r = world.entity(u);
-        let (Some(race), Some(figures), Some(inv), Some(skills), Some(effects)) =
-            (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>(), r.get::<Effects>())
+        let (Some(race), Some(figures), Some(inv), Some(skills)) =
+            (r.get::<Race>(), r.get::<Figures>(), r.get::<Inventory>(), r.get::<Skills>())
         else {
             continue;
         };
-        let s = compute(catalog, tables, race.0, figures.0, inv, skills, effects);
+        let effects = crate::systems::overlord::world::under(world, u);
+        let s = compute(catalog, tables, race.0, figures.0, inv, skills, &effects);
         weight = weight.saturating_add(s.weight_milli);
         for (c, x) in capacity.iter_mut().zip(&s.capacity) {
             *c = c.saturating_add(*x);
