@@ -178,6 +178,7 @@ impl PluginGroup for OverlordRules {
             .add(transfer::TransferPlugin)
             .add(stacks::StacksPlugin)
             .add(effects::EffectsPlugin)
+            .add(visibility::VisibilityPlugin)
             .add(money::MoneyPlugin)
             .add(study::StudyPlugin)
             .add(population::PopulationPlugin)
@@ -214,6 +215,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
         &[
             "mechanics::scheduler::start_month",
             "mechanics::scheduler::note_unhandled",
+            "mechanics::visibility::start_month",
             "mechanics::study::start_month",
             "mechanics::study::find_teachers",
             "mechanics::market::start_month",

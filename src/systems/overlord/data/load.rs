@@ -155,6 +155,7 @@ fn zero_parameters() -> Parameters {
         follower_overbasic_max_level: 0,
         withdraw_terrains: Vec::new(),
         claims: Default::default(),
+        sight: Default::default(),
     }
 }
 

@@ -246,6 +246,19 @@ pub struct Parameters {
     pub withdraw_terrains: Vec<Tag>,
     /// Challenges for a held title (TTL-CHALLENGE, TV-TITLE).
     pub claims: ClaimRules,
+    /// Stealth against observation (VIS-*).
+    pub sight: SightRules,
+}
+
+/// Stealth against observation (VIS-FACTION, VIS-MOVE-OBS).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SightRules {
+    /// A unit's faction is known to an observer whose observation reaches its
+    /// stealth plus this (3).
+    pub faction_margin: i32,
+    /// A travelling unit looks with this much less observation (1).
+    pub moving_penalty: i32,
 }
 
 /// How a CLAIM on a held title is decided (TTL-CHALLENGE, TV-TITLE): the

@@ -13,7 +13,9 @@
 //! * [`diplomacy`] — STANCE, and what a stance grants ([`diplomacy::grants`]);
 //! * [`transfer`] — GIVE, GET, DROP, SWAP, EQUIP, WITHDRAW;
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
-//! * [`effects`] — effects on units wear off day by day;
+//! * [`effects`] — effects on units, places and structures wear off day by day;
+//! * [`visibility`] — who sees whom: stealth against observation, units that show
+//!   themselves or their faction;
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
 //! * [`study`] — STUDY, TEACH, FORGET: speed, costs, limits, requirements, experience;
@@ -80,6 +82,7 @@ pub mod structures;
 pub mod study;
 pub mod titles;
 pub mod transfer;
+pub mod visibility;
 
 use crate::systems::overlord::data::UseKind;
 use crate::systems::overlord::orders::syntax::Keyword;

@@ -6,6 +6,7 @@ use crate::core::engine::ThreadCount;
 use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::ItemFlag;
 use crate::systems::overlord::mechanics::stats::UnitStats;
+use crate::systems::overlord::mechanics::visibility::{self, Facts, Sight};
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::{Catalog, ItemId};
 use crate::systems::overlord::world::resources::{Directory, Game};
@@ -60,6 +61,15 @@ struct Index {
     /// Control points added by titles, by faction.
     titles: EntityHashMap<u64>,
     by_location: Vec<Vec<Entity>>,
+    /// Per location, parallel to `by_location`: what any faction finds of each unit
+    /// (VIS-SEE, VIS-FACTION).
+    facts: Vec<Vec<Facts>>,
+    /// Per location: the positions (in `by_location`) of the units that do not show
+    /// themselves, by stealth, lowest first; and of those that do.
+    by_stealth: Vec<Vec<(i32, u32)>>,
+    shown: Vec<Vec<u32>>,
+    /// Each unit's position in its location's list.
+    slot: EntityHashMap<u32>,
     location_index: EntityHashMap<usize>,
     /// Structures by location and by owning faction, in report order.
     structures_at: Vec<Vec<Entity>>,
@@ -110,14 +120,13 @@ fn index(world: &World, dir: &Directory) -> Index {
         }
     }
     let mut titles_of = vec![Vec::new(); dir.factions.len()];
+    let mut holders = bevy_ecs::entity::EntityHashSet::default();
     for &l in &dir.locations {
         let Some(t) = world.get::<Titles>(l) else { continue };
         for (slot, (_, holder)) in t.0.iter().enumerate() {
-            let f = holder
-                .as_deref()
-                .and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h))
-                .and_then(|u| world.get::<Owner>(u))
-                .and_then(|o| faction_index.get(&o.0));
+            let unit = holder.as_deref().and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h));
+            holders.extend(unit);
+            let f = unit.and_then(|u| world.get::<Owner>(u)).and_then(|o| faction_index.get(&o.0));
             if let Some(&f) = f {
                 titles_of[f].push((l, slot));
             }
@@ -131,9 +140,29 @@ fn index(world: &World, dir: &Directory) -> Index {
             }
         }
     }
+    // Who shows what (VIS-SEE, VIS-FACTION), on the month's last day.
+    let day = world.resource::<Clock>().tick;
+    let facts: Vec<Vec<Facts>> = by_location
+        .iter()
+        .map(|v| v.iter().map(|&u| visibility::facts(world, u, day, holders.contains(&u))).collect())
+        .collect();
+    let mut by_stealth = Vec::with_capacity(facts.len());
+    let mut shown = Vec::with_capacity(facts.len());
+    for v in &facts {
+        let mut hiding: Vec<(i32, u32)> =
+            v.iter().enumerate().filter(|(_, f)| !f.shows_itself).map(|(p, f)| (f.stealth, p as u32)).collect();
+        hiding.sort_unstable();
+        by_stealth.push(hiding);
+        shown.push(v.iter().enumerate().filter(|(_, f)| f.shows_itself).map(|(p, _)| p as u32).collect());
+    }
+    let slot = by_location.iter().flat_map(|v| v.iter().enumerate().map(|(p, &u)| (u, p as u32))).collect();
     Index {
         by_faction,
         by_location,
+        facts,
+        by_stealth,
+        shown,
+        slot,
         location_index,
         titles,
         structures_at,
@@ -248,6 +277,16 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         (world.resource::<crate::systems::overlord::world::resources::Month>().0 + 1) % months
     };
     let mut locations: Vec<usize> = Vec::new();
+    // VIS-SEE: the faction's best observation at each of its places, and the units
+    // it sees there whatever their stealth: its own, and those stacked with them.
+    let mut best: BTreeMap<usize, i32> = BTreeMap::new();
+    let mut near: Vec<(usize, u32)> = Vec::new();
+    let beside = |x: Entity, near: &mut Vec<(usize, u32)>| {
+        let l = world.get::<At>(x).and_then(|a| idx.location_index.get(&a.location));
+        if let (Some(&l), Some(&p)) = (l, idx.slot.get(&x)) {
+            near.push((l, p));
+        }
+    };
     let units = idx.by_faction[i]
         .iter()
         .map(|&u| {
@@ -255,6 +294,17 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
             let at = r.get::<At>().copied();
             if let Some(&l) = at.and_then(|a| idx.location_index.get(&a.location)) {
                 locations.push(l);
+                let o = visibility::observation(world, u);
+                best.entry(l).and_modify(|b| *b = (*b).max(o)).or_insert(o);
+                if let Some(&p) = idx.slot.get(&u) {
+                    near.push((l, p));
+                }
+            }
+            if let Some(leader) = r.get::<StackLeader>().and_then(|s| s.0) {
+                beside(leader, &mut near);
+            }
+            for &m in r.get::<StackMembers>().map_or(&[][..], |m| m.get()) {
+                beside(m, &mut near);
             }
             UnitRecord {
                 id: id_of(world, u),
@@ -355,7 +405,10 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                             .collect(),
                     })
                     .collect(),
-                units: idx.by_location[l].iter().map(|&u| seen_unit(world, catalog, fe, u)).collect(),
+                units: sighted(world, idx, fe, l, best.get(&l).copied(), &near)
+                    .into_iter()
+                    .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight))
+                    .collect(),
                 structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
                 wages: r.get::<Wages>().map_or(0, |w| w.0),
                 taxes: crate::systems::overlord::mechanics::land::taxes::monthly_taxes(
@@ -482,11 +535,43 @@ fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BT
     .unwrap_or_default()
 }
 
-fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> SeenUnit {
+/// VIS-SEE: the units of location `l` faction `fe` sees, in report order, with what
+/// it makes of each; `observation` is its best there, `near` the units it sees
+/// whatever their stealth (location, position), its own among them.
+fn sighted(
+    world: &World,
+    idx: &Index,
+    fe: Entity,
+    l: usize,
+    observation: Option<i32>,
+    near: &[(usize, u32)],
+) -> Vec<(Entity, Sight)> {
+    let rules = visibility::rules(world);
+    let hiding = &idx.by_stealth[l];
+    let seen = observation.map_or(0, |o| hiding.partition_point(|&(s, _)| s <= o));
+    let mut list: Vec<u32> = hiding[..seen].iter().map(|&(_, p)| p).collect();
+    list.extend_from_slice(&idx.shown[l]);
+    list.extend(near.iter().filter(|&&(at, _)| at == l).map(|&(_, p)| p));
+    list.sort_unstable();
+    list.dedup();
+    list.into_iter()
+        .map(|p| {
+            let u = idx.by_location[l][p as usize];
+            let own = world.get::<Owner>(u).is_some_and(|o| o.0 == fe);
+            let sight = match visibility::judge(rules, observation, idx.facts[l][p as usize]) {
+                _ if own => Sight::Known,
+                Sight::Hidden => Sight::Seen,
+                s => s,
+            };
+            (u, sight)
+        })
+        .collect()
+}
+
+fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sight: Sight) -> SeenUnit {
     let r = world.entity(u);
     let owner = r.get::<Owner>().map(|o| o.0);
     let own = owner == Some(observer);
-    let advertises = r.get::<UnitSettings>().is_some_and(|x| x.0.advertise);
     let at = r.get::<At>().copied();
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
     // faction's stance toward the observer.
@@ -499,7 +584,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
     SeenUnit {
         id: id_of(world, u),
         name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-        faction: owner.filter(|_| own || advertises || guarding).map(|f| id_of(world, f)),
+        faction: owner.filter(|_| own || sight == Sight::Known).map(|f| id_of(world, f)),
         race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
         figures: r.get::<Figures>().map_or(0, |x| x.0),
         structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
@@ -507,6 +592,17 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity) -> S
         own,
         moving: r.contains::<Journey>(),
         guard_stance,
+        items: if own {
+            BTreeMap::new()
+        } else {
+            r.get::<Inventory>().map_or(BTreeMap::new(), |inv| {
+                inv.0
+                    .iter()
+                    .filter(|h| h.count > 0 && catalog.rules.items[h.item.index()].weight > 0)
+                    .map(|h| (catalog.item_tag(h.item).to_string(), h.count))
+                    .collect()
+            })
+        },
     }
 }
 

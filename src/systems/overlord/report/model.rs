@@ -271,8 +271,10 @@ pub struct SeenUnit {
     pub id: String,
     /// Unit name.
     pub name: String,
-    /// Faction id, when the observer may know it: its own units, units that
-    /// advertise their faction (SET-ADVERTISE), and units on guard (GRD-SHOW).
+    /// Faction id, when the observer knows it (VIS-FACTION): its own units, units
+    /// that advertise their faction (SET-ADVERTISE), units on guard (GRD-SHOW),
+    /// title holders, and units whose stealth its observation beats by the rule
+    /// set's `sight.faction_margin`.
     pub faction: Option<String>,
     /// Race tag.
     pub race: String,
@@ -291,6 +293,11 @@ pub struct SeenUnit {
     /// holds toward the observer (GRD-SHOW).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guard_stance: Option<String>,
+    /// Of another faction's unit: the items that weigh something, by tag, with their
+    /// counts (VIS-ITEMS: weightless ones, coins, are never shown). Empty for the
+    /// observer's own units, listed in full with them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, u32>,
 }
 
 /// A count of an item or race, with a price where there is one: an offer of
@@ -390,7 +397,8 @@ pub struct LocationRecord {
     /// is under them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub enchantments: BTreeMap<String, u32>,
-    /// Units present at month end, in report order.
+    /// Units present at month end that the faction's units see (VIS-SEE), in
+    /// report order.
     pub units: Vec<SeenUnit>,
     /// Structures and vessels standing here, in report order.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -101,6 +101,12 @@ impl Catalog {
             .position(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty())
             .map(|i| ItemId(i as u16))
     }
+    /// Whether item `i` is the money item ([`Catalog::money`]), without a search.
+    pub fn is_money(&self, i: ItemId) -> bool {
+        let item = &self.rules.items[i.index()];
+        let like = |x: &crate::systems::overlord::data::Item| x.weight == 0 && x.price == 0 && x.system.flags.is_empty();
+        like(item) && !self.rules.items[..i.index()].iter().any(like)
+    }
     /// The item a unit's mana is counted in (`parameters.mana_item`), if the game has
     /// mana.
     pub fn mana(&self) -> Option<ItemId> {

@@ -170,6 +170,10 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
             output,
             made,
         );
+        // VIS-SEE: a unit making money shows itself.
+        if catalog.is_money(output) {
+            crate::systems::overlord::mechanics::visibility::expose(act.world, me);
+        }
         act.routine(format!("Produced {}.", catalog.items_text(output, u64::from(made))));
     }
     if let (Some(n), Order::Use { count: c, .. }) = (remaining, &mut entry.order) {
@@ -240,6 +244,10 @@ pub fn settle_harvests(world: &mut World) {
             c.item,
             g,
         );
+        // VIS-SEE: a unit taking something of weight out of the land shows itself.
+        if catalog.rules.items[c.item.index()].weight > 0 {
+            crate::systems::overlord::mechanics::visibility::expose(world, c.unit);
+        }
         // SET-SILENT, the unit's or its faction's.
         let silent = crate::systems::overlord::world::silent(world, c.unit);
         if !silent && let Some(mut e) = world.get_mut::<Events>(c.unit) {

@@ -72,6 +72,11 @@ pub fn pending_mechanic(order: &Order) -> &'static str {
     }
 }
 
+/// Whether a unit sees another unit present, on a day of the month: the rule of
+/// sight a mechanic installs (the scheduler knows none).
+#[derive(Resource, Clone, Copy)]
+pub struct Sees(pub fn(&World, Entity, Entity, u32) -> bool);
+
 /// A handler's view of the world: the unit acting and the day.
 pub struct Act<'w> {
     /// The world.
@@ -131,10 +136,10 @@ impl Act<'_> {
             && matches!((self.at(self.unit), self.at(other)), (Some(a), Some(b)) if a.location == b.location)
     }
 
-    /// Whether the acting unit sees `other` in its location. Until stealth and
-    /// observation exist, every unit present is seen.
+    /// Whether the acting unit sees `other` in its location: by the [`Sees`] rule
+    /// the game installs (stealth against observation), or every unit present.
     pub fn sees(&self, other: Entity) -> bool {
-        self.present(other)
+        self.present(other) && self.world.get_resource::<Sees>().is_none_or(|s| (s.0)(self.world, self.unit, other, self.day))
     }
 
     /// The faction of unit `u`.

@@ -23,7 +23,7 @@
 mod conditions;
 mod handlers;
 
-pub use handlers::{Act, Handler, OrderHandlers, label, on_guard_share};
+pub use handlers::{Act, Handler, OrderHandlers, Sees, label, on_guard_share};
 
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
