@@ -213,6 +213,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     (
         "month_start",
         &[
+            "mechanics::stats::refresh",
             "mechanics::scheduler::start_month",
             "mechanics::scheduler::note_unhandled",
             "mechanics::visibility::start_month",

@@ -124,7 +124,8 @@ fn index(world: &World, dir: &Directory) -> Index {
     for &l in &dir.locations {
         let Some(t) = world.get::<Titles>(l) else { continue };
         for (slot, (_, holder)) in t.0.iter().enumerate() {
-            let unit = holder.as_deref().and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h));
+            let unit =
+                holder.as_deref().and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h));
             holders.extend(unit);
             let f = unit.and_then(|u| world.get::<Owner>(u)).and_then(|o| faction_index.get(&o.0));
             if let Some(&f) = f {

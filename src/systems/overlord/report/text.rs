@@ -323,17 +323,11 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             if s.moving {
                 o.push_str(", travelling");
             }
-            if !s.items.is_empty() {
-                let items: Vec<String> = s
-                    .items
-                    .iter()
-                    .map(|(tag, &n)| {
-                        let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
-                        let name = def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
-                        format!("{n} {name} [{tag}]")
-                    })
-                    .collect();
-                let _ = write!(o, ", with {}", items.join(", "));
+            for (k, (tag, &n)) in s.items.iter().enumerate() {
+                let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
+                let name =
+                    def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
+                let _ = write!(o, "{}{n} {name} [{tag}]", if k == 0 { ", with " } else { ", " });
             }
             if let Some(st) = &s.guard_stance {
                 let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);

@@ -104,7 +104,8 @@ impl Catalog {
     /// Whether item `i` is the money item ([`Catalog::money`]), without a search.
     pub fn is_money(&self, i: ItemId) -> bool {
         let item = &self.rules.items[i.index()];
-        let like = |x: &crate::systems::overlord::data::Item| x.weight == 0 && x.price == 0 && x.system.flags.is_empty();
+        let like =
+            |x: &crate::systems::overlord::data::Item| x.weight == 0 && x.price == 0 && x.system.flags.is_empty();
         like(item) && !self.rules.items[..i.index()].iter().any(like)
     }
     /// The item a unit's mana is counted in (`parameters.mana_item`), if the game has

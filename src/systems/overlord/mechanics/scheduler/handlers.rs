@@ -139,7 +139,8 @@ impl Act<'_> {
     /// Whether the acting unit sees `other` in its location: by the [`Sees`] rule
     /// the game installs (stealth against observation), or every unit present.
     pub fn sees(&self, other: Entity) -> bool {
-        self.present(other) && self.world.get_resource::<Sees>().is_none_or(|s| (s.0)(self.world, self.unit, other, self.day))
+        self.present(other)
+            && self.world.get_resource::<Sees>().is_none_or(|s| (s.0)(self.world, self.unit, other, self.day))
     }
 
     /// The faction of unit `u`.

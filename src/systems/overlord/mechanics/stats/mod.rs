@@ -124,7 +124,9 @@ impl Plugin for StatsPlugin {
         // Every unit is spawned with (empty) statistics, so computing them never
         // moves a unit to another archetype.
         app.world_mut().register_required_components::<crate::systems::overlord::world::components::Unit, UnitStats>();
-        // Upkeep and the reports read every unit's statistics.
+        // Sight reads them from the first day (VIS-SEE), upkeep and the reports
+        // read every unit's.
+        app.add_step_system("month_start", refresh);
         app.add_step_system("upkeep", refresh);
         app.add_step_system("knowledge", refresh);
         app.add_step_system("taxes", refresh);

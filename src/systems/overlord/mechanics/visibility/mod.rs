@@ -133,10 +133,7 @@ pub fn facts(world: &World, u: Entity, day: u32, holds_title: bool) -> Facts {
     let exposed = world.get_resource::<Exposed>().is_some_and(|e| e.0.contains(&u));
     Facts {
         stealth: r.get::<UnitStats>().map_or(0, |s| s.stats.stealth),
-        shows_itself: settings.is_some_and(|s| s.announce)
-            || faction_setting(|s| s.announce)
-            || guarding
-            || exposed,
+        shows_itself: settings.is_some_and(|s| s.announce) || faction_setting(|s| s.announce) || guarding || exposed,
         shows_faction: settings.is_some_and(|s| s.advertise)
             || faction_setting(|s| s.advertise)
             || guarding

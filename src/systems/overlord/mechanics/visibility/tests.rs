@@ -1,0 +1,248 @@
+//! Who sees whom, on a tiny world of Overlord's data: Ann (U1) of faction fa looks
+//! at Bob (U2) of faction fb in the plain L1.
+
+use super::{Facts, Sight, judge};
+use crate::systems::overlord::data::{SightRules, Unit};
+use crate::systems::overlord::mechanics::stats::UnitStats;
+use crate::systems::overlord::testkit::{Game, Tiny};
+
+fn rules() -> SightRules {
+    SightRules { faction_margin: 3, moving_penalty: 1 }
+}
+
+#[test]
+fn observation_against_stealth_vis_see_vis_faction() {
+    // (observation, stealth, shows itself, shows its faction) → sight.
+    let table = [
+        (None, 0, false, false, Sight::Hidden),
+        (None, -5, true, false, Sight::Seen),
+        (None, 0, true, true, Sight::Known),
+        (Some(0), 1, false, false, Sight::Hidden),
+        (Some(1), 1, false, false, Sight::Seen),
+        (Some(3), 1, false, false, Sight::Seen),
+        (Some(4), 1, false, false, Sight::Known),
+        (Some(0), 2, true, false, Sight::Seen),
+        (Some(0), 2, false, true, Sight::Hidden),
+        (Some(0), 2, true, true, Sight::Known),
+        (Some(-1), -4, false, false, Sight::Known),
+    ];
+    for (obs, stealth, shows_itself, shows_faction, want) in table {
+        let got = judge(&rules(), obs, Facts { stealth, shows_itself, shows_faction });
+        assert_eq!(got, want, "observation {obs:?}, stealth {stealth}, {shows_itself}, {shows_faction}");
+    }
+}
+
+/// Ann (fa) with `ann` skills, Bob (fb) with `bob` skills, 2 swords and 50 coins,
+/// changed by `f`.
+fn world(ann: &[(&str, u32)], bob: &[(&str, u32)], f: impl FnOnce(&mut Unit)) -> Game {
+    Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .exit("L1", "N", "L2")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(ann)
+        .unit("U2", "fb", "ldr", 1, "L1")
+        .skills(bob)
+        .items(&[("swrd", 2), ("coin", 50)])
+        .with_unit(f)
+        .without_money()
+        .build()
+}
+
+fn stats(g: &Game, u: &str) -> crate::systems::overlord::data::Stats {
+    g.get::<UnitStats>(u).stats.clone()
+}
+
+/// What faction `f`'s report says of unit `u`: its text, and its JSON entry in the
+/// location's units (`None`: not listed).
+fn seen(g: &Game, f: &str, u: &str) -> (String, Option<serde_json::Value>) {
+    let r = g.engine.reports().iter().find(|r| r.faction.id == f).unwrap().clone();
+    let json = serde_json::to_value(&r).unwrap();
+    let entry = json["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["units"].as_array().cloned().unwrap_or_default())
+        .find(|x| x["id"] == u);
+    (g.report_text(f), entry)
+}
+
+#[test]
+fn a_unit_whose_stealth_beats_every_observer_is_in_no_report_of_theirs_vis_see() {
+    // Bob's 1st stealth (1) beats Ann's observation (0): fa's report never names him,
+    // in text or JSON; fb's lists him.
+    let mut g = world(&[], &[("stea", 6000)], |_| {});
+    g.run();
+    assert_eq!((stats(&g, "U1").observation, stats(&g, "U2").stealth), (0, 1));
+    let (text, entry) = seen(&g, "fa", "U2");
+    assert!(entry.is_none());
+    assert!(!text.contains("U2"), "{text}");
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    assert!(!serde_json::to_string(&r).unwrap().contains("U2"), "no trace of Bob in fa's JSON");
+    assert!(seen(&g, "fb", "U2").1.is_some());
+}
+
+#[test]
+fn an_observer_as_good_as_the_stealth_sees_the_unit_and_three_better_its_faction_vis_see_vis_faction() {
+    // 1st observation (1) against 1st stealth (1): seen, faction unknown.
+    let mut g = world(&[("obse", 6000)], &[("stea", 6000)], |_| {});
+    g.run();
+    let (text, entry) = seen(&g, "fa", "U2");
+    let entry = entry.expect("seen");
+    assert_eq!(entry["faction"], serde_json::Value::Null);
+    assert!(text.contains("- U2 [U2], 1 leader [ldr], with 2 swords [swrd].\n"), "{text}");
+    // Observation 3 against stealth 0: the faction is deduced (3 = 0 + 3).
+    let mut g = world(&[("obse", 36000)], &[], |_| {});
+    g.run();
+    assert_eq!((stats(&g, "U1").observation, stats(&g, "U2").stealth), (3, 0));
+    let (_, entry) = seen(&g, "fa", "U2");
+    assert_eq!(entry.unwrap()["faction"], "fb");
+}
+
+#[test]
+fn only_items_of_weight_are_seen_on_another_factions_unit_vis_items() {
+    let mut g = world(&[], &[], |_| {});
+    g.run();
+    let (text, entry) = seen(&g, "fa", "U2");
+    let entry = entry.unwrap();
+    assert_eq!(entry["items"], serde_json::json!({"swrd": 2}), "the coins are not seen");
+    let line = text.lines().find(|l| l.contains("[U2]")).unwrap();
+    assert!(!line.contains("coin"), "{line}");
+    // Its own report lists everything.
+    let (own, _) = seen(&g, "fb", "U2");
+    assert!(own.contains("50 coins [coin]"), "{own}");
+}
+
+#[test]
+fn a_unit_that_announces_or_stands_on_guard_is_seen_whatever_its_stealth_vis_see() {
+    let mut g = world(&[], &[("stea", 18000)], |u| u.settings.announce = true);
+    g.run();
+    let entry = seen(&g, "fa", "U2").1.expect("announced");
+    assert_eq!(entry["faction"], serde_json::Value::Null, "announcing shows the unit, not its faction");
+    // On guard (GRD-SHOW): seen with its faction, on the day it guards only.
+    let mut g = world(&[], &[("stea", 18000)], |_| {});
+    let u = g.entity("U2");
+    g.engine.world_mut().entity_mut(u).insert(crate::systems::overlord::world::components::OnGuard(30));
+    let on = super::facts(g.engine.world(), u, 30, false);
+    assert!(on.shows_itself && on.shows_faction);
+    let off = super::facts(g.engine.world(), u, 29, false);
+    assert!(!off.shows_itself && !off.shows_faction);
+    // A title holder shows its faction, not itself.
+    let holder = super::facts(g.engine.world(), u, 29, true);
+    assert!(!holder.shows_itself && holder.shows_faction);
+    // Advertising shows the faction of a unit that is seen, and hides nothing more.
+    let mut g = world(&[], &[("stea", 18000)], |u| u.settings.advertise = true);
+    g.run();
+    assert!(seen(&g, "fa", "U2").1.is_none(), "advertising does not show the unit");
+}
+
+#[test]
+fn a_unit_stacked_directly_with_ones_own_is_seen_vis_see() {
+    // Bob is stacked under Ann: she sees him whatever his stealth.
+    let mut g = world(&[], &[("stea", 18000)], |u| u.stack_leader = Some("U1".into()));
+    g.run();
+    assert!(seen(&g, "fa", "U2").1.is_some());
+}
+
+#[test]
+fn a_unit_making_money_or_harvesting_something_of_weight_shows_itself_vis_see() {
+    // Bob, stealthy, cuts wood (weight 5) in the forest: seen; the same Bob idle
+    // is not.
+    let build = || {
+        Tiny::new()
+            .faction("fa")
+            .faction("fb")
+            .location("L1", "fore")
+            .with_location(|l| {
+                l.resources.push(crate::systems::overlord::data::ResourceStock {
+                    item: "wood".into(),
+                    current: 100,
+                    max: 100,
+                })
+            })
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .unit("U2", "fb", "man", 1, "L1")
+            .skills(&[("stea", 18000), ("fore", 3000), ("lumb", 3000)])
+            .without_money()
+            .build()
+    };
+    let mut g = build();
+    g.run();
+    assert!(seen(&g, "fa", "U2").1.is_none());
+    let mut g = build();
+    g.orders("fb", "UNIT U2\n@USE lumb\n");
+    g.run();
+    assert!(g.count("U2", "wood") > 0, "{:?}", g.events("U2"));
+    assert!(seen(&g, "fa", "U2").1.is_some());
+}
+
+#[test]
+fn a_travelling_observer_looks_with_one_less_vis_move_obs() {
+    // Ann's observation 1 matches Bob's stealth 1, but she set out on day 30 and is
+    // still on her way at the month's end: 0 against 1.
+    let mut g = world(&[("obse", 6000)], &[("stea", 6000)], |_| {});
+    g.orders("fa", "UNIT U1\nDAY 30\n-MOVE N\n");
+    g.run();
+    assert!(
+        g.engine.world().get::<crate::systems::overlord::world::components::Journey>(g.entity("U1")).is_some(),
+        "{:?}",
+        g.events("U1")
+    );
+    assert!(seen(&g, "fa", "U2").1.is_none(), "{}", g.report_text("fa"));
+}
+
+#[test]
+fn units_of_an_inner_place_and_units_outside_do_not_see_each_other_vis_inner() {
+    // Bob is in a cave inside L1; Cid is in a structure of L1: Ann sees Cid only.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .location("L9", "plai")
+        .with_location(|l| {
+            l.kind = crate::systems::overlord::data::LocationKind::Inner;
+            l.container = Some("L1".into());
+        })
+        .structure("B1", "mgld", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fb", "ldr", 1, "L9")
+        .unit("U3", "fb", "ldr", 1, "L1")
+        .inside("B1")
+        .without_money()
+        .build();
+    g.run();
+    assert!(seen(&g, "fa", "U2").1.is_none());
+    assert!(seen(&g, "fa", "U3").1.is_some());
+}
+
+#[test]
+fn an_order_naming_a_unit_it_cannot_see_waits_vis_see_ord_see_ord_give() {
+    // GIVE to hidden Bob waits (the sword stays); SEE U2 is false, so the order
+    // under it does not run. With 1st observation Ann sees him: both run.
+    let build = |obse: u32| {
+        Tiny::new()
+            .faction("fa")
+            .faction("fb")
+            .with_faction(|f| f.default_stance = "friend".into())
+            .location("L1", "plai")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .skills(&[("obse", obse)])
+            .items(&[("swrd", 1)])
+            .unit("U2", "fb", "ldr", 1, "L1")
+            .skills(&[("stea", 6000)])
+            .without_money()
+            .build()
+    };
+    let name = |g: &Game| g.get::<crate::systems::overlord::world::components::DisplayName>("U1").0.clone();
+    let orders = "UNIT U1\nSEE U2\n-NAME \"Watcher\"\nGIVE U2 swrd 1\n";
+    let mut g = build(0);
+    g.orders("fa", orders);
+    g.days(1);
+    assert_eq!((g.count("U1", "swrd"), name(&g).as_str()), (1, "U1"), "{:?}", g.events("U1"));
+    let mut g = build(6000);
+    g.orders("fa", orders);
+    g.days(1);
+    assert_eq!((g.count("U2", "swrd"), name(&g).as_str()), (1, "Watcher"), "{:?}", g.events("U1"));
+}
