@@ -16,9 +16,7 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{
-    Diplomacy, FactionSettings, Id, LandOwner, OnGuard, Owner, UnitSettings,
-};
+use crate::systems::overlord::world::components::{Diplomacy, Id, LandOwner, Owner};
 use crate::systems::overlord::world::resources::Occupation;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -90,13 +88,7 @@ pub fn unit_grants(world: &World, of: Entity, toward: Entity, what: StanceGrant)
 /// today (GRD-SHOW). Units of a faction always know each other.
 pub fn faction_shown(world: &World, u: Entity) -> bool {
     let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
-    let r = match world.get_entity(u) {
-        Ok(r) => r,
-        Err(_) => return false,
-    };
-    r.get::<UnitSettings>().is_some_and(|s| s.0.advertise)
-        || r.get::<OnGuard>().is_some_and(|g| g.0 == day && day > 0)
-        || r.get::<Owner>().and_then(|o| world.get::<FactionSettings>(o.0)).is_some_and(|s| s.0.advertise)
+    crate::systems::overlord::mechanics::visibility::shows_faction(world, u, day)
 }
 
 /// The stance faction `of` holds toward the units of faction `f` that do not show

@@ -134,11 +134,18 @@ pub fn facts(world: &World, u: Entity, day: u32, holds_title: bool) -> Facts {
     Facts {
         stealth: r.get::<UnitStats>().map_or(0, |s| s.stats.stealth),
         shows_itself: settings.is_some_and(|s| s.announce) || faction_setting(|s| s.announce) || guarding || exposed,
-        shows_faction: settings.is_some_and(|s| s.advertise)
-            || faction_setting(|s| s.advertise)
-            || guarding
-            || holds_title,
+        shows_faction: holds_title || shows_faction(world, u, day),
     }
+}
+
+/// Whether unit `u` shows its faction to whoever sees it on day `day`, titles aside
+/// (VIS-FACTION, DIP-UNSEEN): it advertises (its own setting or its faction's,
+/// SET-ADVERTISE) or stands on guard that day (GRD-SHOW).
+pub fn shows_faction(world: &World, u: Entity, day: u32) -> bool {
+    let Ok(r) = world.get_entity(u) else { return false };
+    r.get::<UnitSettings>().is_some_and(|s| s.0.advertise)
+        || (day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == day))
+        || r.get::<Owner>().and_then(|o| world.get::<FactionSettings>(o.0)).is_some_and(|s| s.0.advertise)
 }
 
 /// Whether unit `u` leads one of faction `observer`'s units directly, or is stacked
