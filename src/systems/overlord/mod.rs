@@ -198,6 +198,7 @@ impl PluginGroup for OverlordRules {
             .add(magic::MagicPlugin)
             .add(allegiance::AllegiancePlugin)
             .add(control::ControlPlugin)
+            .add(knowledge::KnowledgePlugin)
             .add(report::ReportPlugin)
     }
 }
@@ -291,7 +292,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ),
     ("weather", &["mechanics::climate::draw_weather"]),
     // Before the reports.
-    ("knowledge", &["mechanics::stats::refresh"]),
+    ("knowledge", &["mechanics::stats::refresh", "mechanics::knowledge::learn"]),
     ("reports", &["report::build::build_reports"]),
 ];
 

@@ -15,7 +15,9 @@
 //! * [`stacks`] — STACK, UNSTACK, EJECT, PROMOTE, ENTER, LEAVE, EXIT, DISBAND;
 //! * [`effects`] — effects on units, places and structures wear off day by day;
 //! * [`visibility`] — who sees whom: stealth against observation, units that show
-//!   themselves or their faction;
+//!   themselves or their faction; the month's survey of who is where;
+//! * [`knowledge`] — what each faction knows of the rule set and learnt this month;
+//!   RESHOW;
 //! * [`money`] — WORK and its wages, upkeep in food and money, dissent and
 //!   desertion (month end);
 //! * [`study`] — STUDY, TEACH, FORGET: speed, costs, limits, requirements, experience;
@@ -63,6 +65,7 @@ pub mod effects;
 pub mod guards;
 pub mod identity;
 pub mod intake;
+pub mod knowledge;
 pub mod land;
 pub mod magic;
 pub mod market;

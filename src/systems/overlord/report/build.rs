@@ -4,9 +4,9 @@ use super::Reports;
 use super::model::*;
 use crate::core::engine::ThreadCount;
 use crate::core::engine::plan::Clock;
-use crate::systems::overlord::data::ItemFlag;
 use crate::systems::overlord::mechanics::stats::UnitStats;
-use crate::systems::overlord::mechanics::visibility::{self, Facts, Sight};
+use crate::systems::overlord::mechanics::visibility::Sight;
+use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::{Catalog, ItemId};
 use crate::systems::overlord::world::resources::{Directory, Game};
@@ -29,16 +29,38 @@ pub fn build_reports(world: &mut World) {
 }
 
 /// Builds faction reports from the world as it stands, any range of factions at a
-/// time; what is common to all (who is where) is indexed once.
+/// time; what is common to all (who is where) is indexed once, or taken from the
+/// knowledge step's [`Survey`] when it was taken at this moment.
 pub struct Builder<'w> {
     world: &'w World,
     idx: Index,
+    survey: Surveyed<'w>,
+}
+
+/// The survey a builder reads: the world's, or its own.
+enum Surveyed<'w> {
+    Kept(&'w Survey),
+    Own(Box<Survey>),
+}
+
+impl std::ops::Deref for Surveyed<'_> {
+    type Target = Survey;
+    fn deref(&self) -> &Survey {
+        match self {
+            Surveyed::Kept(s) => s,
+            Surveyed::Own(s) => s,
+        }
+    }
 }
 
 impl<'w> Builder<'w> {
     /// Indexes the world.
     pub fn new(world: &'w World) -> Self {
-        Builder { world, idx: index(world, world.resource::<Directory>()) }
+        let survey = match Survey::current(world) {
+            Some(s) => Surveyed::Kept(s),
+            None => Surveyed::Own(Box::new(Survey::new(world))),
+        };
+        Builder { world, idx: index(world, world.resource::<Directory>()), survey }
     }
 
     /// Number of factions, hence of reports.
@@ -51,28 +73,18 @@ impl<'w> Builder<'w> {
     pub fn build(&self, range: std::ops::Range<usize>) -> Vec<FactionReport> {
         let threads = self.world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         let factions: Vec<usize> = range.collect();
-        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| faction_report(self.world, &self.idx, i))
+        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| {
+            faction_report(self.world, &self.idx, &self.survey, i)
+        })
     }
 }
 
-/// Who is where: units grouped by owner and by location, in report order.
+/// The factions' units, structures, titles, battles and taxes, in report order.
 struct Index {
     by_faction: Vec<Vec<Entity>>,
     /// Control points added by titles, by faction.
     titles: EntityHashMap<u64>,
-    by_location: Vec<Vec<Entity>>,
-    /// Per location, parallel to `by_location`: what any faction finds of each unit
-    /// (VIS-SEE, VIS-FACTION).
-    facts: Vec<Vec<Facts>>,
-    /// Per location: the positions (in `by_location`) of the units that do not show
-    /// themselves, by stealth, lowest first; and of those that do.
-    by_stealth: Vec<Vec<(i32, u32)>>,
-    shown: Vec<Vec<u32>>,
-    /// Each unit's position in its location's list.
-    slot: EntityHashMap<u32>,
-    location_index: EntityHashMap<usize>,
-    /// Structures by location and by owning faction, in report order.
-    structures_at: Vec<Vec<Entity>>,
+    /// Structures by owning faction, in report order.
     structures_of: Vec<Vec<Entity>>,
     /// The month's battles each faction saw, in the order fought.
     battles: EntityHashMap<Vec<usize>>,
@@ -87,25 +99,15 @@ use crate::systems::overlord::mechanics::combat::record::BattleRecord;
 
 fn index(world: &World, dir: &Directory) -> Index {
     let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-    let location_index: EntityHashMap<usize> = dir.locations.iter().enumerate().map(|(i, &e)| (e, i)).collect();
     let mut by_faction = vec![Vec::new(); dir.factions.len()];
-    let mut by_location = vec![Vec::new(); dir.locations.len()];
     for &u in &dir.units {
-        let r = world.entity(u);
-        if let Some(&f) = r.get::<Owner>().and_then(|o| faction_index.get(&o.0)) {
+        if let Some(&f) = world.get::<Owner>(u).and_then(|o| faction_index.get(&o.0)) {
             by_faction[f].push(u);
-        }
-        if let Some(&l) = r.get::<At>().and_then(|a| location_index.get(&a.location)) {
-            by_location[l].push(u);
         }
     }
     let titles = crate::systems::overlord::mechanics::control::title_control(world);
-    let mut structures_at = vec![Vec::new(); dir.locations.len()];
     let mut structures_of = vec![Vec::new(); dir.factions.len()];
     for &s in &dir.structures {
-        if let Some(&l) = world.get::<StructureAt>(s).and_then(|a| location_index.get(&a.0)) {
-            structures_at[l].push(s);
-        }
         let owner = world.get::<StructureOwner>(s).and_then(|x| x.0);
         if let Some(&f) = owner.and_then(|f| faction_index.get(&f)) {
             structures_of[f].push(s);
@@ -120,13 +122,11 @@ fn index(world: &World, dir: &Directory) -> Index {
         }
     }
     let mut titles_of = vec![Vec::new(); dir.factions.len()];
-    let mut holders = bevy_ecs::entity::EntityHashSet::default();
     for &l in &dir.locations {
         let Some(t) = world.get::<Titles>(l) else { continue };
         for (slot, (_, holder)) in t.0.iter().enumerate() {
             let unit =
                 holder.as_deref().and_then(|h| dir.get(crate::systems::overlord::world::resources::Kind::Unit, h));
-            holders.extend(unit);
             let f = unit.and_then(|u| world.get::<Owner>(u)).and_then(|o| faction_index.get(&o.0));
             if let Some(&f) = f {
                 titles_of[f].push((l, slot));
@@ -141,37 +141,7 @@ fn index(world: &World, dir: &Directory) -> Index {
             }
         }
     }
-    // Who shows what (VIS-SEE, VIS-FACTION), on the month's last day.
-    let day = world.resource::<Clock>().tick;
-    let facts: Vec<Vec<Facts>> = by_location
-        .iter()
-        .map(|v| v.iter().map(|&u| visibility::facts(world, u, day, holders.contains(&u))).collect())
-        .collect();
-    let mut by_stealth = Vec::with_capacity(facts.len());
-    let mut shown = Vec::with_capacity(facts.len());
-    for v in &facts {
-        let mut hiding: Vec<(i32, u32)> =
-            v.iter().enumerate().filter(|(_, f)| !f.shows_itself).map(|(p, f)| (f.stealth, p as u32)).collect();
-        hiding.sort_unstable();
-        by_stealth.push(hiding);
-        shown.push(v.iter().enumerate().filter(|(_, f)| f.shows_itself).map(|(p, _)| p as u32).collect());
-    }
-    let slot = by_location.iter().flat_map(|v| v.iter().enumerate().map(|(p, &u)| (u, p as u32))).collect();
-    Index {
-        by_faction,
-        by_location,
-        facts,
-        by_stealth,
-        shown,
-        slot,
-        location_index,
-        titles,
-        structures_at,
-        structures_of,
-        battles,
-        titles_of,
-        taxes_of,
-    }
+    Index { by_faction, titles, structures_of, battles, titles_of, taxes_of }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -211,7 +181,7 @@ fn events(e: Option<&Events>) -> Vec<EventRecord> {
     e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect()).unwrap_or_default()
 }
 
-fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
+fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> FactionReport {
     let dir = world.resource::<Directory>();
     let catalog = world.resource::<Catalog>();
     let clock = world.resource::<Clock>();
@@ -277,36 +247,13 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         let months = catalog.rules.climate.months.len().max(1) as u32;
         (world.resource::<crate::systems::overlord::world::resources::Month>().0 + 1) % months
     };
-    let mut locations: Vec<usize> = Vec::new();
-    // VIS-SEE: the faction's best observation at each of its places, and the units
-    // it sees there whatever their stealth: its own, and those stacked with them.
-    let mut best: BTreeMap<usize, i32> = BTreeMap::new();
-    let mut near: Vec<(usize, u32)> = Vec::new();
-    let beside = |x: Entity, near: &mut Vec<(usize, u32)>| {
-        let l = world.get::<At>(x).and_then(|a| idx.location_index.get(&a.location));
-        if let (Some(&l), Some(&p)) = (l, idx.slot.get(&x)) {
-            near.push((l, p));
-        }
-    };
+    let view = survey.view(world, &idx.by_faction[i]);
+    let mut locations: Vec<usize> = view.best.keys().copied().collect();
     let units = idx.by_faction[i]
         .iter()
         .map(|&u| {
             let r = world.entity(u);
             let at = r.get::<At>().copied();
-            if let Some(&l) = at.and_then(|a| idx.location_index.get(&a.location)) {
-                locations.push(l);
-                let o = visibility::observation(world, u);
-                best.entry(l).and_modify(|b| *b = (*b).max(o)).or_insert(o);
-                if let Some(&p) = idx.slot.get(&u) {
-                    near.push((l, p));
-                }
-            }
-            if let Some(leader) = r.get::<StackLeader>().and_then(|s| s.0) {
-                beside(leader, &mut near);
-            }
-            for &m in r.get::<StackMembers>().map_or(&[][..], |m| m.get()) {
-                beside(m, &mut near);
-            }
             UnitRecord {
                 id: id_of(world, u),
                 name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
@@ -406,11 +353,12 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                             .collect(),
                     })
                     .collect(),
-                units: sighted(world, idx, fe, l, best.get(&l).copied(), &near)
+                units: survey
+                    .sighted(world, fe, l, &view)
                     .into_iter()
                     .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight))
                     .collect(),
-                structures: idx.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+                structures: survey.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
                 wages: r.get::<Wages>().map_or(0, |w| w.0),
                 taxes: crate::systems::overlord::mechanics::land::taxes::monthly_taxes(
                     catalog,
@@ -452,7 +400,10 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
                     Some(_) => catalog.rules.info.parameters.market_days.clone(),
                     None => Vec::new(),
                 },
-                resources: resources(world, catalog, fe, le, &idx.by_location[l]),
+                resources: survey::resources_seen(world, le, view.own_at(l))
+                    .into_iter()
+                    .map(|(item, n)| item_record(catalog, item, n, None))
+                    .collect(),
                 enchantments: enchantments(catalog, r.get::<Effects>()),
             }
         })
@@ -488,7 +439,30 @@ fn faction_report(world: &World, idx: &Index, i: usize) -> FactionReport {
         locations,
         structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
         battles: battles_seen(world, idx, fe, &faction_id),
+        knowledge: knowledge(catalog, f.get::<Learnt>()),
     }
+}
+
+/// RPT-KNOW, FAC-RESHOW: what the faction learnt this month, then what it asked to
+/// see again; items, skills, races, structures, enchantments.
+fn knowledge(catalog: &Catalog, learnt: Option<&Learnt>) -> Vec<KnowledgeRecord> {
+    let Some(l) = learnt else { return Vec::new() };
+    let rank = |x: &Lesson| match x {
+        Lesson::Topic(Topic::Item(i)) => (0, i.index(), 0),
+        Lesson::Skill(s, from, _) => (1, s.index(), *from as usize),
+        Lesson::Topic(Topic::Race(r)) => (2, r.index(), 0),
+        Lesson::Topic(Topic::Construction(k)) => (3, *k as usize, 0),
+        Lesson::Topic(Topic::Enchantment(e)) => (4, e.index(), 0),
+    };
+    let mut out = Vec::new();
+    for (list, again) in [(&l.new, false), (&l.again, true)] {
+        let mut list = list.clone();
+        list.sort_by_key(rank);
+        for x in list {
+            out.extend(super::describe::lesson(catalog, x, again));
+        }
+    }
+    out
 }
 
 /// The battles faction `f` saw, each cut to what it may read (CMB-REPORT, SET-TERSE).
@@ -534,39 +508,6 @@ fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BT
             .collect()
     })
     .unwrap_or_default()
-}
-
-/// VIS-SEE: the units of location `l` faction `fe` sees, in report order, with what
-/// it makes of each; `observation` is its best there, `near` the units it sees
-/// whatever their stealth (location, position), its own among them.
-fn sighted(
-    world: &World,
-    idx: &Index,
-    fe: Entity,
-    l: usize,
-    observation: Option<i32>,
-    near: &[(usize, u32)],
-) -> Vec<(Entity, Sight)> {
-    let rules = visibility::rules(world);
-    let hiding = &idx.by_stealth[l];
-    let seen = observation.map_or(0, |o| hiding.partition_point(|&(s, _)| s <= o));
-    let mut list: Vec<u32> = hiding[..seen].iter().map(|&(_, p)| p).collect();
-    list.extend_from_slice(&idx.shown[l]);
-    list.extend(near.iter().filter(|&&(at, _)| at == l).map(|&(_, p)| p));
-    list.sort_unstable();
-    list.dedup();
-    list.into_iter()
-        .map(|p| {
-            let u = idx.by_location[l][p as usize];
-            let own = world.get::<Owner>(u).is_some_and(|o| o.0 == fe);
-            let sight = match visibility::judge(rules, observation, idx.facts[l][p as usize]) {
-                _ if own => Sight::Known,
-                Sight::Hidden => Sight::Seen,
-                s => s,
-            };
-            (u, sight)
-        })
-        .collect()
 }
 
 fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sight: Sight) -> SeenUnit {
@@ -634,29 +575,4 @@ fn item_record(catalog: &Catalog, item: ItemId, n: u32, price: Option<u32>) -> O
     let def = &catalog.rules.items[item.index()];
     let name = if n == 1 || def.plural.is_empty() { &def.name } else { &def.plural };
     OfferRecord { tag: def.tag.clone(), name: name.clone(), count: n, price }
-}
-
-/// RES-LIST, RES-HIDDEN: the resources of place `l` faction `fe` may see: the
-/// hidden ones only when one of its units present has the prospecting skill.
-fn resources(world: &World, catalog: &Catalog, fe: Entity, l: Entity, present: &[Entity]) -> Vec<OfferRecord> {
-    let Some(stock) = world.get::<Resources>(l) else { return Vec::new() };
-    let prospects = |req: &crate::systems::overlord::data::SkillLevelReq| {
-        let Some(skill) = catalog.skill(&req.skill) else { return false };
-        present.iter().any(|&u| {
-            world.get::<Owner>(u).is_some_and(|o| o.0 == fe)
-                && world
-                    .get::<Skills>(u)
-                    .is_some_and(|k| k.0.iter().any(|&(s, x)| s == skill && catalog.skill_level(s, x) >= req.level))
-        })
-    };
-    stock
-        .0
-        .iter()
-        .filter(|s| s.current > 0)
-        .filter(|s| {
-            let def = &catalog.rules.items[s.item.index()].system;
-            !def.flags.contains(&ItemFlag::Hidden) || def.prospect_skill.as_ref().is_some_and(prospects)
-        })
-        .map(|s| item_record(catalog, s.item, s.current, None))
-        .collect()
 }

@@ -9,6 +9,7 @@
 
 pub mod battle;
 pub mod build;
+pub mod describe;
 pub mod json;
 pub mod model;
 pub mod text;

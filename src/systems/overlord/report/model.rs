@@ -40,6 +40,30 @@ pub struct FactionReport {
     /// (CMB-REPORT): each cut to what the faction may see.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub battles: Vec<crate::systems::overlord::mechanics::combat::record::BattleRecord>,
+    /// What the faction learnt of the rules this month, described in full, then what
+    /// it asked to see again (RPT-KNOW, FAC-RESHOW): items, skills (one record per
+    /// level), races, structures, enchantments, each kind in the rule set's order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub knowledge: Vec<KnowledgeRecord>,
+}
+
+/// A record of the rule set, described (RPT-KNOW).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KnowledgeRecord {
+    /// `item`, `skill`, `race`, `structure` or `enchantment`.
+    pub kind: String,
+    /// Its tag.
+    pub tag: String,
+    /// Its name.
+    pub name: String,
+    /// For a skill, the level described.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// The description: the record's text and what its numbers mean.
+    pub text: String,
+    /// Shown again at the faction's request (RESHOW), not learnt this month.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub again: bool,
 }
 
 /// A structure or vessel.

@@ -347,16 +347,45 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         }
     }
     super::battle::render(&mut o, &r.battles, c);
+    knowledge_lines(&mut o, &r.knowledge);
     o.push_str("\nOrders template:\n\n");
     o.push_str(orders_template);
     o
 }
 
+/// RPT-KNOW: "New knowledge:" then "Knowledge shown again:", each by kind, one
+/// record a line: `1st combat [cmbt]: The basic combat skill. …`.
+fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
+    for (again, head) in [(false, "New knowledge"), (true, "Knowledge shown again")] {
+        let mut kind = "";
+        for k in list.iter().filter(|k| k.again == again) {
+            if kind.is_empty() {
+                let _ = writeln!(o, "\n{head}:");
+            }
+            if k.kind != kind {
+                kind = &k.kind;
+                let title = match kind {
+                    "item" => "Items",
+                    "skill" => "Skills",
+                    "race" => "Races",
+                    "structure" => "Structures",
+                    _ => "Enchantments",
+                };
+                let _ = writeln!(o, "  {title}:");
+            }
+            let _ = match k.level {
+                Some(l) => write!(o, "    {} {} [{}]", ordinal(l), k.name, k.tag),
+                None => write!(o, "    {} [{}]", k.name, k.tag),
+            };
+            let _ = if k.text.is_empty() { writeln!(o, ".") } else { writeln!(o, ": {}", k.text) };
+        }
+    }
+}
+
 /// `»» Fishing Eagle [B2], fishing boat [fshi], vessel, of [f01], at [L4]; missing:
 /// 50 wood structure works.`
 fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: bool) {
-    let kind =
-        c.rules.constructions.constructions.iter().find(|k| k.tag == s.kind).map_or(s.kind.as_str(), |k| &k.name);
+    let kind = c.construction(&s.kind).map_or(s.kind.as_str(), |k| &c.rules.constructions.constructions[k].name);
     let _ = write!(o, "»» {} [{}], {kind} [{}]", s.name, s.id, s.kind);
     if s.vessel {
         o.push_str(", vessel");

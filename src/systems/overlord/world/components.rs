@@ -35,7 +35,7 @@ pub struct DisplayName(pub String);
 
 /// Marks a faction entity; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone)]
-#[require(FactionRole, Contact, FactionSettings, KnownSkills)]
+#[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow)]
 pub struct Faction(pub(in crate::systems::overlord::world) data::Faction);
 
 /// What a faction is (FAC-*; no order changes it): a non-player faction, the
@@ -79,6 +79,87 @@ pub struct FactionSettings(pub data::FactionSettings);
 /// order learnt (SKL-AUTOPRE, RPT-KNOW).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct KnownSkills(pub Vec<(SkillId, u32)>);
+
+impl KnownSkills {
+    /// The highest level of skill `s` the faction has seen described (0: unknown).
+    pub fn level(&self, s: SkillId) -> u32 {
+        self.0.iter().find(|k| k.0 == s).map_or(0, |k| k.1)
+    }
+}
+
+/// A record of the rule set, other than a skill's level, a faction may know
+/// (RPT-KNOW): it is described in the faction's report the first time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Topic {
+    /// An item of `items.ron`.
+    Item(ItemId),
+    /// A race of `races.ron`.
+    Race(RaceId),
+    /// A construction of `constructions.ron`, by index.
+    Construction(u32),
+    /// An enchantment of `enchantments.ron`.
+    Enchantment(EffectId),
+}
+
+/// What a faction knows of the rule set besides its skills (RPT-KNOW): items,
+/// races, constructions and enchantments, and the tags of other records its saved
+/// knowledge lists (terrains, titles…), kept as written; in the order learnt.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Known {
+    list: Vec<Result<Topic, Tag>>,
+    topics: std::collections::BTreeSet<Topic>,
+}
+
+impl Known {
+    /// Whether the faction knows `t`.
+    pub fn knows(&self, t: Topic) -> bool {
+        self.topics.contains(&t)
+    }
+    /// Learns `t`; false if it was known.
+    pub fn learn(&mut self, t: Topic) -> bool {
+        let new = self.topics.insert(t);
+        if new {
+            self.list.push(Ok(t));
+        }
+        new
+    }
+    /// Keeps the tag of a record no topic stands for.
+    pub fn keep(&mut self, tag: Tag) {
+        self.list.push(Err(tag));
+    }
+    /// What the faction knows, in the order learnt: records, and tags kept.
+    pub fn list(&self) -> &[Result<Topic, Tag>] {
+        &self.list
+    }
+    /// The records it knows, sorted.
+    pub fn topics(&self) -> impl Iterator<Item = Topic> + '_ {
+        self.topics.iter().copied()
+    }
+}
+
+/// One piece of knowledge a report describes: a record, or levels of a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Lesson {
+    /// A record.
+    Topic(Topic),
+    /// Levels `from..=to` of a skill.
+    Skill(SkillId, u32, u32),
+}
+
+/// What a faction learnt this month, and what it asked to be shown again (RESHOW),
+/// for its report (RPT-KNOW, FAC-RESHOW). Not saved: the knowledge step sets it.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Learnt {
+    /// Learnt for the first time, in report order.
+    pub new: Vec<Lesson>,
+    /// Shown again on request, in report order.
+    pub again: Vec<Lesson>,
+}
+
+/// What a faction asked to see again this month (FAC-RESHOW), until the knowledge
+/// step answers.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reshow(pub Vec<Lesson>);
 
 /// A faction's stances (§7): its default stance and its explicit stances toward
 /// other factions, sorted by faction. Changed by STANCE; read through the

@@ -23,6 +23,7 @@ pub struct CatalogTables {
     races: Interner,
     terrains: Interner,
     effects: Interner,
+    constructions: Interner,
     /// Per skill: the cumulative experience of each level, ascending.
     skill_levels: Vec<Vec<u32>>,
     /// Per month of the calendar: the index of its season.
@@ -48,6 +49,7 @@ impl Catalog {
         let races = Interner::new(rules.races.iter().map(|r| r.tag.as_str()));
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
         let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
+        let constructions = Interner::new(rules.constructions.constructions.iter().map(|c| c.tag.as_str()));
         let skill_levels =
             rules.skills.iter().map(|s| s.system.levels.iter().map(|l| l.experience).collect()).collect();
         let month_seasons =
@@ -61,6 +63,7 @@ impl Catalog {
             races,
             terrains,
             effects,
+            constructions,
             skill_levels,
             month_seasons,
             stances,
@@ -87,6 +90,30 @@ impl Catalog {
     /// The tag of an enchantment.
     pub fn effect_tag(&self, id: EffectId) -> &str {
         self.effects.tag(id.0)
+    }
+    /// The index of construction `tag` in `constructions.ron`.
+    pub fn construction(&self, tag: &str) -> Option<usize> {
+        self.constructions.get(tag).map(usize::from)
+    }
+    /// The record of the rule set a faction may know whose tag is `word`, written in
+    /// any case (RPT-KNOW, FAC-RESHOW): an item, a race, a construction or an
+    /// enchantment, looked for in that order.
+    pub fn topic(&self, word: &str) -> Option<super::components::Topic> {
+        use super::components::Topic;
+        (self.items.get_folded(word).map(|i| Topic::Item(ItemId(i))))
+            .or_else(|| self.races.get_folded(word).map(|i| Topic::Race(RaceId(i))))
+            .or_else(|| self.constructions.get_folded(word).map(|i| Topic::Construction(u32::from(i))))
+            .or_else(|| self.effects.get_folded(word).map(|i| Topic::Enchantment(EffectId(i))))
+    }
+    /// The tag of a record a faction may know.
+    pub fn topic_tag(&self, t: super::components::Topic) -> &str {
+        use super::components::Topic;
+        match t {
+            Topic::Item(i) => self.items.tag(i.0),
+            Topic::Race(r) => self.races.tag(r.0),
+            Topic::Construction(c) => self.constructions.tag(c as u16),
+            Topic::Enchantment(e) => self.effects.tag(e.0),
+        }
     }
     /// The id of terrain `tag`.
     pub fn terrain(&self, tag: &str) -> Option<TerrainId> {

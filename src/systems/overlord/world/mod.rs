@@ -154,6 +154,15 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 None => errors.push(format!("faction {}: unknown known skill '{}'", f.id, k.skill)),
             }
         }
+        let mut knows = Known::default();
+        for tag in std::mem::take(&mut f.known) {
+            match catalog.topic(&tag) {
+                Some(t) => {
+                    knows.learn(t);
+                }
+                None => knows.keep(tag),
+            }
+        }
         let id = std::mem::take(&mut f.id);
         let role = FactionRole {
             npc: f.npc,
@@ -174,6 +183,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             contact,
             settings,
             KnownSkills(known),
+            knows,
             Events::default(),
             Faction(f),
         ));
@@ -250,7 +260,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             errors.push(format!("structure {}: unknown location '{}'", s.id, s.location));
             continue;
         };
-        let Some(kind) = catalog.rules.constructions.constructions.iter().position(|c| c.tag == s.kind) else {
+        let Some(kind) = catalog.construction(&s.kind) else {
             errors.push(format!("structure {}: unknown construction '{}'", s.id, s.kind));
             continue;
         };
@@ -417,6 +427,14 @@ pub fn extract(world: &World) -> Scenario {
                 .map(|k| {
                     let req = |&(s, level)| data::SkillLevelReq { skill: catalog.skill_tag(s).to_string(), level };
                     k.0.iter().map(req).collect()
+                })
+                .unwrap_or_default();
+            f.known = r
+                .get::<Known>()
+                .map(|k| {
+                    let tag =
+                        |r: &Result<Topic, Tag>| r.as_ref().map_or_else(Tag::clone, |&t| catalog.topic_tag(t).into());
+                    k.list().iter().map(tag).collect()
                 })
                 .unwrap_or_default();
             f.funds = world

@@ -37,6 +37,11 @@ impl Plugin for IntakePlugin {
     }
 }
 
+/// FAC-RESHOW as the knowledge mechanic carries it out: faction, what, level → what
+/// the faction is told. Installed by that mechanic's plugin.
+#[derive(Resource, Clone, Copy)]
+pub struct ReshowRule(pub fn(&mut World, Entity, &str, Option<u32>) -> String);
+
 /// Orders for units not created yet, by new id (FILE-NEWID-LIFE), and the units
 /// whose lists name each new id. Emptied at the end of the month: ids never created
 /// vanish with every order naming them.
@@ -211,9 +216,10 @@ fn faction_order(world: &mut World, faction: Entity, order: &FactionOrder) -> St
             format!("Faction setting {} is {}.", setting.keyword(), if *on { "ON" } else { "OFF" })
         }
         FactionOrder::Resign(to) => resign(world, faction, to),
-        FactionOrder::Reshow { what, .. } => format!(
-            "RESHOW {what}: noted, but this engine does not put rule descriptions in reports yet; nothing was shown."
-        ),
+        FactionOrder::Reshow { what, level } => match world.get_resource::<ReshowRule>().map(|r| r.0) {
+            Some(rule) => rule(world, faction, what, *level),
+            None => format!("RESHOW {what}: this rule system keeps no knowledge; nothing was shown."),
+        },
     }
 }
 

@@ -209,7 +209,7 @@ fn site(act: &Act, at: At) -> Result<Site, Outcome> {
     if is_new_id(&word, 'B') {
         return Err(Outcome::NotNow);
     }
-    let Some(c) = catalog.rules.constructions.constructions.iter().position(|c| c.tag == word) else {
+    let Some(c) = catalog.construction(&word) else {
         return Err(Outcome::Invalid(format!("the target {word} is not a structure or a construction")));
     };
     // STR-START: the faction's unfinished structure of that kind here, if any.
@@ -385,7 +385,7 @@ fn make_constructions(
     count: &mut Option<u32>,
 ) -> Outcome {
     let catalog = act.catalog().clone();
-    let Some(c) = catalog.rules.constructions.constructions.iter().position(|x| x.tag == output) else {
+    let Some(c) = catalog.construction(output) else {
         return Outcome::Invalid(format!("{output} is not a construction of this rule set"));
     };
     let construction = &catalog.rules.constructions.constructions[c];

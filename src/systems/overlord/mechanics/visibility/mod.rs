@@ -34,6 +34,7 @@ use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 
+pub mod survey;
 #[cfg(test)]
 mod tests;
 
@@ -49,9 +50,10 @@ impl Plugin for VisibilityPlugin {
     }
 }
 
-/// A month starts with no unit exposed.
-pub fn start_month(mut e: ResMut<Exposed>) {
+/// A month starts with no unit exposed, and without the last month's survey.
+pub fn start_month(mut e: ResMut<Exposed>, mut commands: Commands) {
     e.0.clear();
+    commands.remove_resource::<survey::Survey>();
 }
 
 /// Units that showed themselves this month: they made money by a skill or
