@@ -259,6 +259,10 @@ pub struct SightRules {
     pub faction_margin: i32,
     /// A travelling unit looks with this much less observation (1).
     pub moving_penalty: i32,
+    /// A unit gets into a structure whose owner would keep it out when its stealth
+    /// beats the best observation of the owner's units present by this (4,
+    /// VIS-STRUCT).
+    pub structure_margin: i32,
 }
 
 /// How a CLAIM on a held title is decided (TTL-CHALLENGE, TV-TITLE): the

@@ -34,6 +34,7 @@ use crate::systems::overlord::data::{JourneyKind, StanceGrant};
 use crate::systems::overlord::mechanics::diplomacy::{faction_shown, grants, unseen_stance};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::stacks::set_leader;
+use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Target};
 use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StructureOwner};
@@ -259,32 +260,44 @@ pub fn enemies_on_sight(world: &mut World) {
     for (_, place) in places {
         let mut units = present.remove(&place).unwrap_or_default();
         units.sort_unstable();
-        // Each faction's first unit here, in report order, and its first unit that
-        // shows its faction and that does not (DIP-UNSEEN: those are judged by the
-        // default stance).
+        // Each faction's first unit here, in report order, its best observation, and
+        // its units that show their faction and that do not (DIP-UNSEEN: those are
+        // judged by the default stance), by how well hidden they are (VIS-SEE).
+        let day = world.resource::<Clock>().tick;
         let mut firsts: Vec<First> = Vec::new();
         for &(_, u, f) in &units {
             let shown = faction_shown(world, u);
-            match firsts.iter_mut().find(|x| x.faction == f) {
-                Some(x) if shown => x.shown = x.shown.or(Some(u)),
-                Some(x) => x.hidden = x.hidden.or(Some(u)),
+            let facts = visibility::facts(world, u, day, false);
+            let stealth = if facts.shows_itself { i32::MIN } else { facts.stealth };
+            let obs = visibility::observation(world, u);
+            let k = match firsts.iter().position(|x| x.faction == f) {
+                Some(k) => k,
                 None => {
-                    firsts.push(First { faction: f, unit: u, shown: shown.then_some(u), hidden: (!shown).then_some(u) })
+                    firsts.push(First {
+                        faction: f,
+                        unit: u,
+                        observation: obs,
+                        shown: Hiding::default(),
+                        hidden: Hiding::default(),
+                    });
+                    firsts.len() - 1
                 }
-            }
+            };
+            let x = &mut firsts[k];
+            x.observation = x.observation.max(obs);
+            if shown { &mut x.shown } else { &mut x.hidden }.push(u, stealth);
         }
         for i in 0..firsts.len() {
             for k in i + 1..firsts.len() {
                 let (a, b) = (&firsts[i], &firsts[k]);
-                let a_on_b = target_on_sight(world, &aggressive, a.faction, b);
-                let b_on_a = target_on_sight(world, &aggressive, b.faction, a);
+                let a_on_b = target_on_sight(world, &aggressive, a.faction, a.observation, b);
+                let b_on_a = target_on_sight(world, &aggressive, b.faction, b.observation, a);
                 // The later comer (the later in report order) attacks when both would.
                 let (attacker, target) = match (a_on_b, b_on_a) {
                     (_, Some(t)) => (b.unit, t),
                     (Some(t), None) => (a.unit, t),
                     _ => continue,
                 };
-                let day = world.resource::<Clock>().tick;
                 let text = format!("Attacks {} on sight: its faction is an enemy.", label(world, target));
                 if let Some(mut e) = world.get_mut::<crate::systems::overlord::world::components::Events>(attacker) {
                     e.push(day, text);
@@ -295,28 +308,59 @@ pub fn enemies_on_sight(world: &mut World) {
     }
 }
 
-/// The unit of `b`'s faction that faction `a` attacks on sight: the first it holds
-/// Enemy, by its stance when the unit shows its faction, by [`unseen_stance`] when
-/// not (DIP-UNSEEN).
-fn target_on_sight(world: &World, aggressive: &EntityHashSet, a: Entity, b: &First) -> Option<Entity> {
+/// The unit of `b`'s faction that faction `a`, looking with `observation`, attacks
+/// on sight: the first it sees (VIS-SEE) and holds Enemy, by its stance when the
+/// unit shows its faction, by [`unseen_stance`] when not (DIP-UNSEEN).
+fn target_on_sight(
+    world: &World,
+    aggressive: &EntityHashSet,
+    a: Entity,
+    observation: i32,
+    b: &First,
+) -> Option<Entity> {
     if !aggressive.contains(&a) {
         return None;
     }
     let table = &world.resource::<crate::systems::overlord::world::Catalog>().stances;
-    let seen = b.shown.filter(|_| grants(world, a, b.faction, StanceGrant::AttackOnSight));
+    let seen = b.shown.first_seen(observation).filter(|_| grants(world, a, b.faction, StanceGrant::AttackOnSight));
     let unseen = b
         .hidden
+        .first_seen(observation)
         .filter(|_| unseen_stance(world, a, b.faction).is_some_and(|s| table.grants(s, StanceGrant::AttackOnSight)));
     let seq = |u: Entity| world.get::<Seq>(u).map_or(u32::MAX, |s| s.0);
     [seen, unseen].into_iter().flatten().min_by_key(|&u| seq(u))
 }
 
-/// A faction's first units at a place (enemies on sight).
+/// A faction's units at a place (enemies on sight): its first, its best
+/// observation, its units by whether they show their faction.
 struct First {
     faction: Entity,
     unit: Entity,
-    shown: Option<Entity>,
-    hidden: Option<Entity>,
+    observation: i32,
+    shown: Hiding,
+    hidden: Hiding,
+}
+
+/// Units in report order with the lowest stealth so far ([`i32::MIN`] for a unit
+/// that shows itself), so that the first one an observation sees is found by a
+/// search, whatever the number of units.
+#[derive(Default)]
+struct Hiding {
+    units: Vec<Entity>,
+    lowest: Vec<i32>,
+}
+
+impl Hiding {
+    fn push(&mut self, u: Entity, stealth: i32) {
+        let low = self.lowest.last().map_or(stealth, |&l| l.min(stealth));
+        self.units.push(u);
+        self.lowest.push(low);
+    }
+
+    /// The first unit whose stealth `observation` reaches, or that shows itself.
+    fn first_seen(&self, observation: i32) -> Option<Entity> {
+        self.units.get(self.lowest.partition_point(|&l| l > observation)).copied()
+    }
 }
 
 /// The month's battles as the newspaper tells them: where, which day, and how it

@@ -9,7 +9,10 @@
 //! leader's GUARD puts only the leader on guard (GRD-SELF).
 //!
 //! A stack arriving where units are on guard meets each guard in turn (in report
-//! order). A guard stops only stacks travelling a way it covers: ways marked
+//! order). A guard stops only what its faction sees arrive (VIS-GUARD: the units of
+//! the stack that show themselves or whose stealth the best observation of its
+//! faction's units there reaches; the target is the earliest-added of those), and
+//! only stacks travelling a way it covers: ways marked
 //! `evades_guards` (flying, sailing) only by guards that could travel that way
 //! themselves. The guard's faction's stance toward the factions of the stack's
 //! units decides: toward an Enemy the guard attacks (a battle request, MOV-GUARD;
@@ -33,6 +36,7 @@ use crate::systems::overlord::mechanics::movement::{Arrival, ArrivalGate, Travel
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::stats::load_of;
 use crate::systems::overlord::mechanics::titles;
+use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
@@ -249,11 +253,24 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
         if !covers_way(world, g, j.mode) {
             continue;
         }
-        let holds = |what| group.iter().any(|&u| diplomacy::grants_unit(world, gf, u, what));
-        // The Enemy case first; the earliest-added unit of the stack is the target.
+        // VIS-GUARD: the guard stops only what its faction sees arrive: the units of
+        // the stack that show themselves or whose stealth the best observation of
+        // its units here reaches. A stack it sees none of passes.
+        let watch = visibility::best_observation(world, gf, j.to);
+        let seen: Vec<Entity> = group
+            .iter()
+            .copied()
+            .filter(|&u| {
+                let x = visibility::facts(world, u, day, false);
+                x.shows_itself || watch.is_some_and(|o| o >= x.stealth)
+            })
+            .collect();
+        let Some(&target) = seen.first() else { continue };
+        let holds = |what| seen.iter().any(|&u| diplomacy::grants_unit(world, gf, u, what));
+        // The Enemy case first; the earliest-added unit seen is the target.
         if holds(StanceGrant::AttackOnSight) {
-            tell(world, day, g, group[0], "on guard, attacks an enemy stack arriving");
-            ask(world, j.to, g, group[0], Cause::Guard { journey: j });
+            tell(world, day, g, target, "on guard, attacks an enemy stack arriving");
+            ask(world, j.to, g, target, Cause::Guard { journey: j });
             return Arrival::Enter;
         }
         if holds(StanceGrant::Bar) {

@@ -281,6 +281,28 @@ fn a_march_into_a_guarded_place_is_a_battle_mov_guard_cmb_march() {
 }
 
 #[test]
+fn a_guard_stops_only_the_stacks_it_sees_vis_guard() {
+    // U1 has 1st stealth (1); the guard's men look with 0: it walks past a guard
+    // that holds its faction hostile, and one that holds it Enemy, unseen.
+    let sneak = r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", skills: [("stea", 6000)]),"#;
+    for stance in ["hostile", "enemy"] {
+        let mut e = engine(&guarded(stance, ", days: Some(4)", sneak));
+        run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+        assert_eq!(said(&e, "U1", "Arrived at Away [L2]"), Some(4), "{stance}: {:?}", dated(&e, "U1"));
+        assert!(said(&e, "U1", "holds this stack hostile").is_none());
+        assert!(said(&e, "U9", "attacks an enemy stack arriving").is_none(), "{stance}");
+        // Nor is it attacked on sight once there (CMB-SIGHT asks the same rule).
+        assert!(e.world().resource::<Battles>().0.is_empty(), "{stance}");
+    }
+    // Announcing itself (SET-ANNOUNCE), the same unit is stopped.
+    let shown = sneak.replace("skills:", "settings: (announce: true), skills:");
+    let mut e = engine(&guarded("hostile", ", days: Some(4)", &shown));
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(place(&e, "U1"), "L1", "{:?}", dated(&e, "U1"));
+    assert!(said(&e, "U1", "on guard, holds this stack hostile").is_some());
+}
+
+#[test]
 fn flyers_pass_walking_guards_mov_flypast() {
     let flyer =
         r#"(id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1", items: [("pega", 1, 1)]),"#;

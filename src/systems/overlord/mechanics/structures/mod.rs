@@ -446,15 +446,27 @@ pub fn under_way(world: &World, s: Entity) -> bool {
 
 /// Whether unit `u` may enter structure `s` (STR-OWNER): the owner unit, or when
 /// nobody is inside the owning faction, holds `u`'s faction at least Friendly.
+/// Otherwise it slips in unseen when it does not show itself and its stealth beats
+/// the best observation of the keeper's units at the place (0 with none there) by
+/// the rule set's `sight.structure_margin` (VIS-STRUCT).
 pub fn may_enter(world: &World, s: Entity, u: Entity) -> bool {
+    use crate::systems::overlord::mechanics::visibility;
     let Some(mine) = world.get::<Owner>(u).map(|o| o.0) else { return false };
     let keeper = match owner_unit(world, s) {
         Some(o) => world.get::<Owner>(o).map(|o| o.0),
         None => world.get::<StructureOwner>(s).and_then(|o| o.0),
     };
     let Some(keeper) = keeper else { return true };
-    mine == keeper
+    if mine == keeper
         || crate::systems::overlord::mechanics::diplomacy::grants_unit(world, keeper, u, data::StanceGrant::Enter)
+    {
+        return true;
+    }
+    let Some(place) = world.get::<StructureAt>(s).map(|a| a.0) else { return false };
+    let day = world.resource::<crate::core::engine::plan::Clock>().tick;
+    let me = visibility::facts(world, u, day, false);
+    let watch = visibility::best_observation(world, keeper, place).unwrap_or(0);
+    !me.shows_itself && me.stealth >= watch.saturating_add(visibility::rules(world).structure_margin)
 }
 
 /// ORD-CHRISTEN: the owner of a structure renames it; a unit outside any structure

@@ -7,7 +7,7 @@ use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::testkit::{Game, Tiny};
 
 fn rules() -> SightRules {
-    SightRules { faction_margin: 3, moving_penalty: 1 }
+    SightRules { faction_margin: 3, moving_penalty: 1, structure_margin: 4 }
 }
 
 #[test]
@@ -245,4 +245,44 @@ fn an_order_naming_a_unit_it_cannot_see_waits_vis_see_ord_see_ord_give() {
     g.orders("fa", orders);
     g.days(1);
     assert_eq!((g.count("U2", "swrd"), name(&g).as_str()), (1, "Watcher"), "{:?}", g.events("U1"));
+}
+
+/// fb's mine B5 in L1 with fb's U2 inside (observation 0); fb holds fa Neutral, so
+/// the owner keeps fa's units out (STR-OWNER); fa's U1 has stealth experience
+/// `stealth`; the rule set's structure margin is `margin`.
+fn mine(stealth: u32, margin: i32) -> Game {
+    Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .structure("B5", "mine", "L1")
+        .with_scenario(|s| s.structures[0].owner = Some("fb".into()))
+        .unit("U2", "fb", "ldr", 1, "L1")
+        .inside("B5")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .skills(&[("stea", stealth)])
+        .with_rules(|r| r.info.parameters.sight.structure_margin = margin)
+        .without_money()
+        .build()
+}
+
+#[test]
+fn a_unit_slips_into_a_structure_when_its_stealth_beats_the_owners_watch_by_the_margin_vis_struct() {
+    // Margin 2 (rules): stealth 2 against observation 0 gets in, stealth 1 does not.
+    let mut g = mine(18000, 2);
+    g.orders("fa", "UNIT U1\nENTER B5\n").days(1);
+    assert!(g.said("U1", "Entered B5"), "{:?}", g.events("U1"));
+    let mut g = mine(6000, 2);
+    g.orders("fa", "UNIT U1\nENTER B5\n").days(1);
+    assert!(g.said("U1", "the owner of B5 does not let this unit in"), "{:?}", g.events("U1"));
+    // The bundled rule set's margin is 4: stealth 2 is kept out.
+    let bundled = crate::systems::overlord::testkit::overlord_rules().info.parameters.sight.structure_margin;
+    assert_eq!(bundled, 4);
+    let mut g = mine(18000, bundled);
+    g.orders("fa", "UNIT U1\nENTER B5\n").days(1);
+    assert!(g.said("U1", "the owner of B5 does not let this unit in"), "{:?}", g.events("U1"));
+    // Announcing itself, the stealthy unit is kept out whatever the margin.
+    let mut g = mine(18000, 2);
+    g.orders("fa", "UNIT U1\nSETTING ANNOUNCE ON\nENTER B5\n").days(1);
+    assert!(g.said("U1", "the owner of B5 does not let this unit in"), "{:?}", g.events("U1"));
 }
