@@ -9,7 +9,9 @@
 //! battle in every tenth place where factions meet) 0.44–0.46 s; generated-100k
 //! 2.04–2.17 s. With markets (2026-11): ×100 0.46–0.48 s, the same with every
 //! leader in a market place trading all month 0.48–0.54 s. Whole-process figures
-//! and instruction counts are in README.md ("Performance").
+//! and instruction counts are in README.md ("Performance"). One place of 5,000
+//! units of 500 factions (`crowd-5000`, each faction seeing about half of them)
+//! measures that a faction's view of a place costs what it sees.
 
 use overlord::systems::overlord::Overlord;
 
@@ -72,6 +74,25 @@ fn turns(c: &mut Criterion) {
         overlord::systems::overlord::generate::Options { locations: 76_000, factions: 5_000, units: 100_000, seed: 1 };
     let big = overlord::systems::overlord::generate::generate(&rules, "overlord", &opts).unwrap();
     bench(c, "generated-100k", &rules, &big, &[]);
+    bench(c, "crowd-5000", &rules, &crowd(&rules), &[]);
+}
+
+/// One place where 5,000 units of 500 factions stand (VIS-SEE at scale): one unit in
+/// three has 1st or 2nd stealth, one in five 1st observation; everyone works.
+fn crowd(rules: &Arc<RuleSet>) -> Scenario {
+    let opts = overlord::systems::overlord::generate::Options { locations: 1, factions: 500, units: 5_000, seed: 1 };
+    let mut s = overlord::systems::overlord::generate::generate(rules, "overlord", &opts).unwrap();
+    let place = s.locations[0].id.clone();
+    for (i, u) in s.units.iter_mut().enumerate() {
+        u.location = place.clone();
+        u.orders = vec!["WORK".into()];
+        if i % 3 == 0 {
+            u.skills.push(data::SkillExperience("stea".into(), if i % 2 == 0 { 18_000 } else { 6_000 }));
+        } else if i % 5 == 0 {
+            u.skills.push(data::SkillExperience("obse".into(), 6_000));
+        }
+    }
+    s
 }
 
 /// A battle in every tenth place where two factions meet: the first unit of the

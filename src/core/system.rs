@@ -78,6 +78,12 @@ pub struct FactionEntry<'a> {
 pub trait ReportWriter {
     /// How many factions get a report.
     fn factions(&self) -> usize;
+    /// A measure of how big faction `i`'s report is (say, the units it may list),
+    /// so that a batch of big reports is cut short and memory stays bounded. 1
+    /// unless a rule system says better.
+    fn size(&self, _faction: usize) -> usize {
+        1
+    }
     /// The report files of factions `range` (in report order): text, JSON and order
     /// template per faction, named `reports/<faction>.txt`, `.json` and
     /// `.orders.txt`, rendered on `threads` threads and in faction order.

@@ -332,8 +332,8 @@ impl GameDir {
         let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         let reports = S::reports(engine.world());
         let factions = reports.factions();
-        for start in (0..factions).step_by(REPORT_BATCH) {
-            w.write(&reports.files(start..(start + REPORT_BATCH).min(factions), threads)).map_err(io)?;
+        for batch in batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)) {
+            w.write(&reports.files(batch, threads)).map_err(io)?;
         }
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
         w.finish().map_err(io)?;
@@ -357,8 +357,30 @@ impl GameDir {
     }
 }
 
-/// Factions whose reports are rendered and written together.
+/// Factions whose reports are rendered and written together: at most this many,
+/// and no more once their reports' sizes ([`ReportWriter::size`]) reach
+/// [`REPORT_SIZE`].
 const REPORT_BATCH: usize = 1024;
+const REPORT_SIZE: usize = 250_000;
+
+/// `0..n` cut into consecutive batches of at most `most` items, each closed as soon
+/// as the sizes of its items reach `budget` (an item bigger than the budget is a
+/// batch of its own).
+fn batches(n: usize, most: usize, budget: usize, size: impl Fn(usize) -> usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let mut end = start;
+        let mut total = 0usize;
+        while end < n && end - start < most.max(1) && (end == start || total < budget) {
+            total = total.saturating_add(size(end));
+            end += 1;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
 
 /// A file of a turn folder: its path relative to the folder, and its bytes.
 pub type TurnFile = FolderFile;
@@ -450,4 +472,21 @@ fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result
         S::state_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
     files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
     Ok((state, files))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batches;
+
+    #[test]
+    fn report_batches_close_at_the_size_budget_or_the_count() {
+        // Sizes 1: cut by count.
+        assert_eq!(batches(5, 2, 100, |_| 1), [0..2, 2..4, 4..5]);
+        // Big reports: a batch closes once its sizes reach the budget; one bigger
+        // than the budget goes alone.
+        let sizes = [40, 70, 10, 300, 5, 5];
+        assert_eq!(batches(6, 10, 100, |i| sizes[i]), [0..2, 2..4, 4..6]);
+        assert_eq!(batches(3, 10, 100, |_| 500), [0..1, 1..2, 2..3]);
+        assert!(batches(0, 10, 100, |_| 1).is_empty());
+    }
 }

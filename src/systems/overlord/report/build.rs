@@ -68,6 +68,20 @@ impl<'w> Builder<'w> {
         self.world.resource::<Directory>().factions.len()
     }
 
+    /// How many unit lines faction `i`'s report may hold: its units, and every unit
+    /// at its places (an upper bound of those it sees).
+    pub fn size(&self, i: usize) -> usize {
+        let units = &self.idx.by_faction[i];
+        let mut places: Vec<usize> = units
+            .iter()
+            .filter_map(|&u| self.world.get::<At>(u).and_then(|a| self.survey.location_index.get(&a.location)))
+            .copied()
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        units.len() + places.iter().map(|&l| self.survey.by_location[l].len()).sum::<usize>()
+    }
+
     /// The reports of factions `range` (in report order), built on the world's
     /// threads; the result is in faction order whatever their count.
     pub fn build(&self, range: std::ops::Range<usize>) -> Vec<FactionReport> {

@@ -43,6 +43,10 @@ impl crate::core::system::ReportWriter for Writer<'_> {
         self.builder.factions()
     }
 
+    fn size(&self, faction: usize) -> usize {
+        self.builder.size(faction)
+    }
+
     fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<crate::core::system::FolderFile> {
         let reports = self.builder.build(range);
         files(self.world, &reports, threads)
