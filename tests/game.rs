@@ -363,6 +363,7 @@ fn every_json_report_follows_the_published_schema() {
     g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     let reports = g.turn_dir(1).join("reports");
     let mut n = 0;
+    let mut fields = std::collections::BTreeSet::new();
     for e in fs::read_dir(&reports).unwrap().flatten() {
         let p = e.path();
         if p.extension().is_some_and(|x| x == "json") {
@@ -370,10 +371,16 @@ fn every_json_report_follows_the_published_schema() {
             let mut errs = Vec::new();
             check(&schema, &schema, &v, "$", &mut errs);
             assert!(errs.is_empty(), "{}: {errs:#?}", p.display());
+            fields.extend(v.as_object().unwrap().keys().cloned());
             n += 1;
         }
     }
     assert_eq!(n, 15);
+    // The optional sections were there to be checked: units lost in the battles,
+    // and knowledge.
+    for f in ["battles", "departed", "knowledge"] {
+        assert!(fields.contains(f), "no report had {f}");
+    }
 }
 
 #[test]

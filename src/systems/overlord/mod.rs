@@ -208,7 +208,7 @@ impl PluginGroup for OverlordRules {
 /// plugins; `steps_follow_the_table` checks the built app against this table.
 pub const STEPS: &[(&str, &[&str])] = &[
     // Before day 1.
-    ("orders", &["mechanics::intake::apply_submissions"]),
+    ("orders", &["mechanics::intake::apply_submissions", "mechanics::stacks::start_month"]),
     ("press", &["mechanics::press::pay_rewards", "mechanics::press::deliver_notices"]),
     ("faction_orders", &["mechanics::intake::apply_faction_orders"]),
     (

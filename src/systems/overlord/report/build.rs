@@ -9,7 +9,7 @@ use crate::systems::overlord::mechanics::visibility::Sight;
 use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::{Catalog, ItemId};
-use crate::systems::overlord::world::resources::{Directory, Game};
+use crate::systems::overlord::world::resources::{Departures, Directory, Game};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
@@ -106,6 +106,8 @@ struct Index {
     titles_of: Vec<Vec<(Entity, usize)>>,
     /// Taxes each faction collected this month.
     taxes_of: Vec<u64>,
+    /// The units each faction lost this month (positions in [`Departures`]).
+    departed_of: Vec<Vec<usize>>,
 }
 
 use crate::systems::overlord::mechanics::combat::Battles;
@@ -155,7 +157,15 @@ fn index(world: &World, dir: &Directory) -> Index {
             }
         }
     }
-    Index { by_faction, titles, structures_of, battles, titles_of, taxes_of }
+    let mut departed_of = vec![Vec::new(); dir.factions.len()];
+    if let Some(d) = world.get_resource::<Departures>() {
+        for (k, x) in d.0.iter().enumerate() {
+            if let Some(&i) = faction_index.get(&x.faction) {
+                departed_of[i].push(k);
+            }
+        }
+    }
+    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -450,6 +460,10 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
         faction,
         events: events(f.get::<Events>()),
         units,
+        departed: idx.departed_of[i]
+            .iter()
+            .map(|&k| departed_record(world, catalog, &world.resource::<Departures>().0[k]))
+            .collect(),
         locations,
         structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
         battles: battles_seen(world, idx, fe, &faction_id),
@@ -559,6 +573,35 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sigh
                     .collect()
             })
         },
+    }
+}
+
+fn departed_record(
+    world: &World,
+    catalog: &Catalog,
+    d: &crate::systems::overlord::world::resources::Departed,
+) -> DepartedRecord {
+    DepartedRecord {
+        id: d.id.clone(),
+        name: d.name.clone(),
+        race: catalog.race_tag(d.race).to_string(),
+        figures: d.figures,
+        location: d.location.filter(|&l| world.get_entity(l).is_ok()).map(|l| id_of(world, l)),
+        day: d.day,
+        items: d
+            .items
+            .iter()
+            .map(|h| (catalog.item_tag(h.item).to_string(), ItemRecord { count: h.count, equipped: h.equipped }))
+            .collect(),
+        skills: d
+            .skills
+            .iter()
+            .map(|&(s, x)| {
+                let rec = SkillRecord { days: catalog.experience_days(x), level: catalog.skill_level(s, x) };
+                (catalog.skill_tag(s).to_string(), rec)
+            })
+            .collect(),
+        events: d.events.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect(),
     }
 }
 

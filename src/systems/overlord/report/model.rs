@@ -31,6 +31,11 @@ pub struct FactionReport {
     pub events: Vec<EventRecord>,
     /// The faction's units, in report order.
     pub units: Vec<UnitRecord>,
+    /// Its units that left it this month (died, disbanded, deserted, merged into
+    /// another unit, went to another faction), as they were when they left, in the
+    /// order they left (RPT-UNIT, RPT-XFER).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub departed: Vec<DepartedRecord>,
     /// Locations where the faction has units, in report order.
     pub locations: Vec<LocationRecord>,
     /// Structures and vessels the faction owns, wherever they are, in report order.
@@ -254,6 +259,29 @@ pub struct UnitRecord {
     /// Pending orders, as written.
     pub orders: Vec<String>,
     /// What the unit did this month, by day.
+    pub events: Vec<EventRecord>,
+}
+
+/// A unit that left the faction this month, as it was when it left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DepartedRecord {
+    /// Unit id.
+    pub id: String,
+    /// Unit name.
+    pub name: String,
+    /// Race tag.
+    pub race: String,
+    /// Figures when it left.
+    pub figures: u32,
+    /// The location it was in, if any.
+    pub location: Option<String>,
+    /// The day it left.
+    pub day: u32,
+    /// What it held, by item tag.
+    pub items: BTreeMap<String, ItemRecord>,
+    /// Its skills, by tag.
+    pub skills: BTreeMap<String, SkillRecord>,
+    /// What it did this month, by day, to the last (which says why it left).
     pub events: Vec<EventRecord>,
 }
 

@@ -209,3 +209,40 @@ fn a_faction_sees_its_titles_its_taxes_and_the_stances_guards_showed_it_rpt_dipl
     let jb = json::render(&r[1]);
     assert!(jb.contains("\"toward_us\""), "{jb}");
 }
+
+#[test]
+fn a_unit_gone_in_the_month_is_reported_as_it_was_with_its_month_rpt_unit() {
+    // RPT-UNIT ("or dead during it"): Ann's men disband on day 5; fa's
+    // report lists them among the units that left, with what they held, their
+    // skills and their month to the last line; they are gone from the state.
+    use crate::systems::overlord::testkit::Tiny;
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "man", 10, "L1")
+        .items(&[("swrd", 3), ("coin", 20)])
+        .skills(&[("cmbt", 3000)])
+        .build();
+    g.orders("fa", "UNIT U2\nDAY 5\n-DISBAND CONFIRM\n");
+    g.run();
+    assert!(g.state().units.iter().all(|u| u.id != "U2"));
+    let r = g.engine.reports()[0].clone();
+    assert_eq!(r.departed.len(), 1);
+    let d = &r.departed[0];
+    assert_eq!((d.id.as_str(), d.race.as_str(), d.figures, d.location.as_deref()), ("U2", "man", 10, Some("L1")));
+    assert_eq!(d.items["swrd"].count, 3);
+    assert_eq!(d.skills["cmbt"].level, 1);
+    assert_eq!(d.day, 5);
+    assert!(d.events.len() > 1, "its whole month: {:?}", d.events);
+    assert_eq!(d.events.last().unwrap().text, "Disbanded: its 10 figures joined the local population.");
+    let text = g.report_text("fa");
+    assert!(text.contains("\nUnits that left the faction this month:\nU2 [U2], last at "), "{text}");
+    assert!(text.contains("  10 followers [man] had: 20 coins [coin], 3 swords [swrd].\n"), "{text}");
+    // Nothing of it is left for the next month's report, where Ann, unpaid for
+    // two months, is the one to leave (deserting).
+    g.run();
+    let gone: Vec<_> = g.engine.reports()[0].departed.iter().map(|d| d.id.clone()).collect();
+    assert_eq!(gone, ["U1"]);
+    assert_eq!(g.engine.reports()[0].departed[0].events.last().unwrap().text, "Deserted, not paid again.");
+}

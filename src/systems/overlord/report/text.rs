@@ -160,21 +160,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         o.push_str(".\n  ");
         weight_line(&mut o, c, u);
         o.push('\n');
-        if !u.skills.is_empty() {
-            o.push_str("  Skills: ");
-            for (i, (tag, s)) in u.skills.iter().enumerate() {
-                if i > 0 {
-                    o.push_str(", ");
-                }
-                let name = skill_name(c, tag);
-                let _ = if s.level > 0 {
-                    write!(o, "{} {name} [{tag}] ({})", ordinal(s.level), s.days)
-                } else {
-                    write!(o, "{name} [{tag}] ({})", s.days)
-                };
-            }
-            o.push_str(".\n");
-        }
+        skills_line(&mut o, c, &u.skills);
         o.push_str("  ");
         stats_line(&mut o, c, &u.stats);
         o.push('\n');
@@ -192,6 +178,27 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             };
             let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
         }
+        if !u.events.is_empty() {
+            let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+            for e in &u.events {
+                day_line(&mut o, e.day, &e.text);
+            }
+        }
+    }
+    if !r.departed.is_empty() {
+        o.push_str("\nUnits that left the faction this month:\n");
+    }
+    for u in &r.departed {
+        let _ = write!(o, "{} [{}]", u.name, u.id);
+        if let Some(l) = &u.location {
+            o.push_str(", last at ");
+            place(&mut o, l);
+        }
+        let _ = writeln!(o, ", on day {}:", u.day);
+        let _ = write!(o, "  {} {} [{}] had: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+        goods(&mut o, c, &u.items);
+        o.push_str(".\n");
+        skills_line(&mut o, c, &u.skills);
         if !u.events.is_empty() {
             let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
             for e in &u.events {
@@ -449,6 +456,26 @@ pub fn template(r: &FactionReport) -> String {
 }
 
 /// "  Day 12 - text", or "  Before day 1 - text" for events of the month's start.
+/// "  Skills: 1st combat [cmbt] (30), …." when there are any.
+fn skills_line(o: &mut String, c: &Catalog, skills: &BTreeMap<String, SkillRecord>) {
+    if skills.is_empty() {
+        return;
+    }
+    o.push_str("  Skills: ");
+    for (i, (tag, s)) in skills.iter().enumerate() {
+        if i > 0 {
+            o.push_str(", ");
+        }
+        let name = skill_name(c, tag);
+        let _ = if s.level > 0 {
+            write!(o, "{} {name} [{tag}] ({})", ordinal(s.level), s.days)
+        } else {
+            write!(o, "{name} [{tag}] ({})", s.days)
+        };
+    }
+    o.push_str(".\n");
+}
+
 fn day_line(o: &mut String, day: u32, text: &str) {
     let _ = if day == 0 { writeln!(o, "  Before day 1 - {text}") } else { writeln!(o, "  Day {day} - {text}") };
 }

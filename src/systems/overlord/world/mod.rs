@@ -842,6 +842,33 @@ fn effects_data(catalog: &Catalog, fx: Option<&Effects>) -> Vec<data::EffectDays
         .unwrap_or_default()
 }
 
+/// Keeps unit `u` as it is now, with its month's events (which it loses), for the
+/// report of the faction it is leaving (RPT-UNIT, RPT-XFER).
+pub fn record_departure(world: &mut World, u: Entity) {
+    use components::{At, DisplayName, Events, Figures, Id, Inventory, Owner, Race, Skills};
+    use resources::{Departed, Departures};
+    let Some(faction) = world.get::<Owner>(u).map(|o| o.0) else { return };
+    let Some(race) = world.get::<Race>(u).map(|r| r.0) else { return };
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
+    let events = world.get_mut::<Events>(u).map(|mut e| std::mem::take(&mut e.0)).unwrap_or_default();
+    let r = world.entity(u);
+    let d = Departed {
+        faction,
+        day,
+        id: r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default(),
+        name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        race,
+        figures: r.get::<Figures>().map_or(0, |f| f.0),
+        location: r.get::<At>().map(|a| a.location),
+        items: r.get::<Inventory>().map(|i| i.0.clone()).unwrap_or_default(),
+        skills: r.get::<Skills>().map(|s| s.0.clone()).unwrap_or_default(),
+        events,
+    };
+    if let Some(mut all) = world.get_resource_mut::<Departures>() {
+        all.0.push(d);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Clock, Month};

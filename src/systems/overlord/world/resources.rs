@@ -132,3 +132,35 @@ pub type Submissions = crate::core::engine::Submissions<OrderFile>;
 /// policy. Not saved: each day's end reckons it again.
 #[derive(Resource, Debug, Default)]
 pub struct Occupation(pub bevy_ecs::entity::EntityHashMap<Entity>);
+
+/// Units that left their faction this month, as they were when they left: dead,
+/// disbanded, deserted, merged into another unit, or gone to another faction
+/// (RPT-UNIT, RPT-XFER). Their faction's report lists them in full. Not saved: a
+/// month starts with none.
+#[derive(Resource, Debug, Default)]
+pub struct Departures(pub Vec<Departed>);
+
+/// A unit as it was when it left its faction.
+#[derive(Debug, Clone)]
+pub struct Departed {
+    /// The faction it left.
+    pub faction: Entity,
+    /// The day it left.
+    pub day: u32,
+    /// Its id and name.
+    pub id: Tag,
+    /// Its name.
+    pub name: String,
+    /// Its race.
+    pub race: super::ids::RaceId,
+    /// Its figures.
+    pub figures: u32,
+    /// Where it was.
+    pub location: Option<Entity>,
+    /// What it held.
+    pub items: Vec<super::components::Holding>,
+    /// Its skills, with their experience.
+    pub skills: Vec<(super::ids::SkillId, u32)>,
+    /// Its month's events, to the last.
+    pub events: Vec<super::components::Event>,
+}

@@ -125,15 +125,11 @@ pub fn change_allegiances(world: &mut World) {
             continue;
         }
         let (to, from) = (label(world, p.faction), label(world, old));
-        // The old faction still reads the unit's month; the new one only sees the unit.
-        let month = std::mem::take(&mut world.get_mut::<Events>(u).expect("unit").0);
-        {
-            let mut events = world.get_mut::<Events>(old).expect("faction");
-            for e in month {
-                events.push(e.day, format!("{name}: {}", e.text));
-            }
-            events.push(day, format!("{name} now serves {to}."));
-        }
+        // RPT-XFER: the old faction still reads the unit in full, its month to the
+        // last; the new one only sees the unit.
+        world.get_mut::<Events>(u).expect("unit").push(day, format!("Now serves {to}."));
+        crate::systems::overlord::world::record_departure(world, u);
+        world.get_mut::<Events>(old).expect("faction").push(day, format!("{name} now serves {to}."));
         world.get_mut::<Owner>(u).expect("unit").0 = p.faction;
         world.get_mut::<Orders>(u).expect("unit").0.clear();
         world
@@ -168,8 +164,9 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
         let name = label(world, u);
         // The faction's name as it stands this month (NAME may have changed it).
         let to = label(world, target);
+        world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
+        crate::systems::overlord::world::record_departure(world, u);
         world.get_mut::<Owner>(u).expect("unit").0 = target;
         world.get_mut::<Events>(owner).expect("faction").push(day, format!("{name} now follows {to}."));
-        world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
     }
 }

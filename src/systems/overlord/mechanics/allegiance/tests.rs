@@ -59,13 +59,17 @@ fn an_oath_takes_effect_at_the_month_end_after_the_old_faction_paid_the_upkeep_o
     assert_eq!(faction_of(&g, "U3"), "fb");
     assert!(crate::systems::overlord::testkit::orders(&g.engine, "U3").is_empty());
     assert!(g.events("U3").is_empty(), "the new faction gets the unit, not its month");
-    assert!(g.said("fa", "U3 [U3]: U3 [U3] swore allegiance"), "{:?}", g.events("fa"));
     assert!(g.said("fa", "U3 [U3] now serves fb [fb]."), "{:?}", g.events("fa"));
-    assert!(
-        g.said("fa", "U3 [U3]: Paid 100 coins [coin] of upkeep"),
-        "its month reaches the old faction: {:?}",
-        g.events("fa")
-    );
+    // RPT-XFER: fa's report still shows the unit in full, its month to the last.
+    let fa = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let gone = fa.departed.iter().find(|d| d.id == "U3").expect("U3 among the units that left fa");
+    let said = |t: &str| gone.events.iter().any(|e| e.text.contains(t));
+    assert!(said("U3 [U3] swore allegiance") && said("Paid 100 coins [coin] of upkeep"), "{:?}", gone.events);
+    assert_eq!(gone.events.last().unwrap().text, "Now serves fb [fb].");
+    let text = g.report_text("fa");
+    assert!(text.contains("\nUnits that left the faction this month:\nU3 [U3], last at "), "{text}");
+    let fb = g.engine.reports().iter().find(|r| r.faction.id == "fb").unwrap();
+    assert!(fb.departed.is_empty() && fb.units.iter().any(|u| u.id == "U3" && u.events.is_empty()));
     assert!(g.said("fb", "U3 [U3] joined the faction from fa [fa]."), "{:?}", g.events("fb"));
 
     // The same month without the oath: fa pays the same upkeep, fb the same.

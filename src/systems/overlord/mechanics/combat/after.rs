@@ -238,6 +238,9 @@ pub fn apply(world: &mut World, m: Muster, o: Fought, rng: &mut ChaCha8Rng) {
         if let Some(mut e) = world.get_mut::<Events>(f) {
             e.push(day, text);
         }
+        if let Some(mut e) = world.get_mut::<Events>(u) {
+            e.push(day, format!("Killed in the battle at {place_name}."));
+        }
         remove_unit(world, u, false);
     }
     // 6: experience and heroes.

@@ -244,6 +244,10 @@ fn resign(world: &mut World, faction: Entity, to: &str) -> String {
             catalog.rules.races[r.0.index()].system.kind == crate::systems::overlord::data::RaceKind::Creature
         });
         let new = if creature { creatures.unwrap_or(target) } else { target };
+        let to = world.get::<DisplayName>(new).map(|n| n.0.clone()).unwrap_or_default();
+        let id = world.get::<Id>(new).map(|i| i.0.clone()).unwrap_or_default();
+        world.get_mut::<Events>(u).expect("unit").push(0, format!("Now serves {to} [{id}]: the faction resigned."));
+        crate::systems::overlord::world::record_departure(world, u);
         world.get_mut::<Owner>(u).expect("unit").0 = new;
     }
     let name = world.get::<DisplayName>(target).map(|n| n.0.clone()).unwrap_or_default();

@@ -3,7 +3,7 @@
 //! At the end of every month (and when a game starts), before the reports, each
 //! faction learns what its units met:
 //!
-//! * **items** its units hold, its funds, the goods bought and sold at the places
+//! * **items** its units hold (and held when they left it this month), its funds, the goods bought and sold at the places
 //!   where it has units, the resources they see there (RES-HIDDEN), and the items of
 //!   weight carried by the units they see (VIS-ITEMS);
 //! * **skills**: the levels its units reached, and the next level of each (the
@@ -29,7 +29,7 @@ use crate::systems::overlord::orders::Vocabulary;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::SkillId;
-use crate::systems::overlord::world::resources::Directory;
+use crate::systems::overlord::world::resources::{Departed, Departures, Directory};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -82,10 +82,16 @@ pub fn learn(world: &mut World) {
             owned[i].push(s);
         }
     }
+    let mut departed = vec![Vec::new(); factions.len()];
+    for d in world.get_resource::<Departures>().map_or(&[][..], |d| &d.0) {
+        if let Some(&i) = index.get(&d.faction) {
+            departed[i].push(d);
+        }
+    }
     let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let positions: Vec<usize> = (0..factions.len()).collect();
     let lessons = crate::core::engine::parallel::map_ordered(&positions, threads, |&i| {
-        let met = met(world, &survey, factions[i], &units[i], &owned[i]);
+        let met = met(world, &survey, factions[i], &units[i], &owned[i], &departed[i]);
         lessons(world, factions[i], met)
     });
     for (&f, (topics, skills)) in factions.iter().zip(lessons) {
@@ -113,7 +119,7 @@ pub fn learn(world: &mut World) {
 }
 
 /// What faction `fe`, with units `units` and structures `owned`, met this month.
-fn met(world: &World, survey: &Survey, fe: Entity, units: &[Entity], owned: &[Entity]) -> Met {
+fn met(world: &World, survey: &Survey, fe: Entity, units: &[Entity], owned: &[Entity], gone: &[&Departed]) -> Met {
     let catalog = world.resource::<Catalog>();
     let dir = world.resource::<Directory>();
     let mut m = Met::default();
@@ -130,6 +136,14 @@ fn met(world: &World, survey: &Survey, fe: Entity, units: &[Entity], owned: &[En
             m.skill(s, (catalog.skill_level(s, x) + 1).min(levels(s)));
         }
         enchantments(catalog, r.get::<Effects>(), &mut m);
+    }
+    // Units that left this month are reported as they were (RPT-XFER).
+    for d in gone {
+        m.topics.insert(Topic::Race(d.race));
+        m.topics.extend(d.items.iter().map(|h| Topic::Item(h.item)));
+        for &(s, x) in &d.skills {
+            m.skill(s, (catalog.skill_level(s, x) + 1).min(levels(s)));
+        }
     }
     if let Some(f) = world.get::<Funds>(fe) {
         m.topics.extend(f.0.iter().map(|&(i, _)| Topic::Item(i)));

@@ -229,6 +229,7 @@ fn merge(act: &mut Act, entry: &mut Entry) -> Outcome {
         if let Some(f) = act.faction_of(me) {
             act.event(f, format!("{me_name} merged into {target_name} and is gone."));
         }
+        act.log(format!("Merged into {target_name}."));
         crate::systems::overlord::mechanics::stacks::remove_unit(act.world, me, false);
         return Outcome::Ran(Progress::Done);
     }

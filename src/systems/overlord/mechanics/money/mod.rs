@@ -332,6 +332,7 @@ pub fn pay_upkeep(world: &mut World) {
                 format!("{name} was not paid again and deserted; its {figures} figures joined the local population.");
             world.get_mut::<Events>(f).expect("faction").push(clock.tick, text);
         }
+        world.get_mut::<Events>(u).expect("unit").push(clock.tick, "Deserted, not paid again.");
         crate::systems::overlord::mechanics::stacks::remove_unit(world, u, true);
     }
 }

@@ -6,6 +6,7 @@
 //! members keep pointing at it. Entering or leaving a structure moves the unit and
 //! its substack.
 
+use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{RaceKind, StanceGrant};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
@@ -14,7 +15,7 @@ use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::{
     At, Events, Id, Journey, Missing, Orders, Population, StackLeader, StackMembers, StructureAt, substack,
 };
-use crate::systems::overlord::world::resources::{Directory, Kind};
+use crate::systems::overlord::world::resources::{Departures, Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 
@@ -34,7 +35,14 @@ impl Plugin for StacksPlugin {
         h.set(module_path!(), Keyword::Leave, leave);
         h.set(module_path!(), Keyword::Exit, leave);
         h.set(module_path!(), Keyword::Disband, disband);
+        app.init_resource::<Departures>();
+        app.add_step_system("orders", start_month);
     }
+}
+
+/// A month starts with no unit departed (the first step, before any can leave).
+pub fn start_month(mut d: ResMut<Departures>) {
+    d.0.clear();
 }
 
 /// Puts unit `u` under `leader` (or out of any stack with `None`).
@@ -200,6 +208,7 @@ fn disband(act: &mut Act, _: &mut Entry) -> Outcome {
     if let Some(f) = act.faction_of(me) {
         act.event(f, format!("{name} disbanded; its {figures} figures joined the local population."));
     }
+    act.log(format!("Disbanded: its {figures} figures joined the local population."));
     remove_unit(act.world, me, true);
     Outcome::Ran(Progress::Done)
 }
@@ -234,6 +243,7 @@ pub fn remove_unit(world: &mut World, u: Entity, to_population: bool) {
             }
         }
     }
+    crate::systems::overlord::world::record_departure(world, u);
     let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
     world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);
     if let Some(mut v) = world.get_resource_mut::<Visiting>() {
