@@ -35,7 +35,7 @@ pub struct DisplayName(pub String);
 
 /// Marks a faction entity; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone)]
-#[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow)]
+#[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow, Learnt)]
 pub struct Faction(pub(in crate::systems::overlord::world) data::Faction);
 
 /// What a faction is (FAC-*; no order changes it): a non-player faction, the

@@ -113,7 +113,9 @@ pub fn learn(world: &mut World) {
             }
         }
         let again = again.into_iter().filter(|l| !new.contains(l)).collect();
-        world.entity_mut(f).insert(Learnt { new, again });
+        if let Some(mut l) = world.get_mut::<Learnt>(f) {
+            *l = Learnt { new, again };
+        }
     }
     world.insert_resource(survey);
 }
