@@ -145,6 +145,19 @@ pub enum Command {
         #[arg(long)]
         template: bool,
     },
+    /// Draw the map of a game as SVG: every place, or as one faction knows it
+    Map {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Faction id: draw only what its report shows (default: the whole map).
+        faction: Option<String>,
+        /// Turn (default: the current turn).
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Write the SVG to this file instead of standard output.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Demonstration: create a game from the bundled alpha scenario, submit its sample
     /// orders, run two turns and print a summary.
     Demo {
@@ -189,6 +202,7 @@ pub fn run(cli: Cli) -> i32 {
             };
             report(&game_dir, &faction, turn, kind)
         }
+        Command::Map { game_dir, faction, turn, out } => map(&game_dir, faction.as_deref(), turn, out.as_deref()),
         Command::Demo { dir, scenario, turns } => demo(dir, &scenario, turns),
         Command::Validate { scenario, rules, warnings } => validate(&scenario, rules.as_deref(), warnings),
         Command::ImportLegacy { legacy_dir, out_dir, ruleset_name, seed, quiet } => {
@@ -455,6 +469,33 @@ fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: ReportKind) -
             0
         }
         Err(e) => fail(e),
+    }
+}
+
+fn map(game_dir: &Path, faction: Option<&str>, turn: Option<u32>, out: Option<&Path>) -> i32 {
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let turn = match turn {
+            Some(t) => t,
+            None => g.current_turn()?,
+        };
+        systems::of_game(&g)?.map(&g, turn, faction)
+    });
+    let svg = match result {
+        Ok(svg) => svg,
+        Err(e) => return fail(e),
+    };
+    match out {
+        None => {
+            print!("{svg}");
+            0
+        }
+        Some(path) => match std::fs::write(path, svg) {
+            Ok(()) => {
+                println!("wrote {}", path.display());
+                0
+            }
+            Err(e) => fail(GameError { path: path.to_path_buf(), message: e.to_string() }),
+        },
     }
 }
 

@@ -385,7 +385,7 @@ fn every_json_report_follows_the_published_schema() {
 
 #[test]
 fn every_command_has_help_and_bad_arguments_do_not_panic() {
-    for cmd in ["new", "submit", "run", "report", "demo", "validate", "generate", "import-legacy"] {
+    for cmd in ["new", "submit", "run", "report", "map", "demo", "validate", "generate", "import-legacy"] {
         let out = bin().args([cmd, "--help"]).output().unwrap();
         assert!(out.status.success(), "{cmd} --help");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"), "{cmd} --help");

@@ -154,4 +154,11 @@ pub trait GameSystem: RuleSystem {
     fn headlines(_world: &World) -> Vec<String> {
         Vec::new()
     }
+
+    /// A picture of the state's map as SVG, whole (`faction: None`) or as faction
+    /// `faction` knows it; `Ok(None)` when the rule system draws no map, `Err` with
+    /// the reason for a faction the state does not have.
+    fn map(_rules: &Self::Rules, _state: &Self::State, _faction: Option<&str>) -> Result<Option<String>, String> {
+        Ok(None)
+    }
 }

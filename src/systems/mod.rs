@@ -32,6 +32,8 @@ pub trait Commands: Sync {
     /// Loads and checks a scenario and its rule set: the problems (warnings
     /// included) and, when it loads, a one-line count of what it holds.
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError>;
+    /// The SVG map of a turn's state, whole or as a faction knows it (`overlord map`).
+    fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError>;
 }
 
 /// A rule system's [`Commands`].
@@ -66,6 +68,14 @@ impl<S: GameSystem> Commands for Driver<S> {
         // The turn plan against the mechanics, as the engine checks it when a game loads.
         problems.extend(Engine::<S>::check_plan(&std::sync::Arc::new(r)));
         Ok((problems, counts))
+    }
+    fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError> {
+        let rules = game.rules::<S>()?;
+        let state = game.state::<S>(turn)?;
+        let err = |message: String| GameError { path: game.turn_dir(turn), message };
+        S::map(&rules, &state, faction)
+            .map_err(err)?
+            .ok_or_else(|| err(format!("the {} rule system draws no map", S::NAME)))
     }
 }
 

@@ -20,6 +20,7 @@ pub mod data;
 pub mod gaps;
 pub mod generate;
 pub mod legacy;
+pub mod map;
 pub mod mechanics;
 pub mod orders;
 pub mod report;
@@ -149,6 +150,10 @@ impl GameSystem for Overlord {
         let mut lines = mechanics::combat::headlines(world);
         lines.extend(mechanics::population::headlines(world));
         lines
+    }
+
+    fn map(rules: &data::RuleSet, state: &data::Scenario, faction: Option<&str>) -> Result<Option<String>, String> {
+        map::svg(rules, state, faction).map(Some)
     }
 }
 
