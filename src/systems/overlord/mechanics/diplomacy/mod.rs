@@ -112,12 +112,20 @@ pub fn unseen_stance(world: &World, of: Entity, f: Entity) -> Option<StanceId> {
 }
 
 /// Whether faction `of` grants unit `u` `what` (§7 with DIP-UNSEEN): by its stance
-/// toward `u`'s faction when `u` shows it ([`faction_shown`]), else by
-/// [`unseen_stance`]. Gifts are taken as the unit's real faction's would be, and
-/// an unseen unit may always harvest. DIP-MUTUAL as in [`grants`].
+/// toward `u`'s faction when it knows that faction (the unit shows it, or `of`'s
+/// units there see through its stealth by the faction margin,
+/// [`visibility::knows_faction`]), else by [`unseen_stance`]. Gifts are taken as
+/// the unit's real faction's would be, and an unseen unit may always harvest.
+/// DIP-MUTUAL as in [`grants`].
+///
+/// [`visibility::knows_faction`]: crate::systems::overlord::mechanics::visibility::knows_faction
 pub fn grants_unit(world: &World, of: Entity, u: Entity, what: StanceGrant) -> bool {
     let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { return false };
-    if f == of || what == StanceGrant::Gifts || faction_shown(world, u) {
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
+    if f == of
+        || what == StanceGrant::Gifts
+        || crate::systems::overlord::mechanics::visibility::knows_faction(world, of, u, day)
+    {
         return grants(world, of, f, what);
     }
     match what {

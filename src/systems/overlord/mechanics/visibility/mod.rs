@@ -150,6 +150,21 @@ pub fn shows_faction(world: &World, u: Entity, day: u32) -> bool {
         || r.get::<Owner>().and_then(|o| world.get::<FactionSettings>(o.0)).is_some_and(|s| s.0.advertise)
 }
 
+/// Whether faction `observer` knows unit `u`'s faction on day `day` (VIS-FACTION,
+/// DIP-UNSEEN): its own units; a unit that shows its faction ([`shows_faction`]);
+/// or one whose stealth the best observation of `observer`'s units at its place
+/// beats by `sight.faction_margin`.
+pub fn knows_faction(world: &World, observer: Entity, u: Entity, day: u32) -> bool {
+    if world.get::<Owner>(u).is_some_and(|o| o.0 == observer) || shows_faction(world, u, day) {
+        return true;
+    }
+    let stealth = world.get::<UnitStats>(u).map_or(0, |s| s.stats.stealth);
+    let margin = rules(world).faction_margin;
+    place(world, u)
+        .and_then(|p| best_observation(world, observer, p))
+        .is_some_and(|o| o >= stealth.saturating_add(margin))
+}
+
 /// Whether unit `u` leads one of faction `observer`'s units directly, or is stacked
 /// directly under one (VIS-SEE): then that faction sees it.
 pub fn stacked_with(world: &World, observer: Entity, u: Entity) -> bool {
