@@ -139,5 +139,8 @@ pub fn uprisings(world: &mut World) {
                 format!("The people of {place} rise against their pillaging lord: the title of {name} is lost."),
             );
         }
+        // RPT-EVENTS: the factions there see the people rise.
+        let seen = format!("The people of {place} rise against their lord.");
+        crate::systems::overlord::mechanics::visibility::witnessed(world, l, &seen, None);
     }
 }

@@ -139,3 +139,23 @@ fn an_owner_pillaging_its_own_land_harms_it_twice_and_may_rise_against_it_own_se
         }
     }
 }
+
+#[test]
+fn factions_there_see_the_place_pillaged_others_do_not_rpt_events() {
+    // RPT-EVENTS: fc's scout stands in L1 and sees it pillaged each day; fd, away
+    // in L2, is told nothing; the owner fa is told once a day, not twice.
+    let mut g = world(1000, 30, 30)
+        .faction("fc")
+        .faction("fd")
+        .location("L2", "plai")
+        .unit("U3", "fc", "ldr", 1, "L1")
+        .unit("U4", "fd", "ldr", 1, "L2")
+        .build();
+    g.orders("fb", "UNIT U2\n@PILLAGE\n");
+    g.days(2);
+    let seen = |f: &str| g.events(f).iter().filter(|t| t.ends_with("L1 [L1] was pillaged.")).count();
+    assert_eq!(seen("fc"), 2, "{:?}", g.events("fc"));
+    assert_eq!(seen("fa"), 2, "{:?}", g.events("fa"));
+    assert_eq!(seen("fb"), 2, "the pillagers' faction sees it too");
+    assert_eq!(seen("fd"), 0, "{:?}", g.events("fd"));
+}

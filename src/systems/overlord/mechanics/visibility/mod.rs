@@ -193,22 +193,53 @@ pub fn sees(world: &World, viewer: Entity, other: Entity, day: u32) -> bool {
 /// The best observation of faction `f`'s units at `place` today, from an index
 /// built when first asked for on a day.
 pub fn best_observation(world: &World, f: Entity, place: Entity) -> Option<i32> {
+    watching(world, |w| w.best.get(&(place, f)).copied()).flatten()
+}
+
+/// The factions with units at `place` today, in the order of their first unit
+/// there (report order): those who witness what happens there (RPT-EVENTS).
+pub fn witnesses(world: &World, place: Entity) -> Vec<Entity> {
+    watching(world, |w| w.present.get(&place).cloned()).flatten().unwrap_or_default()
+}
+
+/// Reads today's [`WatchDay`], built at the first question of the day.
+fn watching<R>(world: &World, read: impl FnOnce(&WatchDay) -> R) -> Option<R> {
     let watch = world.get_resource::<Watch>()?;
     let stamp = world.get_resource::<crate::core::engine::plan::Clock>().map(|c| (c.turn, c.tick));
     let mut w = watch.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if w.stamp != stamp || w.best.is_empty() {
         w.best.clear();
+        w.present.clear();
         for &u in &world.resource::<crate::systems::overlord::world::resources::Directory>().units {
             let (Some(at), Some(o)) = (world.get::<At>(u), world.get::<Owner>(u)) else { continue };
             let obs = observation(world, u);
+            let fresh = !w.best.contains_key(&(at.location, o.0));
             w.best.entry((at.location, o.0)).and_modify(|b| *b = (*b).max(obs)).or_insert(obs);
+            if fresh {
+                w.present.entry(at.location).or_default().push(o.0);
+            }
         }
         w.stamp = stamp;
     }
-    w.best.get(&(place, f)).copied()
+    Some(read(&w))
 }
 
-/// The best observation of each faction at each place, for a day.
+/// Tells every faction with units at `place` today what happened there, as a dated
+/// event of the faction (RPT-EVENTS: "all global events your units can see"),
+/// except `told`, already told.
+pub fn witnessed(world: &mut World, place: Entity, text: &str, told: Option<Entity>) {
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
+    for f in witnesses(world, place) {
+        if Some(f) == told {
+            continue;
+        }
+        if let Some(mut e) = world.get_mut::<crate::systems::overlord::world::components::Events>(f) {
+            e.push(day, text.to_string());
+        }
+    }
+}
+
+/// The best observation of each faction at each place, and who is there, for a day.
 #[derive(Resource, Debug, Default)]
 pub struct Watch(std::sync::Mutex<WatchDay>);
 
@@ -217,6 +248,7 @@ pub struct Watch(std::sync::Mutex<WatchDay>);
 pub struct WatchDay {
     stamp: Option<(u32, u32)>,
     best: std::collections::HashMap<(Entity, Entity), i32>,
+    present: std::collections::HashMap<Entity, Vec<Entity>>,
 }
 
 /// Where unit `u` can be seen from: its location (a structure is seen into).
