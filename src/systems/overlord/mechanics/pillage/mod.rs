@@ -152,10 +152,10 @@ fn harm(world: &mut World, place: Entity, f: Entity) {
         }
     }
     let text = format!("{} was pillaged.", label(world, place));
-    if let Some(o) = owner.filter(|&o| o != f) {
-        if let Some(mut e) = world.get_mut::<Events>(o) {
-            e.push(day, text.clone());
-        }
+    if let Some(o) = owner.filter(|&o| o != f)
+        && let Some(mut e) = world.get_mut::<Events>(o)
+    {
+        e.push(day, text.clone());
     }
     // RPT-EVENTS: every faction there sees it.
     crate::systems::overlord::mechanics::visibility::witnessed(world, place, &text, owner.filter(|&o| o != f));
