@@ -6,6 +6,12 @@ use crate::systems::overlord::testkit::{Game, Tiny};
 /// `fa_to_fb`: fa's stance toward fb (`None`: its default, neutral); `shown`: fa's
 /// units advertise their faction.
 fn ford(fa_to_fb: Option<&str>, shown: bool) -> Game {
+    watched(fa_to_fb, shown, 0)
+}
+
+/// [`ford`], fb's U2 with `eyes` experience points of observation.
+fn watched(fa_to_fb: Option<&str>, shown: bool, eyes: u32) -> Game {
+    let eyes: Vec<(&str, u32)> = if eyes > 0 { vec![("obse", eyes)] } else { Vec::new() };
     let t = Tiny::new()
         .faction("fa")
         .with_faction(|f| {
@@ -22,6 +28,7 @@ fn ford(fa_to_fb: Option<&str>, shown: bool) -> Game {
         .structure("B5", "mine", "L1")
         .with_scenario(|s| s.structures[0].owner = Some("fb".into()))
         .unit("U2", "fb", "ldr", 1, "L1")
+        .skills(&eyes)
         .unit("U3", "fa", "ldr", 1, "L1")
         .items(&[("coin", 100)])
         .without_money();
@@ -59,29 +66,12 @@ fn a_faction_that_sees_through_a_units_stealth_judges_it_by_its_faction_dip_unse
     // fb's U2 has 3rd observation: U3's stealth 0 plus the margin of 3 is reached,
     // so fb knows U3 is fa's and lets it into its mine by its Friendly stance,
     // though U3 does not advertise.
-    let sharp = |eyes: u32| {
-        Tiny::new()
-            .faction("fa")
-            .faction("fb")
-            .with_faction(|f| {
-                f.stances.insert("fa".into(), "friend".into());
-            })
-            .location("L1", "plai")
-            .structure("B5", "mine", "L1")
-            .with_scenario(|s| s.structures[0].owner = Some("fb".into()))
-            .unit("U2", "fb", "ldr", 1, "L1")
-            .skills(&[("obse", eyes)])
-            .unit("U3", "fa", "ldr", 1, "L1")
-            .items(&[("coin", 100)])
-            .without_money()
-            .build()
-    };
-    let mut g = sharp(36000);
+    let mut g = watched(None, false, 36000);
     g.orders("fa", "UNIT U3\nENTER B5\n").days(1);
     assert!(g.said("U3", "Entered B5"), "{:?}", g.events("U3"));
     // With 2nd observation (2 < 0 + 3) fb does not know whose U3 is: its default,
     // Neutral, keeps U3 out.
-    let mut g = sharp(18000);
+    let mut g = watched(None, false, 18000);
     g.orders("fa", "UNIT U3\nENTER B5\n").days(1);
     assert!(g.said("U3", "the owner of B5 does not let this unit in"), "{:?}", g.events("U3"));
 }
