@@ -531,7 +531,7 @@ fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRec
 fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BTreeMap<String, u32> {
     fx.map(|fx| {
         fx.0.iter()
-            .filter(|&&(e, _)| !catalog.rules.enchantments.enchantments[e.index()].hidden)
+            .filter(|&&(e, _)| catalog.effect_shown(e))
             .map(|&(e, d)| (catalog.effect_tag(e).to_string(), d))
             .collect()
     })

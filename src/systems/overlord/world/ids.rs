@@ -115,6 +115,11 @@ impl Catalog {
             Topic::Enchantment(e) => self.effects.tag(e.0),
         }
     }
+    /// Whether reports show enchantment `e` (ITM-ENCH: those marked `hidden` are
+    /// never shown, nor learnt of).
+    pub fn effect_shown(&self, e: EffectId) -> bool {
+        !self.rules.enchantments.enchantments[e.index()].hidden
+    }
     /// The id of terrain `tag`.
     pub fn terrain(&self, tag: &str) -> Option<TerrainId> {
         self.terrains.get(tag).map(TerrainId)

@@ -200,7 +200,7 @@ fn met(world: &World, survey: &Survey, fe: Entity, units: &[Entity], owned: &[En
 
 fn enchantments(catalog: &Catalog, fx: Option<&Effects>, m: &mut Met) {
     for &(e, _) in fx.map_or(&[][..], |f| &f.0) {
-        if !catalog.rules.enchantments.enchantments[e.index()].hidden {
+        if catalog.effect_shown(e) {
             m.topics.insert(Topic::Enchantment(e));
         }
     }
