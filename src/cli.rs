@@ -5,6 +5,7 @@ use crate::core::engine::Threads;
 use crate::core::game::{Answer, GameDir, GameError, ReportKind};
 use crate::core::orders::mail::ArticleKind;
 use crate::core::progress::Progress;
+use crate::core::system::JoinRequest;
 use crate::systems;
 use crate::systems::overlord::data::{self, Counts};
 use crate::systems::overlord::{generate, legacy};
@@ -158,6 +159,28 @@ pub enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Add a faction for a new player between turns (START-*): it enters the
+    /// current turn with its start units and gets a first report and order template
+    Join {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// The faction's name.
+        name: String,
+        /// The player's mail address.
+        email: String,
+        /// Start type (Overlord: general, mage, adventurer, craftsman).
+        start: String,
+        /// Start place: a kind (Overlord: imperial, border, colonial) or one of its locations.
+        place: String,
+        /// Further choices of the start type (Overlord: a mage's element, a craftsman's two crafts).
+        choices: Vec<String>,
+        /// The faction's password (default: a new random one, printed).
+        #[arg(long)]
+        password: Option<String>,
+        /// Threads for the report (default: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
     /// Demonstration: create a game from the bundled alpha scenario, submit its sample
     /// orders, run two turns and print a summary.
     Demo {
@@ -203,6 +226,10 @@ pub fn run(cli: Cli) -> i32 {
             report(&game_dir, &faction, turn, kind)
         }
         Command::Map { game_dir, faction, turn, out } => map(&game_dir, faction.as_deref(), turn, out.as_deref()),
+        Command::Join { game_dir, name, email, start, place, choices, password, threads } => {
+            let request = JoinRequest { name, email, password: password.unwrap_or_default(), start, place, choices };
+            join(&game_dir, request, threads)
+        }
         Command::Demo { dir, scenario, turns } => demo(dir, &scenario, turns),
         Command::Validate { scenario, rules, warnings } => validate(&scenario, rules.as_deref(), warnings),
         Command::ImportLegacy { legacy_dir, out_dir, ruleset_name, seed, quiet } => {
@@ -496,6 +523,30 @@ fn map(game_dir: &Path, faction: Option<&str>, turn: Option<u32>, out: Option<&P
             }
             Err(e) => fail(GameError { path: path.to_path_buf(), message: e.to_string() }),
         },
+    }
+}
+
+fn join(game_dir: &Path, request: JoinRequest, threads: usize) -> i32 {
+    let threads = Threads::from_count(threads);
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let turn = g.current_turn()?;
+        let (joined, password) = systems::of_game(&g)?.join(&g, request, threads)?;
+        Ok((g, turn, joined, password))
+    });
+    match result {
+        Ok((g, turn, joined, password)) => {
+            println!("faction {} joined after turn {turn}; password {password}", joined.faction);
+            for l in &joined.lines {
+                println!("  {l}");
+            }
+            println!(
+                "report: {}\ntemplate: {}",
+                g.report_path(turn, &joined.faction, ReportKind::Text).display(),
+                g.report_path(turn, &joined.faction, ReportKind::Template).display()
+            );
+            0
+        }
+        Err(e) => fail(e),
     }
 }
 

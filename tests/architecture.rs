@@ -82,6 +82,7 @@ fn each_overlord_layer_imports_only_the_layers_below_it() {
         ("orders", &["data"][..]),
         ("legacy", &["data"][..]),
         ("generate", &["data"][..]),
+        ("join", &["data"][..]),
         ("world", &["data", "orders"][..]),
         ("mechanics", &["data", "orders", "world"][..]),
         ("check", &["data", "orders", "world"][..]),

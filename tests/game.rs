@@ -385,7 +385,7 @@ fn every_json_report_follows_the_published_schema() {
 
 #[test]
 fn every_command_has_help_and_bad_arguments_do_not_panic() {
-    for cmd in ["new", "submit", "run", "report", "map", "demo", "validate", "generate", "import-legacy"] {
+    for cmd in ["new", "submit", "run", "report", "map", "join", "demo", "validate", "generate", "import-legacy"] {
         let out = bin().args([cmd, "--help"]).output().unwrap();
         assert!(out.status.success(), "{cmd} --help");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"), "{cmd} --help");
@@ -398,6 +398,88 @@ fn every_command_has_help_and_bad_arguments_do_not_panic() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["new"]).arg(root().join("scenarios/alpha")).arg(root().join("scenarios")).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "refuses a non-empty directory");
+}
+
+#[test]
+fn a_new_player_joins_between_turns_and_plays_the_next() {
+    // START-*: `overlord join` adds a faction to the current turn, with its first
+    // report and template; every other file of the turn stays as it was.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    let before = tree(&dir);
+    let out = bin()
+        .arg("join")
+        .arg(&dir)
+        .args(["The Empire", "archer@frmug.org", "mage", "imperial", "fire", "--password", "pw16"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.starts_with("faction f16 joined after turn 0; password pw16\n"), "{said}");
+    assert!(said.contains("The Empire [f16] starts as Mage in Itora [L1]"), "{said}");
+    let after = tree(&dir);
+    let g = GameDir::open(&dir).unwrap();
+    let t0 = Path::new("turns/0000");
+    let added: Vec<_> = after.keys().filter(|k| !before.contains_key(*k)).cloned().collect();
+    let new_files = ["joins/f16.txt", "reports/f16.json", "reports/f16.orders.txt", "reports/f16.txt"];
+    assert_eq!(added, new_files.map(|f| t0.join(f)));
+    for (k, v) in &before {
+        let is_state = k.starts_with(t0.join("state"));
+        let grows = is_state && ["factions.ron", "units.ron"].iter().any(|f| k.ends_with(f));
+        if grows {
+            // The faction and its units are added at the end of their files.
+            let (old, new) = (String::from_utf8_lossy(v), String::from_utf8_lossy(&after[k]));
+            assert!(new.starts_with(old.trim_end().trim_end_matches(']')), "{} only grows", k.display());
+            assert!(new.len() > old.len());
+        } else {
+            assert!(&after[k] == v, "{} unchanged", k.display());
+        }
+    }
+    let report = fs::read_to_string(g.report_path(0, "f16", ReportKind::Text)).unwrap();
+    assert!(report.starts_with("alpha Report for Turn 0 for The Empire [f16], archer@frmug.org"), "{report}");
+    assert!(report.contains("Hero [U1511] at Itora [L1]") && report.contains("1st fire magics [fire]"), "{report}");
+    let template = fs::read_to_string(g.report_path(0, "f16", ReportKind::Template)).unwrap();
+    assert!(template.starts_with("GAME f16 pw16 alpha\n\nUNIT U1511  # Hero\n"), "{template}");
+    // The state still validates, and a second player's name must differ.
+    let out = bin().arg("validate").arg(g.turn_dir(0).join("state")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin().arg("join").arg(&dir).args(["the empire", "b@c.org", "general", "border"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a faction is already named 'the empire'"));
+    // A join killed before it swaps the turn in leaves the turn as it was; the
+    // next one starts again.
+    let out = bin()
+        .arg("join")
+        .arg(&dir)
+        .args(["Crafters", "c@d.org", "craftsman", "colonial", "digg", "cook"])
+        .env(ABORT_ENV, "rename")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(tree(&g.turn_dir(0)), tree(&dir.join("turns/0000")));
+    assert!(!fs::read_to_string(g.turn_dir(0).join("state/factions.ron")).unwrap().contains("Crafters"));
+    let out = bin()
+        .arg("join")
+        .arg(&dir)
+        .args(["Crafters", "c@d.org", "craftsman", "colonial", "digg", "cook"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let password = said.lines().next().and_then(|l| l.rsplit(' ').next()).unwrap().to_string();
+    assert_eq!(password.len(), 10, "a new password: {said}");
+    assert!(!dir.join("turns/.0000.join").exists());
+
+    // The new players send orders and play turn 1.
+    g.submit::<Overlord>("GAME f16 pw16 alpha\nUNIT U1511\nSTUDY cmbt\nEND\n").unwrap();
+    g.submit::<Overlord>(&format!("GAME f17 {password} alpha\nUNIT U1513\nUSE digg\nEND\n")).unwrap();
+    let s = g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+    assert_eq!((s.turn, s.factions, s.order_files), (1, 17, 2));
+    let report = fs::read_to_string(g.report_path(1, "f16", ReportKind::Text)).unwrap();
+    assert!(report.contains("Day 1 - Studies combat [cmbt]."), "{report}");
+    let report = fs::read_to_string(g.report_path(1, "f17", ReportKind::Text)).unwrap();
+    assert!(report.contains("at Tetgate [L12]"), "the first colonial city: {report}");
 }
 
 #[test]

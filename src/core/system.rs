@@ -74,6 +74,33 @@ pub struct FactionEntry<'a> {
     pub password: &'a str,
 }
 
+/// A new player asking to join a game (`overlord join`): what the rule system needs
+/// to make its faction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JoinRequest {
+    /// The faction's name.
+    pub name: String,
+    /// Where its reports go.
+    pub email: String,
+    /// Its password for order files.
+    pub password: String,
+    /// The kind of start chosen (a leader type, say).
+    pub start: String,
+    /// Where it starts (a kind of start place, or one place of a kind).
+    pub place: String,
+    /// Further choices the start asks for, in order.
+    pub choices: Vec<String>,
+}
+
+/// A faction made for a new player.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Joined {
+    /// Its id, as order files name it.
+    pub faction: String,
+    /// What it got, a line each, for the game master.
+    pub lines: Vec<String>,
+}
+
 /// Builds and renders the reports of a world, a batch of factions at a time.
 pub trait ReportWriter {
     /// How many factions get a report.
@@ -153,6 +180,12 @@ pub trait GameSystem: RuleSystem {
     /// (battles, for instance), a line each; nothing unless the system says.
     fn headlines(_world: &World) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Adds a faction for a new player to `state` (the state after the last turn
+    /// played), or says why it cannot; nothing is changed on an error.
+    fn join(_rules: &Self::Rules, _state: &mut Self::State, _request: &JoinRequest) -> Result<Joined, String> {
+        Err(format!("the {} rule system takes no new players", Self::NAME))
     }
 
     /// A picture of the state's map as SVG, whole (`faction: None`) or as faction

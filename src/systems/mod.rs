@@ -8,7 +8,7 @@ use crate::core::data::{find_ruleset_dir, rule_set_head, scenario_head};
 use crate::core::diag::Diagnostic;
 use crate::core::engine::{Engine, Threads};
 use crate::core::game::{Answer, GameDir, GameError, TurnSummary, load_scenario};
-use crate::core::system::GameSystem;
+use crate::core::system::{GameSystem, JoinRequest, Joined};
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -34,6 +34,9 @@ pub trait Commands: Sync {
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError>;
     /// The SVG map of a turn's state, whole or as a faction knows it (`overlord map`).
     fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError>;
+    /// Adds a faction for a new player between turns (`overlord join`): what it
+    /// got and its password.
+    fn join(&self, game: &GameDir, request: JoinRequest, threads: Threads) -> Result<(Joined, String), GameError>;
 }
 
 /// A rule system's [`Commands`].
@@ -76,6 +79,9 @@ impl<S: GameSystem> Commands for Driver<S> {
         S::map(&rules, &state, faction)
             .map_err(err)?
             .ok_or_else(|| err(format!("the {} rule system draws no map", S::NAME)))
+    }
+    fn join(&self, game: &GameDir, request: JoinRequest, threads: Threads) -> Result<(Joined, String), GameError> {
+        game.join::<S>(request, threads)
     }
 }
 

@@ -117,3 +117,68 @@ pub fn commit(from: &Path, to: &Path) -> std::io::Result<()> {
     fs::rename(from, to)?;
     sync_dir(to.parent().unwrap_or(Path::new(".")))
 }
+
+/// Puts the finished folder `new` in the place of folder `old` in one step: on
+/// Linux the two are exchanged atomically (`renameat2`), so that a reader sees the
+/// one or the other, never neither; `new` then holds the old folder, for the caller
+/// to remove. Elsewhere (or on a file system without the exchange) `old` is moved
+/// aside to `new`'s name with `.old` added, `new` renamed into place, and the old
+/// folder moved to `new`'s name.
+pub fn exchange(new: &Path, old: &Path) -> std::io::Result<()> {
+    if abort_point().as_deref() == Some("rename") {
+        std::process::abort();
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+        let (a, b) = (c(new)?, c(old)?);
+        // SAFETY: both paths are NUL-terminated strings that outlive the call.
+        let r =
+            unsafe { libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE) };
+        if r == 0 {
+            return sync_dir(old.parent().unwrap_or(Path::new(".")));
+        }
+        let e = std::io::Error::last_os_error();
+        if !matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOSYS) | Some(libc::ENOTSUP)) {
+            return Err(e);
+        }
+    }
+    let aside = new.with_extension("old");
+    remove_if_exists(&aside)?;
+    fs::rename(old, &aside)?;
+    fs::rename(new, old)?;
+    fs::rename(&aside, new)?;
+    sync_dir(old.parent().unwrap_or(Path::new(".")))
+}
+
+/// Every file under `dir`, as paths relative to it, sorted.
+pub fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        for e in fs::read_dir(dir.join(&rel))? {
+            let e = e?;
+            let r = rel.join(e.file_name());
+            if e.file_type()?.is_dir() {
+                stack.push(r);
+            } else {
+                out.push(r);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Links file `from` at `to` (a copy where links are not possible). Files of a
+/// game folder are never changed in place, so a link is as good as a copy.
+pub fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    if fs::hard_link(from, to).is_err() {
+        fs::copy(from, to)?;
+    }
+    Ok(())
+}

@@ -5,12 +5,13 @@
 //! <game>/
 //!   rules/                      the rule set, copied when the game was created
 //!   orders/<turn>/<faction>.txt submitted orders waiting for that turn
-//!   turns/<turn>/               one folder per complete turn, never changed again:
+//!   turns/<turn>/               one folder per complete turn:
 //!     state/*.ron               the world after the turn (a scenario folder)
 //!     orders/<faction>.txt      the order files the turn was run with
 //!     reports/<faction>.txt     each faction's text report,
 //!     reports/<faction>.json    JSON report (docs/report-schema.json),
 //!     reports/<faction>.orders.txt  and order template
+//!     joins/<faction>.txt       factions that joined after the turn (`join`)
 //! ```
 //!
 //! Turn folders are named with four or more digits (`0000`, `0001`, …). The current
@@ -18,13 +19,19 @@
 //! every file and folder is flushed to disk, then the folder is renamed into place:
 //! a run killed at any moment leaves the game at its last complete turn, and the next
 //! run removes the leftovers and starts again, giving the same bytes.
+//!
+//! A turn folder is never changed again, but for one thing: a new player joining
+//! between two turns ([`GameDir::join`]). The turn is then written again beside
+//! itself, with the new faction in its state, the faction's first report and the
+//! record of the join, every other file linked from the old folder, and the two
+//! folders exchanged in one step.
 
 mod fsutil;
 pub mod mail;
 
 use crate::core::diag::Diagnostic;
 use crate::core::engine::{Engine, ThreadCount, Threads};
-use crate::core::system::{FolderFile, GameSystem, ReportWriter};
+use crate::core::system::{FolderFile, GameSystem, JoinRequest, Joined, ReportWriter};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -93,7 +100,26 @@ impl GameDir {
         if !g.root.join("rules").join("ruleset.ron").is_file() || !g.root.join("turns").is_dir() {
             return Err(GameError::new(&g.root, "not a game directory (create one with `overlord new`)"));
         }
+        g.recover_join()?;
         Ok(g)
+    }
+
+    /// Puts back a turn folder a join interrupted between its two renames left
+    /// aside (only where folders cannot be exchanged in one step; see
+    /// [`fsutil::exchange`]).
+    fn recover_join(&self) -> Result<(), GameError> {
+        let turns = self.root.join("turns");
+        let Ok(entries) = std::fs::read_dir(&turns) else { return Ok(()) };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(turn) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".old")) else { continue };
+            let target = turns.join(turn);
+            if turn.bytes().all(|b| b.is_ascii_digit()) && !target.exists() {
+                std::fs::rename(e.path(), &target).map_err(|err| GameError::io(&target, err))?;
+                tracing::warn!(turn, "turn folder put back after an interrupted join");
+            }
+        }
+        Ok(())
     }
 
     /// The directory.
@@ -351,10 +377,82 @@ impl GameDir {
         })
     }
 
+    /// Adds a faction for a new player to the game, between two turns: the rule
+    /// system makes it in the current turn's state (see [`GameSystem::join`]); the
+    /// turn is written again with it, its first report and order template, and
+    /// `joins/<faction>.txt` (what was asked for and what the faction got, without
+    /// the password). An empty password in `request` is drawn from the operating
+    /// system's randomness. Returns what the faction got and its password.
+    pub fn join<S: GameSystem>(
+        &self,
+        mut request: JoinRequest,
+        threads: Threads,
+    ) -> Result<(Joined, String), GameError> {
+        let turn = self.current_turn()?;
+        let dir = self.turn_dir(turn);
+        let rules = Arc::new(self.rules::<S>()?);
+        let mut state = self.state::<S>(turn)?;
+        if request.password.is_empty() {
+            request.password = new_password().map_err(|e| GameError::io(Path::new("/dev/urandom"), e))?;
+        }
+        let joined = S::join(&rules, &mut state, &request).map_err(|m| GameError::new(dir.join("state"), m))?;
+        let index = S::factions(&state).iter().position(|f| f.id == joined.faction);
+        let index = index.ok_or_else(|| GameError::new(&dir, "the new faction is not in the state"))?;
+        let mut engine = Engine::<S>::new(rules, state, threads).map_err(|e| GameError::new(&dir, e.join("; ")))?;
+        engine.defer_reports();
+        engine.report_only();
+
+        let turns = self.root.join("turns");
+        let partial = turns.join(format!(".{}.join", turn_name(turn)));
+        fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
+        let io = |e| GameError::io(&partial, e);
+        let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
+        let (_, files) = state_files::<S>(engine.world()).map_err(io)?;
+        w.write(&files).map_err(io)?;
+        let reports = S::reports(engine.world());
+        let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+        w.write(&reports.files(index..index + 1, threads)).map_err(io)?;
+        let mut record = format!(
+            "faction {}\nname {}\nemail {}\nstart {}\nplace {}\n",
+            joined.faction, request.name, request.email, request.start, request.place
+        );
+        for c in &request.choices {
+            record.push_str(&format!("choice {c}\n"));
+        }
+        for l in &joined.lines {
+            record.push_str(&format!("# {l}\n"));
+        }
+        let record_path = Path::new("joins").join(format!("{}.txt", joined.faction));
+        w.write(&[(record_path, record.into_bytes())]).map_err(io)?;
+        w.finish().map_err(io)?;
+        // Everything else of the turn, as it was.
+        let fresh: std::collections::BTreeSet<PathBuf> =
+            fsutil::files_under(&partial).map_err(io)?.into_iter().collect();
+        for rel in fsutil::files_under(&dir).map_err(|e| GameError::io(&dir, e))? {
+            if !rel.starts_with("state") && !fresh.contains(&rel) {
+                fsutil::link_or_copy(&dir.join(&rel), &partial.join(&rel)).map_err(io)?;
+            }
+        }
+        fsutil::TreeWriter::new(&partial).and_then(|w| w.finish()).map_err(io)?;
+        fsutil::exchange(&partial, &dir).map_err(|e| GameError::io(&dir, e))?;
+        fsutil::remove_if_exists(&partial).map_err(io)?;
+        tracing::info!(turn, faction = %joined.faction, "faction joined");
+        Ok((joined, request.password))
+    }
+
     /// The newspaper published with `turn`.
     pub fn newspaper_path(&self, turn: u32) -> PathBuf {
         self.turn_dir(turn).join("newspaper.txt")
     }
+}
+
+/// A password of 10 letters and digits from the operating system's randomness.
+fn new_password() -> std::io::Result<String> {
+    use std::io::Read;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 10];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char).collect())
 }
 
 /// Factions whose reports are rendered and written together: at most this many,

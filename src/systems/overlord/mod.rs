@@ -11,6 +11,7 @@
 //! * [`check`] — the order checker;
 //! * [`legacy`] — the original engine's file format, imported;
 //! * [`generate`] — worlds of any size, for tests and benchmarks;
+//! * [`join`] — new players: a faction made between turns (§29);
 //! * [`gaps`] — what of a rule set the engine does not carry out yet, for warnings.
 //!
 //! [`Overlord`] is the system as the core runs it.
@@ -19,6 +20,7 @@ pub mod check;
 pub mod data;
 pub mod gaps;
 pub mod generate;
+pub mod join;
 pub mod legacy;
 pub mod map;
 pub mod mechanics;
@@ -154,6 +156,14 @@ impl GameSystem for Overlord {
 
     fn map(rules: &data::RuleSet, state: &data::Scenario, faction: Option<&str>) -> Result<Option<String>, String> {
         map::svg(rules, state, faction).map(Some)
+    }
+
+    fn join(
+        rules: &data::RuleSet,
+        state: &mut data::Scenario,
+        request: &crate::core::system::JoinRequest,
+    ) -> Result<crate::core::system::Joined, String> {
+        join::join(rules, state, request)
     }
 }
 

@@ -370,6 +370,17 @@ impl Tiny {
         self
     }
 
+    /// The rule set and the scenario as built so far, to work on as data.
+    pub fn parts(self) -> (RuleSet, Scenario) {
+        (self.rules, self.scenario)
+    }
+
+    /// A world from a rule set and a scenario (say, the [`parts`](Self::parts) of
+    /// another, changed).
+    pub fn from_parts(rules: RuleSet, scenario: Scenario) -> Self {
+        Tiny { scenario, rules, money: true }
+    }
+
     /// The engine on this world, on one thread.
     pub fn build(self) -> Game {
         let Tiny { scenario, rules, money } = self;

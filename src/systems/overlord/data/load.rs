@@ -62,6 +62,7 @@ pub fn load_ruleset(dir: &Path) -> Result<RuleSet, Vec<Diagnostic>> {
         combat: part(dir, "combat.ron", &mut diags),
         events: part(dir, "events.ron", &mut diags),
         economy: part(dir, "economy.ron", &mut diags),
+        starts: part(dir, "starts.ron", &mut diags),
     };
     if diags.is_empty() { Ok(rules) } else { Err(diags) }
 }
@@ -101,6 +102,7 @@ pub fn empty_ruleset() -> RuleSet {
         combat: Default::default(),
         events: Vec::new(),
         economy: Default::default(),
+        starts: Default::default(),
     }
 }
 
@@ -265,6 +267,7 @@ pub fn ruleset_files(r: &RuleSet) -> std::io::Result<Vec<(std::path::PathBuf, Ve
         one("combat.ron", &r.combat, 4)?,
         one("events.ron", &r.events, 4)?,
         one("economy.ron", &r.economy, 4)?,
+        one("starts.ron", &r.starts, 4)?,
     ])
 }
 
@@ -292,17 +295,18 @@ pub fn save_ruleset(dir: &Path, r: &RuleSet) -> std::io::Result<()> {
 /// The files of a scenario folder (without its order files), as bytes, in the saved
 /// layout: `(file name, contents)`.
 pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
-    fn one<T: Serialize + ?Sized>(value: &T) -> std::io::Result<Vec<u8>> {
-        let mut text = to_ron(value, 2).map_err(std::io::Error::other)?;
+    fn one<T: Serialize + ?Sized>(value: &T, depth: usize) -> std::io::Result<Vec<u8>> {
+        let mut text = to_ron(value, depth).map_err(std::io::Error::other)?;
         text.push('\n');
         Ok(text.into_bytes())
     }
     Ok(vec![
-        ("game.ron", one(&s.game)?),
-        ("factions.ron", one(&s.factions)?),
-        ("locations.ron", one(&s.locations)?),
-        ("structures.ron", one(&s.structures)?),
-        ("units.ron", one(&s.units)?),
+        // The start places one to a line.
+        ("game.ron", one(&s.game, 4)?),
+        ("factions.ron", one(&s.factions, 2)?),
+        ("locations.ron", one(&s.locations, 2)?),
+        ("structures.ron", one(&s.structures, 2)?),
+        ("units.ron", one(&s.units, 2)?),
     ])
 }
 

@@ -45,6 +45,7 @@ pub const RULESET_FILES: &[(&str, &str)] = &[
     ("combat.ron", "combat tables"),
     ("events.ron", "event types"),
     ("economy.ron", "markets, recruits and population: how places live month by month"),
+    ("starts.ron", "what a new faction starts with: funds, units, start types (§29)"),
 ];
 
 /// A complete rule set, as loaded from its folder.
@@ -82,6 +83,8 @@ pub struct RuleSet {
     pub events: Vec<EventType>,
     /// `economy.ron`.
     pub economy: Economy,
+    /// `starts.ron`.
+    pub starts: Starts,
 }
 
 // ---------------------------------------------------------------- ruleset.ron
@@ -1493,4 +1496,115 @@ pub struct PopulationRules {
     pub wage_min: u32,
     /// See `wage_min`.
     pub wage_max: u32,
+}
+
+// ---------------------------------------------------------------- starts.ron
+
+/// `starts.ron`: what a faction joining the game gets (§29, START-*). Where it
+/// starts is the scenario's (`game.ron`, [`StartPlace`](super::StartPlace)).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Starts {
+    /// Faction funds of every new faction, before the start place's bonus
+    /// (START-FUNDS): `{"coin": 5000}`.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub funds: std::collections::BTreeMap<Tag, u64>,
+    /// The faction's leading unit (START-UNITS: one hero on an equipped horse).
+    pub leader: StartUnit,
+    /// The units stacked under the leader (START-UNITS: 50 unskilled followers).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub followers: Vec<StartUnit>,
+    /// The leader types a new player chooses from (START-TYPE), in the order they
+    /// are offered.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<StartType>,
+    /// The land lore of each terrain, by terrain tag: a start type with `lore`
+    /// gives its leader the lore of the terrain around its start place.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lore: std::collections::BTreeMap<Tag, Tag>,
+}
+
+/// A unit every new faction gets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartUnit {
+    /// Its name.
+    pub name: String,
+    /// Race tag.
+    pub race: Tag,
+    /// Figures (1 when left out).
+    #[serde(skip_serializing_if = "is_one")]
+    pub figures: u32,
+    /// Items: `(item, count, equipped)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemHolding>,
+}
+
+impl Default for StartUnit {
+    fn default() -> Self {
+        StartUnit { name: String::new(), race: String::new(), figures: 1, items: Vec::new() }
+    }
+}
+
+/// A leader type a new player may choose (START-TYPE).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartType {
+    /// The word the player chooses it by (`"general"`).
+    pub tag: Tag,
+    /// Its name (`"General"`).
+    pub name: String,
+    /// What it means, for the game master and the player.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Skills the leader has, at their level.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<SkillLevelReq>,
+    /// Items the leader gets: `(item, count, equipped)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemHolding>,
+    /// Choices the player makes (an element, two crafts…).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<StartChoice>,
+    /// Items drawn at random: `count` different ones of `from`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub random_items: Option<RandomItems>,
+    /// The leader has the land lore of its start place's terrain, at this level
+    /// (`starts.ron`'s `lore`); 0: none.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub lore: u32,
+}
+
+/// A choice of a start type: `count` different options of `options`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartChoice {
+    /// What is chosen (`"element"`), as the player is told.
+    pub name: String,
+    /// How many different options the player names.
+    pub count: u32,
+    /// The options.
+    pub options: Vec<StartOption>,
+}
+
+/// One option of a [`StartChoice`]: a skill at a level and the items that go with
+/// it. The player names it by the skill's tag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartOption {
+    /// The skill and its level.
+    pub skill: SkillLevelReq,
+    /// Items that come with it: `(item, count, equipped)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemHolding>,
+}
+
+/// Items drawn at random for a start type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RandomItems {
+    /// How many different items.
+    pub count: u32,
+    /// The items drawn from.
+    pub from: Vec<Tag>,
 }

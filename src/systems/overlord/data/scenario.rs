@@ -63,6 +63,51 @@ pub struct GameSettings {
     /// Deadline text for the next turn, shown in reports.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub deadline: String,
+    /// Where new factions may start, and how they stand toward the others (§29).
+    #[serde(default, skip_serializing_if = "Joining::is_empty")]
+    pub joining: Joining,
+}
+
+/// How new factions enter the game (`overlord join`; START-PLACE).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Joining {
+    /// The start places a new player chooses from, in the order they are offered.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<StartPlace>,
+    /// A new faction's default stance (`"neutral"` when left out).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub default_stance: Tag,
+    /// A new faction's stances toward particular factions.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub stances: std::collections::BTreeMap<Tag, Tag>,
+}
+
+impl Joining {
+    fn is_empty(&self) -> bool {
+        *self == Joining::default()
+    }
+}
+
+/// A kind of start place (START-PLACE): the imperial city, a border city, a
+/// colonial city.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartPlace {
+    /// The word the player chooses it by (`"imperial"`).
+    pub tag: Tag,
+    /// Its name (`"Imperial City"`).
+    pub name: String,
+    /// Added to the faction's funds: `{"coin": 1000}`.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub bonus: std::collections::BTreeMap<Tag, u64>,
+    /// The locations of this kind, in the order they fill.
+    pub locations: Vec<Tag>,
+    /// With a number: new factions go to the first location that has had fewer
+    /// starts than this, so that those joining together meet (colonial cities).
+    /// Without: to the location with the fewest starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fair: Option<u32>,
 }
 
 /// A faction: a player or a non-player power.
@@ -113,6 +158,23 @@ pub struct Faction {
     /// (TTL-OVERLORD: the Imperials and the Citizens).
     #[serde(default, skip_serializing_if = "is_false")]
     pub serves_overlord: bool,
+    /// How the faction joined the game, when it joined a running game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<FactionStart>,
+}
+
+/// How and when a faction joined (`overlord join`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactionStart {
+    /// The start type chosen (`starts.ron`).
+    pub kind: Tag,
+    /// The start place chosen (`game.ron`'s `joining`).
+    pub place: Tag,
+    /// The location it entered play in.
+    pub location: Tag,
+    /// The turn after which it joined.
+    pub turn: u32,
 }
 
 /// Faction-wide settings (SET-*). A unit setting ON adds to the faction's.

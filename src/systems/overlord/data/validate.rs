@@ -197,6 +197,70 @@ fn check_economy(c: &mut Checker, e: &super::rules::Economy) {
     }
 }
 
+/// `starts.ron`: what a new faction gets refers to races, items, skills and
+/// terrains that exist, and every choice can be made.
+fn check_starts(c: &mut Checker, s: &super::rules::Starts) {
+    let t = Table::rules("starts.ron");
+    let f = |names: &[&'static str]| names.iter().map(|n| Seg::Field(n)).collect::<Vec<_>>();
+    for k in s.funds.keys() {
+        refcheck!(c, items, "item", k, t, with(f(&["funds"]), &[Seg::Key(k.clone())]));
+    }
+    let units = std::iter::once((f(&["leader"]), &s.leader))
+        .chain(s.followers.iter().enumerate().map(|(i, u)| (with(f(&["followers"]), &[Seg::Index(i)]), u)));
+    for (base, u) in units {
+        refcheck!(c, races, "race", &u.race, t, with(base.clone(), &[Seg::Field("race")]));
+        if u.figures == 0 {
+            c.push(t, with(base.clone(), &[Seg::Field("figures")]), "a unit has at least one figure".into());
+        }
+        check_item_holdings(c, &u.items, t, with(base, &[Seg::Field("items")]));
+    }
+    if !s.types.is_empty() && s.leader.race.is_empty() {
+        c.push(t, f(&["leader"]), "start types need a leader".into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, ty) in s.types.iter().enumerate() {
+        let base = with(f(&["types"]), &[Seg::Index(i)]);
+        if !seen.insert(ty.tag.to_ascii_lowercase()) {
+            c.push(t, with(base.clone(), &[Seg::Field("tag")]), format!("start type '{}' given twice", ty.tag));
+        }
+        for (j, req) in ty.skills.iter().enumerate() {
+            check_skill_req(c, req, t, with(base.clone(), &[Seg::Field("skills"), Seg::Index(j)]));
+        }
+        check_item_holdings(c, &ty.items, t, with(base.clone(), &[Seg::Field("items")]));
+        for (j, ch) in ty.choices.iter().enumerate() {
+            let cb = with(base.clone(), &[Seg::Field("choices"), Seg::Index(j)]);
+            if ch.count == 0 || ch.count as usize > ch.options.len() {
+                let msg = format!(
+                    "choose {} of {} options: count must be 1 to the number of options",
+                    ch.count,
+                    ch.options.len()
+                );
+                c.push(t, with(cb.clone(), &[Seg::Field("count")]), msg);
+            }
+            for (k, o) in ch.options.iter().enumerate() {
+                let ob = with(cb.clone(), &[Seg::Field("options"), Seg::Index(k)]);
+                check_skill_req(c, &o.skill, t, with(ob.clone(), &[Seg::Field("skill")]));
+                check_item_holdings(c, &o.items, t, with(ob, &[Seg::Field("items")]));
+            }
+        }
+        if let Some(r) = &ty.random_items {
+            let rb = with(base.clone(), &[Seg::Field("random_items")]);
+            if r.count as usize > r.from.len() {
+                let msg = format!("{} different items drawn from a list of {}", r.count, r.from.len());
+                c.push(t, with(rb.clone(), &[Seg::Field("count")]), msg);
+            }
+            for (k, item) in r.from.iter().enumerate() {
+                refcheck!(c, items, "item", item, t, with(rb.clone(), &[Seg::Field("from"), Seg::Index(k)]));
+            }
+        }
+    }
+    for (terrain, skill) in &s.lore {
+        let p = with(f(&["lore"]), &[Seg::Key(terrain.clone())]);
+        refcheck!(c, terrains, "terrain", terrain, t, p.clone());
+        refcheck!(c, skills, "skill", skill, t, p);
+    }
+}
+
 /// Checks the rule set and the scenario together and returns every problem found.
 pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
     let mut issues = Issues::default();
@@ -449,6 +513,7 @@ fn check_rules(c: &mut Checker, r: &RuleSet) {
         refcheck!(c, events, "event type", &p.mana_event, info, pp("mana_event"));
     }
     check_economy(c, &r.economy);
+    check_starts(c, &r.starts);
     for (i, m) in r.movement.modes.iter().enumerate() {
         if let Some(req) = &m.system.skill {
             check_skill_req(c, req, MODES, with(sys(MODES, i), &[Seg::Field("skill")]));
@@ -689,6 +754,41 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     if !r.climate.months.is_empty() && s.game.start_month as usize >= r.climate.months.len() {
         let msg = format!("start_month {} is past the last month ({})", s.game.start_month, r.climate.months.len() - 1);
         c.push(game, vec![Seg::Field("start_month")], msg);
+    }
+
+    let joining = &s.game.joining;
+    if !joining.default_stance.is_empty() {
+        let p = vec![Seg::Field("joining"), Seg::Field("default_stance")];
+        refcheck!(c, stances, "stance", &joining.default_stance, game, p);
+    }
+    for (other, st) in &joining.stances {
+        let p = vec![Seg::Field("joining"), Seg::Field("stances"), Seg::Key(other.clone())];
+        if !factions.contains_key(other.as_str()) {
+            c.push(game, p.clone(), format!("unknown faction '{other}'"));
+        }
+        refcheck!(c, stances, "stance", st, game, p);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, place) in joining.places.iter().enumerate() {
+        let base = vec![Seg::Field("joining"), Seg::Field("places"), Seg::Index(i)];
+        if !seen.insert(place.tag.to_ascii_lowercase()) {
+            c.push(game, with(base.clone(), &[Seg::Field("tag")]), format!("start place '{}' given twice", place.tag));
+        }
+        if place.locations.is_empty() {
+            c.push(game, with(base.clone(), &[Seg::Field("locations")]), "a start place needs a location".into());
+        }
+        for (j, l) in place.locations.iter().enumerate() {
+            if !locations.contains_key(l.as_str()) {
+                let p = with(base.clone(), &[Seg::Field("locations"), Seg::Index(j)]);
+                c.push(game, p, format!("unknown location '{l}'"));
+            }
+        }
+        for k in place.bonus.keys() {
+            refcheck!(c, items, "item", k, game, with(base.clone(), &[Seg::Field("bonus"), Seg::Key(k.clone())]));
+        }
+        if place.fair == Some(0) {
+            c.push(game, with(base.clone(), &[Seg::Field("fair")]), "fair must be at least 1".into());
+        }
     }
 
     for (i, f) in s.factions.iter().enumerate() {

@@ -36,6 +36,8 @@ pub struct Options {
 struct Shape {
     /// One territory in this many holds a city.
     territories_per_city: usize,
+    /// New factions that start in a city before the next one is used.
+    starts_per_city: u32,
     /// Chance in % that a territory repeats its neighbour's terrain (larger regions).
     terrain_cluster_percent: u32,
     /// Chance in % that a territory is water, when the rule set has water terrains.
@@ -52,6 +54,7 @@ struct Shape {
 
 const SHAPE: Shape = Shape {
     territories_per_city: 25,
+    starts_per_city: 5,
     terrain_cluster_percent: 55,
     water_percent: 12,
     group_size: 5,
@@ -226,7 +229,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     }
     let p = Palette::new(r)?;
     let months = r.climate.months.len().max(1) as u32;
-    let game = GameSettings {
+    let mut game = GameSettings {
         name: format!("gen{}", o.seed),
         title: format!(
             "Generated world ({} territories, {} factions, {} units, seed {})",
@@ -239,6 +242,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         turn: 0,
         email: String::new(),
         deadline: String::new(),
+        joining: Default::default(),
     };
 
     // ---- map: territories on a rectangle of hexes (odd-q offset layout)
@@ -395,6 +399,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         destroyed: false,
         creatures: true,
         serves_overlord: false,
+        start: None,
     });
     factions.push(Faction {
         id: "t1".into(),
@@ -428,6 +433,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             destroyed: false,
             creatures: false,
             serves_overlord: false,
+            start: None,
         });
     }
 
@@ -505,6 +511,17 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         }
         u.orders.push("@GUARD".into());
         units.push(u);
+    }
+    // New players start in the cities, a few together (START-PLACE; docs/joining.md).
+    if !cities.is_empty() {
+        game.joining.default_stance = neutral.clone();
+        game.joining.places.push(crate::systems::overlord::data::StartPlace {
+            tag: "city".into(),
+            name: "City".into(),
+            bonus: Default::default(),
+            locations: cities.iter().map(|&i| locations[i].id.clone()).collect(),
+            fair: Some(SHAPE.starts_per_city),
+        });
     }
     Ok(Scenario { game, factions, locations, structures: Vec::new(), units, orders: Vec::new() })
 }

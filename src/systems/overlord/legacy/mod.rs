@@ -72,6 +72,57 @@ pub struct Defaults {
     /// Names of the non-player factions that serve the Overlord (TTL-OVERLORD).
     #[serde(default)]
     pub overlord_servants: Vec<String>,
+    /// What a new faction starts with (§29), which the legacy files lack.
+    #[serde(default)]
+    pub starts: crate::systems::overlord::data::Starts,
+    /// The start places the importer finds in the world (START-PLACE).
+    #[serde(default)]
+    pub start_places: StartPlaces,
+}
+
+/// How the importer finds the start places of a legacy world (START-PLACE): the
+/// capital is the place of a title (the Overlord's), the border cities are the
+/// other cities its owner holds, the colonial cities the rest.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartPlaces {
+    /// The terrain of cities.
+    pub city_terrain: Tag,
+    /// The title whose place is the capital.
+    pub capital_title: Tag,
+    /// A new faction's default stance.
+    pub default_stance: Tag,
+    /// The kinds of start place, in the order they are offered.
+    pub places: Vec<StartPlaceRule>,
+}
+
+/// One kind of start place, and which cities it takes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartPlaceRule {
+    /// The start place's tag.
+    pub tag: Tag,
+    /// Its name.
+    pub name: String,
+    /// Its bonus to the faction's funds.
+    #[serde(default)]
+    pub bonus: BTreeMap<Tag, u64>,
+    /// Its fair number ([`StartPlace::fair`](crate::systems::overlord::data::StartPlace::fair)).
+    #[serde(default)]
+    pub fair: Option<u32>,
+    /// Which cities.
+    pub select: PlaceSelect,
+}
+
+/// Which cities a kind of start place takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum PlaceSelect {
+    /// The capital.
+    Capital,
+    /// The other cities of the capital's owner.
+    CapitalOwner,
+    /// Every other city.
+    Others,
 }
 
 /// Season effects from the rules text.
@@ -214,6 +265,7 @@ fn empty_scenario() -> Scenario {
             turn: 0,
             email: String::new(),
             deadline: String::new(),
+            joining: Default::default(),
         },
         factions: Vec::new(),
         locations: Vec::new(),

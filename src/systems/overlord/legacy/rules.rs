@@ -266,6 +266,7 @@ pub fn convert(c: &mut Conv, dir: &Path, d: &Defaults) -> (RuleSet, RuleContext)
         combat,
         events,
         economy: d.economy.clone(),
+        starts: d.starts.clone(),
     };
     (rules, RuleContext { modes: mode_tags })
 }

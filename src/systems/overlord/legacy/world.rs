@@ -108,6 +108,7 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
         turn: 0,
         email: cfg.email.clone(),
         deadline: String::new(),
+        joining: Default::default(),
     };
     let gpath = dir.join(&cfg.files["GAMEFILE"]);
     c.file(&gpath);
@@ -192,7 +193,42 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
         l.titles.retain(|t| seen.insert((t.title.clone(), t.holder.clone())));
     }
     let orders = orders(c, &dir.join(&cfg.players_dir), &factions, &game);
+    game.joining.places = start_places(&d.start_places, &locations);
+    game.joining.default_stance = d.start_places.default_stance.clone();
     Scenario { game, factions, locations, structures, units, orders }
+}
+
+/// The start places of the world (START-PLACE), found as `rules` says: the place of
+/// the capital's title, the other cities of its owner, the remaining cities. A
+/// kind that finds no city is left out.
+fn start_places(rules: &super::StartPlaces, locations: &[Location]) -> Vec<crate::systems::overlord::data::StartPlace> {
+    let capital = locations.iter().find(|l| l.titles.iter().any(|t| t.title == rules.capital_title));
+    let ruler = capital.and_then(|l| l.owner.as_ref()).map(|o| o.faction.as_str());
+    let cities = || locations.iter().filter(|l| l.terrain == rules.city_terrain);
+    rules
+        .places
+        .iter()
+        .filter_map(|r| {
+            let is_capital = |l: &Location| capital.is_some_and(|c| c.id == l.id);
+            let ruled = |l: &Location| ruler.is_some() && l.owner.as_ref().map(|o| o.faction.as_str()) == ruler;
+            let ids: Vec<Tag> = match r.select {
+                super::PlaceSelect::Capital => capital.map(|l| l.id.clone()).into_iter().collect(),
+                super::PlaceSelect::CapitalOwner => {
+                    cities().filter(|l| !is_capital(l) && ruled(l)).map(|l| l.id.clone()).collect()
+                }
+                super::PlaceSelect::Others => {
+                    cities().filter(|l| !is_capital(l) && !ruled(l)).map(|l| l.id.clone()).collect()
+                }
+            };
+            (!ids.is_empty()).then(|| crate::systems::overlord::data::StartPlace {
+                tag: r.tag.clone(),
+                name: r.name.clone(),
+                bonus: r.bonus.clone(),
+                locations: ids,
+                fair: r.fair,
+            })
+        })
+        .collect()
 }
 
 fn dedupe(c: &mut Conv, seen: &mut BTreeMap<String, usize>, r: &Record) -> bool {
@@ -234,6 +270,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             destroyed: false,
             creatures: false,
             serves_overlord: false,
+            start: None,
         };
         for l in &r.body {
             match l.key.as_str() {
