@@ -209,6 +209,7 @@ impl PluginGroup for OverlordRules {
             .add(land::LandPlugin)
             .add(pillage::PillagePlugin)
             .add(combat::CombatPlugin)
+            .add(npc::NpcPlugin)
             .add(climate::ClimatePlugin)
             .add(magic::MagicPlugin)
             .add(allegiance::AllegiancePlugin)
@@ -257,6 +258,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::guards::guard_clashes",
             "mechanics::combat::enemies_on_sight",
             "mechanics::combat::fight_battles",
+            "mechanics::npc::react_to_attacks",
         ],
     ),
     ("market", &["mechanics::market::clear_markets"]),

@@ -161,6 +161,11 @@ pub struct Faction {
     /// How the faction joined the game, when it joined a running game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<FactionStart>,
+    /// The stance the faction takes toward a faction that attacks it, if less
+    /// friendly than the one it holds (NPC-IMP, NPC-MAGES: "Friendly unless
+    /// attacked, then Enemy"). `None`: attacks change nothing (NPC-CIT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provoked: Option<Tag>,
 }
 
 /// How and when a faction joined (`overlord join`).

@@ -811,6 +811,9 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         for k in f.funds.keys() {
             refcheck!(c, items, "item", k, FACTIONS, with(base.clone(), &[Seg::Field("funds"), Seg::Key(k.clone())]));
         }
+        if let Some(st) = &f.provoked {
+            refcheck!(c, stances, "stance", st, FACTIONS, with(base.clone(), &[Seg::Field("provoked")]));
+        }
         for (j, req) in f.known_skills.iter().enumerate() {
             check_skill_req(c, req, FACTIONS, with(base.clone(), &[Seg::Field("known_skills"), Seg::Index(j)]));
         }

@@ -400,6 +400,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         creatures: true,
         serves_overlord: false,
         start: None,
+        provoked: None,
     });
     factions.push(Faction {
         id: "t1".into(),
@@ -434,6 +435,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             creatures: false,
             serves_overlord: false,
             start: None,
+            provoked: None,
         });
     }
 

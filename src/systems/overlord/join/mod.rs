@@ -148,6 +148,7 @@ pub fn join(rules: &RuleSet, s: &mut Scenario, req: &JoinRequest) -> Result<Join
         creatures: false,
         serves_overlord: false,
         start: Some(start),
+        provoked: None,
     });
     s.units.extend(units);
     Ok(Joined { faction, lines })

@@ -247,7 +247,7 @@ fn a_request_that_cannot_be_met_says_why_and_changes_nothing() {
 
 #[test]
 fn new_ids_follow_the_highest_in_the_style_of_the_game() {
-    let ids = |v: &[&'static str]| v.to_vec().into_iter();
+    let ids = |v: &'static [&'static str]| v.iter().copied();
     assert_eq!(super::next_id(ids(&["f01", "f05", "m1"]), "f", 2), "f06");
     assert_eq!(super::next_id(ids(&["f1", "f9"]), "f", 2), "f10");
     assert_eq!(super::next_id(ids(&["f99"]), "f", 2), "f100");

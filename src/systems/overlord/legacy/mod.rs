@@ -72,6 +72,10 @@ pub struct Defaults {
     /// Names of the non-player factions that serve the Overlord (TTL-OVERLORD).
     #[serde(default)]
     pub overlord_servants: Vec<String>,
+    /// The stance each non-player faction takes toward a faction that attacks it
+    /// (NPC-IMP), by faction name.
+    #[serde(default)]
+    pub npc_provoked: BTreeMap<String, Tag>,
     /// What a new faction starts with (§29), which the legacy files lack.
     #[serde(default)]
     pub starts: crate::systems::overlord::data::Starts,

@@ -177,6 +177,9 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
     let mut factions = factions(c, &ff, &cfg.npcs);
     for f in &mut factions {
         f.serves_overlord = f.npc && d.overlord_servants.iter().any(|n| n.eq_ignore_ascii_case(&f.name));
+        if f.npc {
+            f.provoked = d.npc_provoked.iter().find(|(n, _)| n.eq_ignore_ascii_case(&f.name)).map(|(_, s)| s.clone());
+        }
     }
     for npc in &cfg.npcs {
         if !factions.iter().any(|f| &f.id == npc) {
@@ -271,6 +274,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             creatures: false,
             serves_overlord: false,
             start: None,
+            provoked: None,
         };
         for l in &r.body {
             match l.key.as_str() {

@@ -44,6 +44,8 @@
 //! * [`pillage`] — PILLAGE: what it takes and harms, guards attacking pillagers;
 //! * [`combat`] — ATTACK, enemies attacked on sight, and every battle of the day:
 //!   sides, the battlefield, the aftermath, the battle record;
+//! * [`npc`] — what the non-player factions do beyond their stances and standing
+//!   orders: take a stance toward those who attack them (§30);
 //! * [`structures`] — BUILD, CHRISTEN, USE of building skills, construction,
 //!   owners, bonuses;
 //! * [`magic`] — mana and its tides, spells cast in the world (USE of enchanting,
@@ -72,6 +74,7 @@ pub mod market;
 pub mod merge;
 pub mod money;
 pub mod movement;
+pub mod npc;
 pub mod pillage;
 pub mod population;
 pub mod press;

@@ -38,6 +38,14 @@ pub struct DisplayName(pub String);
 #[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow, Learnt)]
 pub struct Faction(pub(in crate::systems::overlord::world) data::Faction);
 
+impl Faction {
+    /// The stance the faction takes toward a faction that attacks it (NPC-IMP), as
+    /// the data names it; read after battles only.
+    pub fn provoked(&self) -> Option<&str> {
+        self.0.provoked.as_deref()
+    }
+}
+
 /// What a faction is (FAC-*; no order changes it): a non-player faction, the
 /// faction of wild creatures (FAC-RESIGN), one that takes resignations.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq, Eq)]
