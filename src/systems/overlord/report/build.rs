@@ -424,6 +424,9 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                     Some(_) => catalog.rules.info.parameters.market_days.clone(),
                     None => Vec::new(),
                 },
+                teaches: r.get::<Teaches>().map_or(BTreeMap::new(), |t| {
+                    t.0.iter().map(|&(s, level)| (catalog.skill_tag(s).to_string(), level)).collect()
+                }),
                 resources: survey::resources_seen(world, le, view.own_at(l))
                     .into_iter()
                     .map(|(item, n)| item_record(catalog, item, n, None))

@@ -441,6 +441,10 @@ pub struct LocationRecord {
     /// The days of the month the market clears (MKT-DAYS).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub market_days: Vec<u32>,
+    /// Skills the place teaches, up to a level (LOC-TEACH, RPT-LOC): by tag, the
+    /// highest level a unit may study to here.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub teaches: BTreeMap<String, u32>,
     /// Resources to harvest in the coming month (RES-LIST); hidden ones only where
     /// one of the faction's units present can find them (RES-HIDDEN).
     #[serde(skip_serializing_if = "Vec::is_empty")]

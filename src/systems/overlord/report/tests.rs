@@ -246,3 +246,30 @@ fn a_unit_gone_in_the_month_is_reported_as_it_was_with_its_month_rpt_unit() {
     assert_eq!(gone, ["U1"]);
     assert_eq!(g.engine.reports()[0].departed[0].events.last().unwrap().text, "Deserted, not paid again.");
 }
+
+#[test]
+fn a_location_says_what_it_teaches_rpt_loc_loc_teach() {
+    // RPT-LOC: "inner locations and structures, with what they teach".
+    use crate::systems::overlord::data::SkillLevelReq;
+    use crate::systems::overlord::testkit::Tiny;
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .with_location(|l| {
+            l.teaches.push(SkillLevelReq { skill: "cmbt".into(), level: 2 });
+            l.teaches.push(SkillLevelReq { skill: "buil".into(), level: 1 });
+        })
+        .location("L2", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "ldr", 1, "L2")
+        .without_money()
+        .build();
+    g.run();
+    let text = g.report_text("fa");
+    assert!(text.contains("  Teaches: 1st building [buil], 2nd combat [cmbt].\n"), "{text}");
+    assert_eq!(text.matches("Teaches:").count(), 1, "L2 teaches nothing: {text}");
+    let reports = g.engine.reports();
+    let json = serde_json::to_value(&reports[0]).unwrap();
+    let l1 = json["locations"].as_array().unwrap().iter().find(|l| l["id"] == "L1").unwrap();
+    assert_eq!(l1["teaches"], serde_json::json!({"buil": 1, "cmbt": 2}));
+}

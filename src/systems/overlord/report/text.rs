@@ -255,6 +255,14 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             let days: Vec<String> = l.market_days.iter().map(|&d| ordinal(d)).collect();
             let _ = writeln!(o, "  Market days: {}.", days.join(", "));
         }
+        if !l.teaches.is_empty() {
+            let skills: Vec<String> = l
+                .teaches
+                .iter()
+                .map(|(tag, &level)| format!("{} {} [{tag}]", ordinal(level), skill_name(c, tag)))
+                .collect();
+            let _ = writeln!(o, "  Teaches: {}.", skills.join(", "));
+        }
         if !l.resources.is_empty() {
             let items: Vec<String> =
                 l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
