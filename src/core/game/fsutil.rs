@@ -182,3 +182,22 @@ pub fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn exchange_swaps_two_folders_whole() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join(".0001.join"), t.path().join("0001"));
+        for (d, text) in [(&a, "new"), (&b, "old")] {
+            std::fs::create_dir_all(d.join("state")).unwrap();
+            std::fs::write(d.join("state/x.ron"), text).unwrap();
+        }
+        std::fs::write(b.join("only-old.txt"), "o").unwrap();
+        super::exchange(&a, &b).unwrap();
+        assert_eq!(std::fs::read_to_string(b.join("state/x.ron")).unwrap(), "new");
+        assert!(!b.join("only-old.txt").exists());
+        assert_eq!(std::fs::read_to_string(a.join("state/x.ron")).unwrap(), "old");
+        assert!(a.join("only-old.txt").exists());
+    }
+}

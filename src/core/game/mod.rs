@@ -577,6 +577,23 @@ mod tests {
     use super::batches;
 
     #[test]
+    fn opening_a_game_puts_back_a_turn_a_join_left_aside() {
+        // Where folders cannot be exchanged in one step, a join moves the turn aside
+        // to `.NNNN.old` first; killed there, the next open puts it back.
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir_all(root.join("rules")).unwrap();
+        std::fs::write(root.join("rules/ruleset.ron"), "()").unwrap();
+        std::fs::create_dir_all(root.join("turns/.0003.old/state")).unwrap();
+        std::fs::write(root.join("turns/.0003.old/state/game.ron"), "x").unwrap();
+        std::fs::create_dir_all(root.join("turns/0002")).unwrap();
+        let g = super::GameDir::open(root).unwrap();
+        assert_eq!(std::fs::read_to_string(g.turn_dir(3).join("state/game.ron")).unwrap(), "x");
+        assert!(!root.join("turns/.0003.old").exists());
+        assert_eq!(g.current_turn().unwrap(), 3);
+    }
+
+    #[test]
     fn report_batches_close_at_the_size_budget_or_the_count() {
         // Sizes 1: cut by count.
         assert_eq!(batches(5, 2, 100, |_| 1), [0..2, 2..4, 4..5]);

@@ -108,14 +108,10 @@ pub fn join(rules: &RuleSet, s: &mut Scenario, req: &JoinRequest) -> Result<Join
     }
 
     // The units: the leader, then those stacked under it.
-    let mut ids = s.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>();
-    let leader_id = next_id(ids.iter().copied(), "U", 1);
-    ids.push(&leader_id);
+    let leader_id = next_id(s.units.iter().map(|u| u.id.as_str()), "U", 1);
     let mut units = vec![unit(&starts.leader, &leader_id, &faction, &location, None, items, leader_skills)];
-    let mut follower_ids = Vec::new();
     for f in &starts.followers {
-        let id = next_id(ids.iter().copied().chain(follower_ids.iter().map(String::as_str)), "U", 1);
-        follower_ids.push(id.clone());
+        let id = next_id(units.iter().map(|u| u.id.as_str()), "U", 1);
         units.push(unit(f, &id, &faction, &location, Some(&leader_id), merge(f.items.clone()), Vec::new()));
     }
     for u in &units {
