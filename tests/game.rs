@@ -656,3 +656,56 @@ fn a_month_of_unit_life_on_the_alpha_world() {
     assert!(smith.items.iter().any(|i| i.0 == "swrd" && i.1 == 2), "{:?}", smith.items);
     assert!(!smith.items.iter().any(|i| i.0 == "iron"));
 }
+
+#[test]
+fn one_command_changes_a_game_at_a_time() {
+    use overlord::core::game::lock::{self, Hold};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    let g = alpha_game(&dir);
+    // A run or a join while another holds the game fails at once, naming the
+    // game, and changes nothing.
+    let held = lock::take(&dir, Hold::Change).unwrap();
+    let e = g.run::<Overlord>(Threads::One, |_, _| {}).unwrap_err();
+    assert_eq!(e.path, dir);
+    assert!(e.message.contains("another command is changing this game"), "{e}");
+    let out = bin().arg("join").arg(&dir).args(["Late", "l@x.org", "general", "border"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another command is changing this game"));
+    let out = bin().arg("run").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(g.current_turn().unwrap(), 0);
+    // A mail waits for the run or join that holds the game, then is stored.
+    let stored = Arc::new(AtomicBool::new(false));
+    let mail = {
+        let (dir, stored) = (dir.clone(), stored.clone());
+        std::thread::spawn(move || {
+            let g = GameDir::open(&dir).unwrap();
+            let r = g.submit::<Overlord>("GAME f05 pswd5\nUNIT U500\nSTUDY cmbt\n").unwrap();
+            stored.store(true, Ordering::SeqCst);
+            r.turn
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!stored.load(Ordering::SeqCst), "the mail waits while the game is held");
+    drop(held);
+    assert_eq!(mail.join().unwrap(), 1);
+    // A run waits for mails being taken in, then runs.
+    let reading = lock::take(&dir, Hold::Read).unwrap();
+    let released = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let released = released.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            released.store(true, Ordering::SeqCst);
+            drop(reading);
+        })
+    };
+    let s = g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+    assert!(released.load(Ordering::SeqCst), "the run waited for the mail");
+    assert_eq!(s.turn, 1);
+    reader.join().unwrap();
+    assert!(fs::read_to_string(g.turn_dir(1).join("orders/f05.txt")).unwrap().contains("STUDY cmbt"));
+}

@@ -106,6 +106,7 @@ impl GameDir {
     /// Reads a mail and stores (or, with [`Mode::CheckOnly`], only checks) each of
     /// its sections. Fails when the mail cannot be read at all, or on I/O errors.
     pub(super) fn take_mail<S: GameSystem>(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
+        let _hold = super::lock::take(self.root(), super::lock::Hold::Read)?;
         let current = self.current_turn()?;
         let state = self.state::<S>(current)?;
         let words = S::words(&std::sync::Arc::new(self.rules::<S>()?));

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! <game>/
+//!   .lock                       one command changing the game at a time (lock)
 //!   rules/                      the rule set, copied when the game was created
 //!   orders/<turn>/<faction>.txt submitted orders waiting for that turn
 //!   turns/<turn>/               one folder per complete turn:
@@ -27,6 +28,7 @@
 //! folders exchanged in one step.
 
 mod fsutil;
+pub mod lock;
 pub mod mail;
 
 use crate::core::diag::Diagnostic;
@@ -100,7 +102,11 @@ impl GameDir {
         if !g.root.join("rules").join("ruleset.ron").is_file() || !g.root.join("turns").is_dir() {
             return Err(GameError::new(&g.root, "not a game directory (create one with `overlord new`)"));
         }
-        g.recover_join()?;
+        // Only when no other command is at work: a join in progress is not to be
+        // mistaken for one interrupted.
+        if let Some(_alone) = lock::try_alone(&g.root) {
+            g.recover_join()?;
+        }
         Ok(g)
     }
 
@@ -190,6 +196,8 @@ impl GameDir {
         engine.defer_reports();
         engine.report_only();
         let run_time = t.elapsed();
+        std::fs::create_dir_all(root).map_err(|e| GameError::io(root, e))?;
+        let _hold = lock::take(root, lock::Hold::Change)?;
         let tmp_rules = root.join(".rules.partial");
         fsutil::remove_if_exists(&tmp_rules).map_err(|e| GameError::io(&tmp_rules, e))?;
         write_tree(&tmp_rules, &S::rules_files(&rules).map_err(|e| GameError::io(&tmp_rules, e))?)
@@ -282,6 +290,7 @@ impl GameDir {
         on_tick: impl FnMut(u32, u32),
     ) -> Result<TurnSummary, GameError> {
         let started = Instant::now();
+        let _hold = lock::take(&self.root, lock::Hold::Change)?;
         let current = self.current_turn()?;
         let next = current + 1;
         let rules = Arc::new(self.rules::<S>()?);
@@ -388,6 +397,7 @@ impl GameDir {
         mut request: JoinRequest,
         threads: Threads,
     ) -> Result<(Joined, String), GameError> {
+        let _hold = lock::take(&self.root, lock::Hold::Change)?;
         let turn = self.current_turn()?;
         let dir = self.turn_dir(turn);
         let rules = Arc::new(self.rules::<S>()?);
