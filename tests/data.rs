@@ -348,6 +348,17 @@ fn a_rule_set_naming_no_rule_system_says_what_to_add() {
 }
 
 #[test]
+fn a_factions_stance_when_provoked_and_sparing_skills_must_exist() {
+    // NPC-IMP, NPC-CRE: `provoked` names a stance, `spared_by` skills.
+    let t = alpha_copy();
+    let line = edit(t.path(), "factions.ron", "spared_by: [\"beas\"]", "spared_by: [\"beax\"]");
+    assert_one(&check(t.path()), "factions.ron", line, "unknown skill 'beax' (at [2].spared_by[0])");
+    let t = alpha_copy();
+    let line = edit(t.path(), "factions.ron", "provoked: Some(\"enemy\")", "provoked: Some(\"enmy\")");
+    assert_one(&check(t.path()), "factions.ron", line, "unknown stance 'enmy' (at [0].provoked)");
+}
+
+#[test]
 fn core_fields_and_overlord_fields_are_each_checked_where_they_stand() {
     // A core field (travel days by movement mode) and an Overlord field (the land
     // skill, under `system:`) of the first terrain, each wrong.

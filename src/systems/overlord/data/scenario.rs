@@ -166,6 +166,11 @@ pub struct Faction {
     /// attacked, then Enemy"). `None`: attacks change nothing (NPC-CIT).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provoked: Option<Tag>,
+    /// Skills (tags) that keep the faction from attacking on sight: it does not
+    /// attack a stack with a unit that knows one of them (NPC-CRE: "certain skills
+    /// will prevent that"; docs/npc.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spared_by: Vec<Tag>,
 }
 
 /// How and when a faction joined (`overlord join`).

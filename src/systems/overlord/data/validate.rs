@@ -814,6 +814,9 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         if let Some(st) = &f.provoked {
             refcheck!(c, stances, "stance", st, FACTIONS, with(base.clone(), &[Seg::Field("provoked")]));
         }
+        for (j, s) in f.spared_by.iter().enumerate() {
+            refcheck!(c, skills, "skill", s, FACTIONS, with(base.clone(), &[Seg::Field("spared_by"), Seg::Index(j)]));
+        }
         for (j, req) in f.known_skills.iter().enumerate() {
             check_skill_req(c, req, FACTIONS, with(base.clone(), &[Seg::Field("known_skills"), Seg::Index(j)]));
         }

@@ -401,6 +401,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         serves_overlord: false,
         start: None,
         provoked: None,
+        spared_by: Vec::new(),
     });
     factions.push(Faction {
         id: "t1".into(),
@@ -436,6 +437,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             serves_overlord: false,
             start: None,
             provoked: None,
+            spared_by: Vec::new(),
         });
     }
 

@@ -145,6 +145,7 @@ pub fn join(rules: &RuleSet, s: &mut Scenario, req: &JoinRequest) -> Result<Join
         serves_overlord: false,
         start: Some(start),
         provoked: None,
+        spared_by: Vec::new(),
     });
     s.units.extend(units);
     Ok(Joined { faction, lines })

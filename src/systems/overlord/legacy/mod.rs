@@ -76,6 +76,10 @@ pub struct Defaults {
     /// (NPC-IMP), by faction name.
     #[serde(default)]
     pub npc_provoked: BTreeMap<String, Tag>,
+    /// The skills that keep each non-player faction from attacking on sight
+    /// (NPC-CRE), by faction name.
+    #[serde(default)]
+    pub npc_spared_by: BTreeMap<String, Vec<Tag>>,
     /// What a new faction starts with (§29), which the legacy files lack.
     #[serde(default)]
     pub starts: crate::systems::overlord::data::Starts,

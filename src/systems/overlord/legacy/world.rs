@@ -179,6 +179,12 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
         f.serves_overlord = f.npc && d.overlord_servants.iter().any(|n| n.eq_ignore_ascii_case(&f.name));
         if f.npc {
             f.provoked = d.npc_provoked.iter().find(|(n, _)| n.eq_ignore_ascii_case(&f.name)).map(|(_, s)| s.clone());
+            f.spared_by = d
+                .npc_spared_by
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&f.name))
+                .map(|(_, s)| s.clone())
+                .unwrap_or_default();
         }
     }
     for npc in &cfg.npcs {
@@ -275,6 +281,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             serves_overlord: false,
             start: None,
             provoked: None,
+            spared_by: Vec::new(),
         };
         for l in &r.body {
             match l.key.as_str() {

@@ -44,6 +44,11 @@ impl Faction {
     pub fn provoked(&self) -> Option<&str> {
         self.0.provoked.as_deref()
     }
+
+    /// The skills that keep the faction from attacking a stack on sight (NPC-CRE).
+    pub fn spared_by(&self) -> &[String] {
+        &self.0.spared_by
+    }
 }
 
 /// What a faction is (FAC-*; no order changes it): a non-player faction, the

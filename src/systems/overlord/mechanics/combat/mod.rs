@@ -1,5 +1,5 @@
 //! Battle (§26 of the rules; CMB-*, GRD-CLASH, GRD-AMBUSH, CP-BATTLE, STK-BATTLE,
-//! SKL-EXP-BATTLE, RACE-HERO-PROMOTE, TTL-DEATH; ORD-ATTACK, SET-TERSE).
+//! SKL-EXP-BATTLE, RACE-HERO-PROMOTE, TTL-DEATH, NPC-CRE; ORD-ATTACK, SET-TERSE).
 //!
 //! Battles are asked for during the day and fought in the day's `battle` step, by
 //! the core's battle framework ([`crate::core::battle`]) with Overlord's resolver:
@@ -37,7 +37,7 @@ use crate::systems::overlord::mechanics::stacks::set_leader;
 use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Target};
-use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StructureOwner};
+use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StackLeader, StructureOwner};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
@@ -287,11 +287,18 @@ pub fn enemies_on_sight(world: &mut World) {
             x.observation = x.observation.max(obs);
             if shown { &mut x.shown } else { &mut x.hidden }.push(u, stealth);
         }
+        // NPC-CRE: the stacks each sparing faction leaves alone here.
+        let spared: Vec<(Entity, EntityHashSet)> = firsts
+            .iter()
+            .filter(|x| aggressive.contains(&x.faction))
+            .filter_map(|x| Some((x.faction, spared_stacks(world, x.faction, &units)?)))
+            .collect();
+        let spares = |f: Entity| spared.iter().find(|x| x.0 == f).map(|x| &x.1);
         for i in 0..firsts.len() {
             for k in i + 1..firsts.len() {
                 let (a, b) = (&firsts[i], &firsts[k]);
-                let a_on_b = target_on_sight(world, &aggressive, a.faction, a.observation, b);
-                let b_on_a = target_on_sight(world, &aggressive, b.faction, b.observation, a);
+                let a_on_b = target_on_sight(world, &aggressive, a.faction, a.observation, b, spares(a.faction));
+                let b_on_a = target_on_sight(world, &aggressive, b.faction, b.observation, a, spares(b.faction));
                 // The later comer (the later in report order) attacks when both would.
                 let (attacker, target) = match (a_on_b, b_on_a) {
                     (_, Some(t)) => (b.unit, t),
@@ -308,24 +315,58 @@ pub fn enemies_on_sight(world: &mut World) {
     }
 }
 
+/// The top of the stack `u` is in (STK-*: a stack within a stack is one stack).
+fn stack_top(world: &World, mut u: Entity) -> Entity {
+    while let Some(l) = world.get::<StackLeader>(u).and_then(|x| x.0) {
+        u = l;
+    }
+    u
+}
+
+/// The stacks (their tops) among `units` that faction `f` does not attack on sight:
+/// those with a unit that knows one of the skills of its `spared_by` (NPC-CRE).
+/// `None` when it spares no one.
+fn spared_stacks(world: &World, f: Entity, units: &[(u32, Entity, Entity)]) -> Option<EntityHashSet> {
+    let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
+    let faction = world.get::<crate::systems::overlord::world::components::Faction>(f)?;
+    let skills: Vec<_> = faction.spared_by().iter().filter_map(|t| catalog.skill(t)).collect();
+    if skills.is_empty() {
+        return None;
+    }
+    let tops = units
+        .iter()
+        .filter(|x| {
+            world
+                .get::<crate::systems::overlord::world::components::Skills>(x.1)
+                .is_some_and(|k| skills.iter().any(|&s| k.level(catalog, s) > 0))
+        })
+        .map(|x| stack_top(world, x.1))
+        .collect();
+    Some(tops)
+}
+
 /// The unit of `b`'s faction that faction `a`, looking with `observation`, attacks
 /// on sight: the first it sees (VIS-SEE) and holds Enemy, by its stance when the
-/// unit shows its faction, by [`unseen_stance`] when not (DIP-UNSEEN).
+/// unit shows its faction, by [`unseen_stance`] when not (DIP-UNSEEN), and whose
+/// stack `a` does not spare (`spared`, NPC-CRE).
 fn target_on_sight(
     world: &World,
     aggressive: &EntityHashSet,
     a: Entity,
     observation: i32,
     b: &First,
+    spared: Option<&EntityHashSet>,
 ) -> Option<Entity> {
     if !aggressive.contains(&a) {
         return None;
     }
     let table = &world.resource::<crate::systems::overlord::world::Catalog>().stances;
-    let seen = b.shown.first_seen(observation).filter(|_| grants(world, a, b.faction, StanceGrant::AttackOnSight));
-    let unseen = b
-        .hidden
-        .first_seen(observation)
+    let find = |h: &Hiding| match spared {
+        None => h.first_seen(observation),
+        Some(s) => h.first_seen_where(observation, |u| !s.contains(&stack_top(world, u))),
+    };
+    let seen = find(&b.shown).filter(|_| grants(world, a, b.faction, StanceGrant::AttackOnSight));
+    let unseen = find(&b.hidden)
         .filter(|_| unseen_stance(world, a, b.faction).is_some_and(|s| table.grants(s, StanceGrant::AttackOnSight)));
     let seq = |u: Entity| world.get::<Seq>(u).map_or(u32::MAX, |s| s.0);
     [seen, unseen].into_iter().flatten().min_by_key(|&u| seq(u))
@@ -347,6 +388,7 @@ struct First {
 #[derive(Default)]
 struct Hiding {
     units: Vec<Entity>,
+    stealth: Vec<i32>,
     lowest: Vec<i32>,
 }
 
@@ -354,12 +396,20 @@ impl Hiding {
     fn push(&mut self, u: Entity, stealth: i32) {
         let low = self.lowest.last().map_or(stealth, |&l| l.min(stealth));
         self.units.push(u);
+        self.stealth.push(stealth);
         self.lowest.push(low);
     }
 
     /// The first unit whose stealth `observation` reaches, or that shows itself.
     fn first_seen(&self, observation: i32) -> Option<Entity> {
         self.units.get(self.lowest.partition_point(|&l| l > observation)).copied()
+    }
+
+    /// The first unit `observation` sees among those `keep` accepts (a search from
+    /// the first seen; only a faction that spares some stacks asks).
+    fn first_seen_where(&self, observation: i32, keep: impl Fn(Entity) -> bool) -> Option<Entity> {
+        let from = self.lowest.partition_point(|&l| l > observation);
+        (from..self.units.len()).find(|&i| self.stealth[i] <= observation && keep(self.units[i])).map(|i| self.units[i])
     }
 }
 

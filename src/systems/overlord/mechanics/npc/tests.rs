@@ -91,3 +91,61 @@ fn a_provoked_faction_never_grows_friendlier_and_citizens_are_never_provoked_npc
     assert_eq!(g.stance("fc", "fb"), "friend", "NPC-CIT: always Friendly");
     assert_eq!(g.stance("fi", "fa"), "enemy", "Enemy is less friendly than Hostile: kept");
 }
+
+/// fm: wild creatures (NPC, Enemy by default) at L1 with U9; fa's U1 leads U2, fb's
+/// U3 stands alone. `tamer` is the unit of fa's stack that knows beast mastery;
+/// `spared_by` the creatures' skills that spare a stack.
+fn creatures(tamer: Option<&str>, spared_by: &[&str]) -> Game {
+    let spared_by: Vec<String> = spared_by.iter().map(|s| s.to_string()).collect();
+    let t = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .faction("fm")
+        .with_faction(|f| {
+            f.npc = true;
+            f.default_stance = "enemy".into();
+            f.spared_by = spared_by;
+        })
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "ldr", 1, "L1")
+        .under("U1")
+        .unit("U3", "fb", "ldr", 1, "L1")
+        .unit("U9", "fm", "ldr", 1, "L1")
+        .skills(&[("cmbt", 3000)]);
+    let t = match tamer {
+        Some(id) => t.with_scenario(|s| {
+            let u = s.units.iter_mut().find(|u| u.id == id).unwrap();
+            u.skills.push(crate::systems::overlord::data::SkillExperience("beas".into(), 3000));
+        }),
+        None => t,
+    };
+    t.advertising().without_money().build()
+}
+
+fn fought(g: &Game) -> Vec<String> {
+    let mut out: Vec<String> = battle_sides(g).into_iter().flat_map(|[a, b]| a.into_iter().chain(b)).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn creatures_spare_a_stack_with_a_beast_master_npc_cre() {
+    // Without a sparing skill the creatures attack both players on sight.
+    let mut g = creatures(None, &["beas"]);
+    g.days(1);
+    assert_eq!(fought(&g), ["fa", "fb", "fm"]);
+    // fa's leader knows beast mastery: its whole stack is spared, fb is attacked.
+    let mut g = creatures(Some("U1"), &["beas"]);
+    g.days(1);
+    assert_eq!(fought(&g), ["fb", "fm"]);
+    // So is a stack whose member, not its leader, knows it.
+    let mut g = creatures(Some("U2"), &["beas"]);
+    g.days(1);
+    assert_eq!(fought(&g), ["fb", "fm"]);
+    // The skill spares only where the creatures' faction says so.
+    let mut g = creatures(Some("U1"), &[]);
+    g.days(1);
+    assert_eq!(fought(&g), ["fa", "fb", "fm"]);
+}
