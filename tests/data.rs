@@ -348,7 +348,7 @@ fn a_rule_set_naming_no_rule_system_says_what_to_add() {
 }
 
 #[test]
-fn a_factions_stance_when_provoked_and_sparing_skills_must_exist() {
+fn a_factions_provoked_stance_sparing_skills_and_explored_places_must_exist() {
     // NPC-IMP, NPC-CRE: `provoked` names a stance, `spared_by` skills.
     let t = alpha_copy();
     let line = edit(t.path(), "factions.ron", "spared_by: [\"beas\"]", "spared_by: [\"beax\"]");
@@ -356,6 +356,15 @@ fn a_factions_stance_when_provoked_and_sparing_skills_must_exist() {
     let t = alpha_copy();
     let line = edit(t.path(), "factions.ron", "provoked: Some(\"enemy\")", "provoked: Some(\"enmy\")");
     assert_one(&check(t.path()), "factions.ron", line, "unknown stance 'enmy' (at [0].provoked)");
+    // The places a faction has been to (map memory) must exist.
+    let t = alpha_copy();
+    let line = edit(
+        t.path(),
+        "factions.ron",
+        "spared_by: [\"beas\"],",
+        "spared_by: [\"beas\"], explored: [\"L1\", \"L999\"],",
+    );
+    assert_one(&check(t.path()), "factions.ron", line, "unknown location 'L999' (at [2].explored[1])");
 }
 
 #[test]

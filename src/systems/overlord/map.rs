@@ -7,11 +7,12 @@
 //! without one is grey). A place inside another (a city, a guild) marks its
 //! container's hex with a dot. Each hex carries its id; hovering shows its name.
 //!
-//! A faction's map shows only what its report does: the places where it has units
-//! (terrain, name, the places inside, its number of units there, ringed), and the
-//! places their exits lead to, by id only, in grey: their terrain is not told.
-//! Nothing else is drawn, not even as an outline, so the map's shape beyond what
-//! the faction has seen stays unknown.
+//! A faction's map shows what its reports have shown it: the places where it has
+//! units (terrain, name, the places inside, its number of units there, ringed),
+//! the places it has been to before (its `explored` places, kept with the game:
+//! terrain and name, not ringed), and the places the exits of both lead to, by id
+//! only, in grey: their terrain is not told. Nothing else is drawn, not even as an
+//! outline, so the map's shape beyond what the faction has seen stays unknown.
 
 use crate::systems::overlord::data::{RuleSet, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
@@ -70,10 +71,17 @@ pub fn svg(rules: &RuleSet, state: &Scenario, faction: Option<&str>) -> Result<S
             }
         }
     }
+    // The places it has been to (map memory), and their hexes.
+    let explored: BTreeSet<usize> = faction
+        .and_then(|f| state.factions.iter().find(|x| x.id == f))
+        .map(|f| f.explored.iter().filter_map(|id| by_id.get(id.as_str()).copied()).collect())
+        .unwrap_or_default();
+    let explored_hexes: BTreeSet<usize> = explored.iter().filter_map(|&i| hex_place(i)).collect();
+    let known = |h: usize| faction.is_none() || present.contains_key(&h) || explored_hexes.contains(&h);
     let mut named: BTreeSet<usize> = BTreeSet::new();
     if faction.is_some() {
         for (i, l) in state.locations.iter().enumerate() {
-            let here = hex_place(i).is_some_and(|h| present.contains_key(&h));
+            let here = hex_place(i).is_some_and(|h| present.contains_key(&h)) || explored.contains(&i);
             if here {
                 named.extend(l.exits.iter().filter_map(|x| by_id.get(x.to.as_str())).filter_map(|&t| hex_place(t)));
             }
@@ -82,7 +90,7 @@ pub fn svg(rules: &RuleSet, state: &Scenario, faction: Option<&str>) -> Result<S
     let mut cells: BTreeMap<usize, Cell> = BTreeMap::new();
     for (i, l) in state.locations.iter().enumerate() {
         let Some(h) = hex_place(i) else { continue };
-        let whole = faction.is_none() || present.contains_key(&h);
+        let whole = known(h);
         if !whole && !named.contains(&h) {
             continue;
         }
@@ -94,7 +102,8 @@ pub fn svg(rules: &RuleSet, state: &Scenario, faction: Option<&str>) -> Result<S
             inner: Vec::new(),
             units: present.get(&h).copied().unwrap_or(0),
         });
-        if i != h && whole {
+        // Inside a hex it has only been to: the places it has been to.
+        if i != h && whole && (faction.is_none() || present.contains_key(&h) || explored.contains(&i)) {
             cell.inner.push(&l.name);
         }
     }
@@ -243,5 +252,36 @@ mod tests {
         assert!(!out.contains(&format!("[{}]", unseen.id)));
         // A faction the game does not have is an error naming it.
         assert_eq!(svg(&rules, s, Some("f99")).unwrap_err(), "no faction 'f99' in this game");
+    }
+
+    #[test]
+    fn a_factions_map_remembers_the_places_it_has_been_to() {
+        let (rules, mut s) = (overlord_rules(), alpha());
+        let f = "f05";
+        let before = hexes(&svg(&rules, &s, Some(f)).unwrap());
+        // A hex it has never seen nor named.
+        let far = s
+            .locations
+            .iter()
+            .find(|l| l.hex.is_some() && l.terrain != "ocea" && !before.iter().any(|d| d.0 == l.id))
+            .unwrap()
+            .clone();
+        s.factions.iter_mut().find(|x| x.id == f).unwrap().explored = vec![far.id.clone()];
+        let out = svg(&rules, &s, Some(f)).unwrap();
+        let after = hexes(&out);
+        let (r, g, b) = rules.terrains.iter().find(|t| t.tag == far.terrain).unwrap().color.unwrap();
+        assert!(after.contains(&(far.id.clone(), format!("#{r:02x}{g:02x}{b:02x}"))), "drawn in its terrain's colour");
+        assert!(out.contains(&format!("{} [{}]", far.name, far.id)), "named");
+        // Not ringed as a place where it has units now.
+        let line = out.lines().find(|l| l.contains(&format!("{} [{}]", far.name, far.id))).unwrap();
+        assert!(line.contains("stroke=\"#202020\""), "{line}");
+        // Where its exits lead is known by id.
+        for x in &far.exits {
+            let to = s.locations.iter().find(|l| l.id == x.to).unwrap();
+            if to.hex.is_some() {
+                assert!(after.iter().any(|d| d.0 == to.id), "{} named", to.id);
+            }
+        }
+        assert!(after.len() > before.len());
     }
 }

@@ -234,6 +234,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
             "mechanics::scheduler::start_month",
             "mechanics::scheduler::note_unhandled",
             "mechanics::visibility::start_month",
+            "mechanics::visibility::visits::start_month",
             "mechanics::study::start_month",
             "mechanics::study::find_teachers",
             "mechanics::market::start_month",
@@ -309,7 +310,10 @@ pub const STEPS: &[(&str, &[&str])] = &[
     ),
     ("weather", &["mechanics::climate::draw_weather"]),
     // Before the reports.
-    ("knowledge", &["mechanics::stats::refresh", "mechanics::knowledge::learn"]),
+    (
+        "knowledge",
+        &["mechanics::stats::refresh", "mechanics::visibility::visits::record_explored", "mechanics::knowledge::learn"],
+    ),
     ("reports", &["report::build::build_reports"]),
 ];
 

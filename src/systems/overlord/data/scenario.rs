@@ -171,6 +171,10 @@ pub struct Faction {
     /// will prevent that"; docs/npc.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spared_by: Vec<Tag>,
+    /// The places (location ids) the faction's units have been to, in location
+    /// order: what its map shows of the world beyond where it stands now.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explored: Vec<Tag>,
 }
 
 /// How and when a faction joined (`overlord join`).

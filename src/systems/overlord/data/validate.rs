@@ -814,6 +814,12 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         if let Some(st) = &f.provoked {
             refcheck!(c, stances, "stance", st, FACTIONS, with(base.clone(), &[Seg::Field("provoked")]));
         }
+        for (j, l) in f.explored.iter().enumerate() {
+            if !locations.contains_key(l.as_str()) {
+                let p = with(base.clone(), &[Seg::Field("explored"), Seg::Index(j)]);
+                c.push(FACTIONS, p, format!("unknown location '{l}'"));
+            }
+        }
         for (j, s) in f.spared_by.iter().enumerate() {
             refcheck!(c, skills, "skill", s, FACTIONS, with(base.clone(), &[Seg::Field("spared_by"), Seg::Index(j)]));
         }

@@ -402,6 +402,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         start: None,
         provoked: None,
         spared_by: Vec::new(),
+        explored: Vec::new(),
     });
     factions.push(Faction {
         id: "t1".into(),
@@ -438,6 +439,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             start: None,
             provoked: None,
             spared_by: Vec::new(),
+            explored: Vec::new(),
         });
     }
 

@@ -146,6 +146,7 @@ pub fn join(rules: &RuleSet, s: &mut Scenario, req: &JoinRequest) -> Result<Join
         start: Some(start),
         provoked: None,
         spared_by: Vec::new(),
+        explored: Vec::new(),
     });
     s.units.extend(units);
     Ok(Joined { faction, lines })

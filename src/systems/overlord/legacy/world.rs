@@ -282,6 +282,7 @@ fn factions(c: &mut Conv, f: &LegacyFile, npcs: &BTreeSet<String>) -> Vec<Factio
             start: None,
             provoked: None,
             spared_by: Vec::new(),
+            explored: Vec::new(),
         };
         for l in &r.body {
             match l.key.as_str() {

@@ -108,6 +108,9 @@ struct Index {
     taxes_of: Vec<u64>,
     /// The units each faction lost this month (positions in [`Departures`]).
     departed_of: Vec<Vec<usize>>,
+    /// The days each faction's units were at each place this month (none when no
+    /// month was played).
+    days_of: Vec<BTreeMap<Entity, Vec<(u32, u32)>>>,
 }
 
 use crate::systems::overlord::mechanics::combat::Battles;
@@ -165,7 +168,13 @@ fn index(world: &World, dir: &Directory) -> Index {
             }
         }
     }
-    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of }
+    let clock = world.resource::<Clock>();
+    let days_of = if clock.tick == 0 {
+        vec![BTreeMap::new(); dir.factions.len()]
+    } else {
+        crate::systems::overlord::mechanics::visibility::visits::days_present(world, &by_faction, clock.ticks)
+    };
+    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, days_of }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -355,6 +364,10 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             let weathers = &catalog.rules.climate.weathers;
             LocationRecord {
                 id: id_of(world, le),
+                days: idx.days_of[i]
+                    .get(&le)
+                    .filter(|d| d[..] != [(1, clock.ticks)])
+                    .map_or(Vec::new(), |d| d.iter().map(|&(a, b)| [a, b]).collect()),
                 name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
                 terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
                 population: r.get::<Population>().map_or(0, |p| p.0),
@@ -435,6 +448,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             }
         })
         .collect();
+    let passed = passed_records(world, &idx.days_of[i], &locations);
     // DIP-PRIVATE (rulings 11): the stances toward the faction its units saw shown
     // by other factions' guards.
     let mut faction = faction;
@@ -468,10 +482,52 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             .map(|&k| departed_record(world, catalog, &world.resource::<Departures>().0[k]))
             .collect(),
         locations,
+        passed,
         structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
         battles: battles_seen(world, idx, fe, &faction_id),
         knowledge: knowledge(catalog, f.get::<Learnt>()),
     }
+}
+
+/// The places of `days` (where the faction's units were this month) that are not
+/// among `present` (where they are now), in report order (RPT-LOC).
+fn passed_records(
+    world: &World,
+    days: &BTreeMap<Entity, Vec<(u32, u32)>>,
+    present: &[LocationRecord],
+) -> Vec<PassedRecord> {
+    let here: std::collections::HashSet<&str> = present.iter().map(|l| l.id.as_str()).collect();
+    let catalog = world.resource::<Catalog>();
+    let mut out: Vec<(u32, PassedRecord)> = days
+        .iter()
+        .filter_map(|(&le, d)| {
+            let id = id_of(world, le);
+            if here.contains(id.as_str()) {
+                return None;
+            }
+            let r = world.entity(le);
+            let name_of = |e: Entity| world.get::<DisplayName>(e).map(|n| n.0.clone()).unwrap_or_default();
+            let mut exits: Vec<PassedExit> = Vec::new();
+            for x in r.get::<Exits>().map_or(&[][..], |x| &x.0[..]) {
+                let dir = catalog.rules.movement.directions[x.dir].tag.clone();
+                let to = id_of(world, x.to);
+                if !exits.iter().any(|e| e.dir == dir && e.to == to) {
+                    exits.push(PassedExit { dir, to, to_name: name_of(x.to) });
+                }
+            }
+            let rec = PassedRecord {
+                name: name_of(le),
+                terrain: r.get::<Terrain>().map(|t| catalog.terrain_tag(t.0).to_string()).unwrap_or_default(),
+                container: r.get::<Within>().and_then(|w| w.container).map(|c| id_of(world, c)),
+                days: d.iter().map(|&(a, b)| [a, b]).collect(),
+                exits,
+                id,
+            };
+            Some((r.get::<Seq>().map_or(u32::MAX, |s| s.0), rec))
+        })
+        .collect();
+    out.sort_by_key(|x| x.0);
+    out.into_iter().map(|x| x.1).collect()
 }
 
 /// RPT-KNOW, FAC-RESHOW: what the faction learnt this month, then what it asked to

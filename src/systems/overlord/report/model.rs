@@ -38,6 +38,10 @@ pub struct FactionReport {
     pub departed: Vec<DepartedRecord>,
     /// Locations where the faction has units, in report order.
     pub locations: Vec<LocationRecord>,
+    /// Places its units were at during the month but left (RPT-LOC "each location
+    /// where the faction was"), in report order: what is seen passing through.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<PassedRecord>,
     /// Structures and vessels the faction owns, wherever they are, in report order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub structures: Vec<StructureRecord>,
@@ -391,6 +395,11 @@ pub struct TitleRecord {
 pub struct LocationRecord {
     /// Location id.
     pub id: String,
+    /// The days of the month the faction's units were here: the first and last day
+    /// of each stay, stays that touch merged. Absent when they were here the whole
+    /// month, or no month was played (turn 0, a join).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub days: Vec<[u32; 2]>,
     /// Location name.
     pub name: String,
     /// Terrain tag.
@@ -463,4 +472,35 @@ pub struct LocationRecord {
 
 fn is_zero_u64(n: &u64) -> bool {
     *n == 0
+}
+
+/// A place the faction's units were at during the month and left: where it lies
+/// and leads, and when they were there; nothing of its state at the month's end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PassedRecord {
+    /// Location id.
+    pub id: String,
+    /// Location name.
+    pub name: String,
+    /// Terrain tag.
+    pub terrain: String,
+    /// The location it lies inside, for inner locations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// The days the faction's units were there, as in [`LocationRecord::days`].
+    pub days: Vec<[u32; 2]>,
+    /// Its exits: direction, location id and name, in data order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<PassedExit>,
+}
+
+/// An exit of a place passed through.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PassedExit {
+    /// Direction name.
+    pub dir: String,
+    /// Location id it leads to.
+    pub to: String,
+    /// That location's name.
+    pub to_name: String,
 }

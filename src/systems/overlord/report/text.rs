@@ -214,6 +214,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             place(&mut o, cont);
         }
         o.push_str(".\n");
+        days_here(&mut o, &l.days);
         let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
         if l.wages > 0 {
             let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
@@ -355,6 +356,23 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             structure_line(&mut o, c, s, false);
         }
     }
+    if !r.passed.is_empty() {
+        o.push_str("\nPlaces passed through this month:\n");
+        for l in &r.passed {
+            let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
+            if let Some(cont) = &l.container {
+                o.push_str(", located in ");
+                place(&mut o, cont);
+            }
+            o.push_str(".\n");
+            days_here(&mut o, &l.days);
+            if !l.exits.is_empty() {
+                let exits: Vec<String> =
+                    l.exits.iter().map(|x| format!("{} to {} [{}]", x.dir, x.to_name, x.to)).collect();
+                let _ = writeln!(o, "  Exits: {}.", exits.join(", "));
+            }
+        }
+    }
     if !r.structures.is_empty() {
         o.push_str("\nStructures and vessels:\n");
         for s in &r.structures {
@@ -482,6 +500,17 @@ fn skills_line(o: &mut String, c: &Catalog, skills: &BTreeMap<String, SkillRecor
         };
     }
     o.push_str(".\n");
+}
+
+/// `  Here on days 1-3, 12, 20-30.`: when the faction's units were at a place.
+fn days_here(o: &mut String, days: &[[u32; 2]]) {
+    if days.is_empty() {
+        return;
+    }
+    let spans: Vec<String> =
+        days.iter().map(|&[a, b]| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
+    let word = if days.len() == 1 && days[0][0] == days[0][1] { "day" } else { "days" };
+    let _ = writeln!(o, "  Here on {word} {}.", spans.join(", "));
 }
 
 fn day_line(o: &mut String, day: u32, text: &str) {

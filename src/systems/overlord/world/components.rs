@@ -35,7 +35,7 @@ pub struct DisplayName(pub String);
 
 /// Marks a faction entity; holds the part of its record no mechanic touches.
 #[derive(Component, Debug, Clone)]
-#[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow, Learnt)]
+#[require(FactionRole, Contact, FactionSettings, KnownSkills, Known, Reshow, Learnt, Explored)]
 pub struct Faction(pub(in crate::systems::overlord::world) data::Faction);
 
 impl Faction {
@@ -50,6 +50,11 @@ impl Faction {
         &self.0.spared_by
     }
 }
+
+/// The places a faction's units have been to, by location index (the location's
+/// [`Seq`]): the map's memory (`overlord map`). Grows at each month's end.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Explored(pub std::collections::BTreeSet<u32>);
 
 /// What a faction is (FAC-*; no order changes it): a non-player faction, the
 /// faction of wild creatures (FAC-RESIGN), one that takes resignations.

@@ -122,7 +122,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut errors = Vec::new();
 
     let mut explicit = Vec::new();
+    let mut explored = Vec::new();
     for (seq, mut f) in factions.into_iter().enumerate() {
+        explored.push(std::mem::take(&mut f.explored));
         let stances = &catalog.stances;
         let default = std::mem::take(&mut f.default_stance);
         let default = match stances.by_tag(&default) {
@@ -254,6 +256,21 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             hot,
             Location(l),
         ));
+    }
+    for (i, places) in explored.into_iter().enumerate() {
+        let mut set = std::collections::BTreeSet::new();
+        for id in places {
+            match dir.get(Kind::Location, &id).and_then(|l| world.get::<Seq>(l)) {
+                Some(s) => {
+                    set.insert(s.0);
+                }
+                None => errors
+                    .push(format!("faction {}: explored an unknown location '{id}'", id_of_faction(world, &dir, i))),
+            }
+        }
+        if let Some(&f) = dir.factions.get(i) {
+            world.entity_mut(f).insert(Explored(set));
+        }
     }
     for (seq, s) in structures.into_iter().enumerate() {
         let Some(at) = dir.get(Kind::Location, &s.location) else {
@@ -418,6 +435,10 @@ pub fn extract(world: &World) -> Scenario {
                     (role.npc, role.creatures, role.takes_resignations, role.serves_overlord);
             }
             f.destroyed = r.contains::<Destroyed>();
+            f.explored = r
+                .get::<Explored>()
+                .map(|x| x.0.iter().filter_map(|&i| dir.locations.get(i as usize)).map(|&l| id_of(l)).collect())
+                .unwrap_or_default();
             if let Some(c) = r.get::<Contact>() {
                 (f.password, f.email) = (c.password.clone(), c.email.clone());
             }
@@ -916,4 +937,9 @@ mod tests {
         assert_eq!(super::month_of_turn(&g, 12, 1), 10);
         assert_eq!(super::month_of_turn(&g, 12, 3), 0);
     }
+}
+
+/// The id of the `i`th faction of `dir`, for messages.
+fn id_of_faction(world: &World, dir: &Directory, i: usize) -> String {
+    dir.factions.get(i).and_then(|&f| world.get::<Id>(f)).map(|x| x.0.clone()).unwrap_or_default()
 }

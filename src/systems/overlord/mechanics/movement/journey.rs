@@ -19,6 +19,7 @@ use crate::systems::overlord::data::{JourneyKind, RaceKind};
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::mechanics::stacks::set_leader;
 use crate::systems::overlord::mechanics::stats::load_of;
+use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{self, Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Destination, Entry, Order, Repeat};
@@ -348,9 +349,10 @@ pub fn advance(world: &mut World) {
         if j.elapsed >= j.seen_from(seen_percent) {
             let mut at = r.get_mut::<At>().expect("unit");
             if at.location != j.to {
-                at.location = j.to;
+                let old = std::mem::replace(&mut at.location, j.to);
                 let aboard = at.structure;
                 world.resource_mut::<Visiting>().moved(u);
+                visibility::visits::left(world, u, old);
                 // A vessel is where the units aboard are seen.
                 if let Some(mut v) = aboard.and_then(|v| world.get_mut::<StructureAt>(v)) {
                     v.0 = j.to;
@@ -406,8 +408,11 @@ fn land(world: &mut World, group: &[Entity], place: Entity, day: u32) {
         }
         let mut r = world.entity_mut(u);
         r.remove::<Journey>();
-        *r.get_mut::<At>().expect("unit") = At { location: place, structure: ship };
+        let old = std::mem::replace(&mut *r.get_mut::<At>().expect("unit"), At { location: place, structure: ship });
         world.resource_mut::<Visiting>().moved(u);
+        if old.location != place {
+            visibility::visits::left(world, u, old.location);
+        }
         let mut r = world.entity_mut(u);
         if i == 0
             && let Some(mut e) = r.get_mut::<Events>()

@@ -37,6 +37,7 @@ use bevy_ecs::prelude::*;
 pub mod survey;
 #[cfg(test)]
 mod tests;
+pub mod visits;
 
 /// Adds the month's [`Exposed`] units and clears them when a month starts.
 pub struct VisibilityPlugin;
@@ -45,8 +46,11 @@ impl Plugin for VisibilityPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Exposed>();
         app.init_resource::<Watch>();
+        app.init_resource::<visits::Visits>();
         app.insert_resource(crate::systems::overlord::mechanics::scheduler::Sees(sees));
         app.add_step_system("month_start", start_month);
+        app.add_step_system("month_start", visits::start_month);
+        app.add_step_system("knowledge", visits::record_explored);
     }
 }
 

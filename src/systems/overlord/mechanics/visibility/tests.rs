@@ -286,3 +286,75 @@ fn a_unit_slips_into_a_structure_when_its_stealth_beats_the_owners_watch_by_the_
     g.orders("fa", "UNIT U1\nSETTING ANNOUNCE ON\nENTER B5\n").days(1);
     assert!(g.said("U1", "the owner of B5 does not let this unit in"), "{:?}", g.events("U1"));
 }
+
+#[test]
+fn a_report_lists_the_places_passed_through_and_the_days_there_rpt_loc() {
+    // RPT-LOC "each location where the faction was": U1 walks from L1 to L2 (nine
+    // days; seen at L2 from day 4). fb's U3 stays at L1 all month, U2 at L3.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .location("L3", "fore")
+        .exit("L1", "N", "L2")
+        .exit("L2", "S", "L1")
+        .exit("L2", "N", "L3")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "ldr", 1, "L3")
+        .unit("U3", "fb", "man", 5, "L1")
+        .with_rules(|r| r.info.parameters.journey_seen_percent = 50)
+        .advertising()
+        .without_money()
+        .build();
+    g.orders("fa", "UNIT U1\nMOVE N\n").run();
+    let text = g.report_text("fa");
+    let passed = text.split("Places passed through this month:\n").nth(1).expect(&text);
+    assert!(passed.starts_with("\nL1 [L1], plains [plai].\n  Here on days 1-4.\n  Exits: N to L2 [L2].\n"), "{passed}");
+    // What is passed through is told as it was seen: no one there at the month's end.
+    assert!(!text.contains("[U3]"), "{text}");
+    let at_l2 = text.split("\nL2 [L2], plains [plai].\n").nth(1).expect(&text);
+    assert!(at_l2.starts_with("  Here on days 4-30.\n"), "{at_l2}");
+    let at_l3 = text.split("\nL3 [L3], forest [fore].\n").nth(1).expect(&text);
+    assert!(!at_l3.starts_with("  Here on"), "there the whole month: {at_l3}");
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap();
+    let json = serde_json::to_value(r).unwrap();
+    assert_eq!(json["passed"][0]["days"], serde_json::json!([[1, 4]]));
+    assert!(json["passed"][0].get("units").is_none() && json["passed"][0].get("population").is_none());
+    // The map's memory: every place fa's units were at, kept with the game.
+    let state = g.state();
+    let fa = state.factions.iter().find(|f| f.id == "fa").unwrap();
+    assert_eq!(fa.explored, ["L1", "L2", "L3"]);
+    let fb = state.factions.iter().find(|f| f.id == "fb").unwrap();
+    assert_eq!(fb.explored, ["L1"]);
+}
+
+#[test]
+fn stays_of_several_units_merge_and_the_next_month_starts_afresh_rpt_loc() {
+    // U1 leaves L1 on day 4 (seen at L2); U4 waits six days and sets out on the sixth: seen
+    // at L2 from day 10. fa was at L1 from day 1 until U4 was gone (day 10),
+    // one stay; the next month, with no one moving, at L2 the whole month.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .exit("L1", "N", "L2")
+        .exit("L2", "S", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U4", "fa", "ldr", 1, "L1")
+        .with_rules(|r| r.info.parameters.journey_seen_percent = 50)
+        .without_money()
+        .build();
+    g.orders("fa", "UNIT U1\nMOVE N\nUNIT U4\nWAIT 6\n-MOVE N\n").run();
+    let text = g.report_text("fa");
+    assert!(text.contains("\nL1 [L1], plains [plai].\n  Here on days 1-"), "{text}");
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap();
+    let l1 = &r.passed.iter().find(|p| p.id == "L1").expect("passed through L1").days;
+    let l2 = &r.locations.iter().find(|p| p.id == "L2").unwrap().days;
+    assert_eq!(l1, &[[1, 10]], "U4 kept fa at L1 after U1 left: {text}");
+    assert_eq!(l2[0][0], 4);
+    g.run();
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap();
+    assert!(r.passed.is_empty());
+    assert!(r.locations.iter().all(|l| l.days.is_empty()), "at L2 the whole month");
+}
