@@ -125,7 +125,9 @@ pub fn set_holder(world: &mut World, l: Entity, slot: usize, holder: Option<Enti
         put_back(world, held);
         return;
     };
+    let title = t.0[slot].0;
     let old = std::mem::replace(&mut t.0[slot].1, new.clone());
+    let changed = old != new;
     if let Some(o) = old
         && let Some(v) = held.get_mut(o.as_str())
     {
@@ -140,6 +142,20 @@ pub fn set_holder(world: &mut World, l: Entity, slot: usize, holder: Option<Enti
     put_back(world, held);
     // GRD-REQ: the factions' cover follows the titles now, not at the next month.
     world.resource_mut::<HeldTitles>().changes += 1;
+    // RPT-EVENTS: the factions there see the title change hands (its holder's
+    // faction has its own event).
+    if changed {
+        let name = world.resource::<crate::systems::overlord::world::Catalog>().rules.titles[title].name.clone();
+        let place = label(world, l);
+        let (text, told) = match holder {
+            Some(u) => (
+                format!("{} became {name} of {place}.", label(world, u)),
+                world.get::<crate::systems::overlord::world::components::Owner>(u).map(|o| o.0),
+            ),
+            None => (format!("The title of {name} of {place} is vacant."), None),
+        };
+        crate::systems::overlord::mechanics::visibility::witnessed(world, l, &text, told);
+    }
 }
 
 /// ORD-CLAIM, TTL-CLAIM, TTL-CHALLENGE, TTL-OVERLORD.

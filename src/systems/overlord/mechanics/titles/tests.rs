@@ -196,3 +196,17 @@ fn the_overlords_servants_ally_with_its_holder_and_turn_on_the_faction_that_lost
     assert_eq!(holder(&g).as_deref(), Some("U2"), "{:?}", g.events("U1"));
     assert_eq!((stance(&g, "fa"), stance(&g, "fb")), ("enemy".to_string(), "ally".to_string()));
 }
+
+#[test]
+fn the_factions_there_see_a_title_change_hands_rpt_events() {
+    // RPT-EVENTS: Bob's faction, in Ford, sees Ann become its sheriff; away in
+    // Heath, it does not. Ann's faction is told by Ann's own event only.
+    let seen = "U1 [U1] became sheriff of L1 [L1].";
+    for (bob_at, sees) in [("L1", true), ("L2", false)] {
+        let mut g = ford(None, 3000, bob_at).build();
+        g.orders("fa", "UNIT U1\nCLAIM shrf L1\n").days(1);
+        assert_eq!(holder(&g).as_deref(), Some("U1"));
+        assert_eq!(g.said("fb", seen), sees, "Bob at {bob_at}: {:?}", g.events("fb"));
+        assert!(!g.said("fa", seen), "{:?}", g.events("fa"));
+    }
+}
