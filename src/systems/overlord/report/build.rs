@@ -111,6 +111,8 @@ struct Index {
     /// The days each faction's units were at each place this month (none when no
     /// month was played).
     days_of: Vec<BTreeMap<Entity, Vec<(u32, u32)>>>,
+    /// The units inside each structure owned by a faction, in report order.
+    inside: EntityHashMap<Vec<Entity>>,
 }
 
 use crate::systems::overlord::mechanics::combat::Battles;
@@ -126,10 +128,17 @@ fn index(world: &World, dir: &Directory) -> Index {
     }
     let titles = crate::systems::overlord::mechanics::control::title_control(world);
     let mut structures_of = vec![Vec::new(); dir.factions.len()];
+    let mut inside: EntityHashMap<Vec<Entity>> = EntityHashMap::default();
     for &s in &dir.structures {
         let owner = world.get::<StructureOwner>(s).and_then(|x| x.0);
         if let Some(&f) = owner.and_then(|f| faction_index.get(&f)) {
             structures_of[f].push(s);
+            inside.insert(s, Vec::new());
+        }
+    }
+    for &u in &dir.units {
+        if let Some(list) = world.get::<At>(u).and_then(|a| a.structure).and_then(|s| inside.get_mut(&s)) {
+            list.push(u);
         }
     }
     let mut battles: EntityHashMap<Vec<usize>> = EntityHashMap::default();
@@ -174,7 +183,7 @@ fn index(world: &World, dir: &Directory) -> Index {
     } else {
         crate::systems::overlord::mechanics::visibility::visits::days_present(world, &by_faction, clock.ticks)
     };
-    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, days_of }
+    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, days_of, inside }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -449,6 +458,13 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
         })
         .collect();
     let passed = passed_records(world, &idx.days_of[i], &locations);
+    let structures = idx.structures_of[i]
+        .iter()
+        .map(|&s| {
+            let inside = idx.inside.get(&s).map_or(&[][..], |v| &v[..]);
+            own_structure_record(world, catalog, s, inside, &locations)
+        })
+        .collect();
     // DIP-PRIVATE (rulings 11): the stances toward the faction its units saw shown
     // by other factions' guards.
     let mut faction = faction;
@@ -483,7 +499,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             .collect(),
         locations,
         passed,
-        structures: idx.structures_of[i].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+        structures,
         battles: battles_seen(world, idx, fe, &faction_id),
         knowledge: knowledge(catalog, f.get::<Learnt>()),
     }
@@ -582,7 +598,36 @@ fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRec
             .get::<Missing>()
             .map_or(Default::default(), |m| m.0.iter().map(|&(w, n)| (works[w].tag.clone(), n)).collect()),
         enchantments: enchantments(catalog, r.get::<Effects>()),
+        contents: Vec::new(),
+        load: None,
+        capacity: BTreeMap::new(),
     }
+}
+
+/// One of the faction's own structures (RPT-STRUCT): as any, with the units
+/// inside it sees (at `locations`, its report's places), and for a vessel the
+/// load aboard (`inside`: every unit in it) and its capacity.
+fn own_structure_record(
+    world: &World,
+    catalog: &Catalog,
+    s: Entity,
+    inside: &[Entity],
+    locations: &[LocationRecord],
+) -> StructureRecord {
+    let mut rec = structure_record(world, catalog, s);
+    rec.contents = locations
+        .iter()
+        .filter(|l| l.id == rec.location)
+        .flat_map(|l| &l.units)
+        .filter(|u| u.structure.as_deref() == Some(rec.id.as_str()))
+        .map(|u| u.id.clone())
+        .collect();
+    let kind = world.get::<StructureKind>(s).map(|k| &catalog.rules.constructions.constructions[k.0]);
+    if let Some(k) = kind.filter(|k| !k.capacity.is_empty()) {
+        rec.load = Some(inside.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |x| x.weight())).sum());
+        rec.capacity = k.capacity.iter().map(|(m, &c)| (m.clone(), u64::try_from(c).unwrap_or(0))).collect();
+    }
+    rec
 }
 
 /// The enchantments of a unit, place or structure a report shows, by tag: the days

@@ -97,6 +97,17 @@ pub struct StructureRecord {
     /// inside are under them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub enchantments: BTreeMap<String, u32>,
+    /// Its own structures only (RPT-STRUCT): the ids of the units inside that the
+    /// faction sees, in report order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contents: Vec<String>,
+    /// Its own vessels only (RPT-STRUCT): the weight of all units aboard and what
+    /// they carry, rounded down (a stowaway is felt in it, VIS-SEE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<u64>,
+    /// Its own vessels only: what the vessel carries per movement mode tag.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub capacity: BTreeMap<String, u64>,
 }
 
 /// The faction itself.

@@ -53,10 +53,16 @@ fn no_report_names_another_factions_private_data() {
 }
 
 #[test]
-fn text_report_follows_the_sample_layout() {
-    let r = reports();
+fn text_report_follows_the_sample_layout_rpt_head_rpt_faction_rpt_unit_rpt_template() {
+    let mut r = reports();
     let t = text::render(&r[0], &crate::systems::overlord::world::Catalog::new(overlord_rules()));
     assert!(t.starts_with("tiny Report for Turn 1 for Alphans [fa]\n"), "{t}");
+    // RPT-HEAD: the faction's email and the next deadline, when the game has them.
+    r[0].faction.email = "ann@example.org".into();
+    r[0].deadline = "Friday 12:00 GMT".into();
+    let head = text::render(&r[0], &crate::systems::overlord::world::Catalog::new(overlord_rules()));
+    assert!(head.starts_with("tiny Report for Turn 1 for Alphans [fa], ann@example.org\nMonth: "), "{head}");
+    assert!(head.contains("\nNext turn: Friday 12:00 GMT\nControl points: "), "{head}");
     assert!(
         t.contains(
             "Control points: 2 of 205.\nTitles:\n  sheriff [shrf] of Ford [L1], held by Ann [U1].\n\
@@ -272,4 +278,41 @@ fn a_location_says_what_it_teaches_rpt_loc_loc_teach() {
     let json = serde_json::to_value(&reports[0]).unwrap();
     let l1 = json["locations"].as_array().unwrap().iter().find(|l| l["id"] == "L1").unwrap();
     assert_eq!(l1["teaches"], serde_json::json!({"buil": 1, "cmbt": 2}));
+}
+
+#[test]
+fn a_factions_vessel_lists_who_it_sees_aboard_its_load_and_capacity_rpt_struct() {
+    // fa's Ann and her men are aboard fa's fishing boat B1 with 10 swords; fb's Bob,
+    // 1st stealth, stows away aboard: fa does not see him, but feels his weight.
+    let mut g = crate::systems::overlord::testkit::Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .structure("B1", "fshi", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .inside("B1")
+        .items(&[("swrd", 10)])
+        .unit("U2", "fa", "man", 5, "L1")
+        .inside("B1")
+        .unit("U3", "fb", "ldr", 1, "L1")
+        .inside("B1")
+        .skills(&[("stea", 6000)])
+        .without_money()
+        .build();
+    g.run();
+    let weight = |id: &str| g.get::<crate::systems::overlord::mechanics::stats::UnitStats>(id).weight();
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let b = &r.structures[0];
+    assert_eq!((b.id.as_str(), b.owner.as_deref()), ("B1", Some("fa")));
+    assert_eq!(b.contents, ["U1", "U2"], "Bob is not seen");
+    assert_eq!(b.load, Some(weight("U1") + weight("U2") + weight("U3")));
+    assert_eq!(b.capacity.get("swim"), Some(&1000));
+    let text = g.report_text("fa");
+    let line = format!("; inside: [U1], [U2]; load {}, capacity: swimming 1000.\n", b.load.unwrap());
+    assert!(text.contains(&line), "{line}{text}");
+    assert!(!text.contains("U3"), "{text}");
+    // Another faction's structure, at a place, says nothing of its load.
+    let fb = g.engine.reports().iter().find(|r| r.faction.id == "fb").unwrap();
+    let seen = &fb.locations[0].structures[0];
+    assert!(seen.contents.is_empty() && seen.load.is_none() && seen.capacity.is_empty());
 }

@@ -440,6 +440,20 @@ fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: 
     if !s.enchantments.is_empty() {
         let _ = write!(o, "; enchantments: {}", enchantments_text(c, &s.enchantments));
     }
+    if !s.contents.is_empty() {
+        let ids: Vec<String> = s.contents.iter().map(|u| format!("[{u}]")).collect();
+        let _ = write!(o, "; inside: {}", ids.join(", "));
+    }
+    if let Some(load) = s.load {
+        let _ = write!(o, "; load {load}");
+        let mut first = true;
+        for m in &c.rules.movement.modes {
+            if let Some(n) = s.capacity.get(&m.tag) {
+                let _ = write!(o, "{}{} {n}", if first { ", capacity: " } else { ", " }, m.name);
+                first = false;
+            }
+        }
+    }
     o.push_str(".\n");
 }
 

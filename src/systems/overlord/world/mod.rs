@@ -890,6 +890,11 @@ pub fn record_departure(world: &mut World, u: Entity) {
     }
 }
 
+/// The id of the `i`th faction of `dir`, for messages.
+fn id_of_faction(world: &World, dir: &Directory, i: usize) -> String {
+    dir.factions.get(i).and_then(|&f| world.get::<Id>(f)).map(|x| x.0.clone()).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Clock, Month};
@@ -937,9 +942,4 @@ mod tests {
         assert_eq!(super::month_of_turn(&g, 12, 1), 10);
         assert_eq!(super::month_of_turn(&g, 12, 3), 0);
     }
-}
-
-/// The id of the `i`th faction of `dir`, for messages.
-fn id_of_faction(world: &World, dir: &Directory, i: usize) -> String {
-    dir.factions.get(i).and_then(|&f| world.get::<Id>(f)).map(|x| x.0.clone()).unwrap_or_default()
 }

@@ -149,3 +149,52 @@ fn creatures_spare_a_stack_with_a_beast_master_npc_cre() {
     g.days(1);
     assert_eq!(fought(&g), ["fa", "fb", "fm"]);
 }
+
+#[test]
+fn outlaws_attack_on_sight_when_enemy_and_only_bar_the_way_when_hostile_npc_out() {
+    // NPC-OUT "default Enemy, attack on sight"; the alpha data holds them Hostile
+    // (docs/npc.md), which starts no battle by itself.
+    for (stance, fights) in [("enemy", true), ("hostile", false)] {
+        let mut g = Tiny::new()
+            .faction("fa")
+            .faction("fo")
+            .with_faction(|f| {
+                f.npc = true;
+                f.default_stance = stance.into();
+            })
+            .location("L1", "plai")
+            .unit("U1", "fa", "ldr", 1, "L1")
+            .unit("U9", "fo", "ldr", 1, "L1")
+            .skills(&[("cmbt", 3000)])
+            .advertising()
+            .without_money()
+            .build();
+        g.days(1);
+        assert_eq!(fought(&g), if fights { vec!["fa", "fo"] } else { vec![] }, "outlaws {stance}");
+    }
+}
+
+#[test]
+fn the_alpha_npc_units_keep_their_standing_orders_npc_units() {
+    // NPC-UNITS on the imported alpha world: the Emperor (Ykima, U1) holds the
+    // Overlord's title and high combat; the guards of Itora (U2) stand on guard and
+    // keep `@GUARD`; a master (Acholdang, U201) keeps teaching with `@TEACH void`.
+    use crate::core::engine::{Engine, Threads};
+    use crate::systems::overlord::Overlord;
+    use crate::systems::overlord::testkit::{alpha, overlord_rules};
+    use crate::systems::overlord::world::resources::{Directory, Kind};
+    let mut e = Engine::<Overlord>::new(overlord_rules(), alpha(), Threads::One).unwrap();
+    e.run_turn(|_, _| {});
+    let state = e.state();
+    let unit = |id: &str| state.units.iter().find(|u| u.id == id).unwrap().clone();
+    let itora = state.locations.iter().find(|l| l.id == "L1").unwrap();
+    assert!(itora.titles.iter().any(|t| t.title == "over" && t.holder.as_deref() == Some("U1")));
+    assert!(unit("U1").skills.iter().any(|s| s.0 == "cmbt" && s.1 >= 45_000), "5th combat or more");
+    let u2 = unit("U2");
+    assert_eq!(u2.orders, ["@GUARD"]);
+    let w = e.world();
+    let dir = w.resource::<Directory>();
+    let guard = dir.get(Kind::Unit, "U2").unwrap();
+    assert!(w.get::<crate::systems::overlord::world::components::OnGuard>(guard).is_some(), "on guard");
+    assert_eq!(unit("U201").orders, ["@TEACH void"]);
+}
