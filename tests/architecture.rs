@@ -76,6 +76,19 @@ fn the_core_names_no_rule_system() {
 }
 
 #[test]
+fn rule_systems_do_not_import_each_other() {
+    // A second rule system is written over the core, never by borrowing the first's
+    // code.
+    for (mine, other) in [("generals", "overlord"), ("overlord", "generals")] {
+        for (path, text) in sources(&src().join("systems").join(mine)) {
+            let code = code(&text);
+            let name = format!("systems::{other}");
+            assert!(!code.contains(&name), "{} imports the {other} rule system", path.display());
+        }
+    }
+}
+
+#[test]
 fn each_overlord_layer_imports_only_the_layers_below_it() {
     let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
         ("data", &[][..]),

@@ -2,6 +2,7 @@
 //! (`system: "overlord"` in `ruleset.ron`), and what the command line asks of
 //! each: the core's game folder commands, run for that system.
 
+pub mod generals;
 pub mod overlord;
 
 use crate::core::data::{find_ruleset_dir, rule_set_head, scenario_head};

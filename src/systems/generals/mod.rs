@@ -1,0 +1,10 @@
+//! The generals game (`../shared/seeds/generals-rules.txt`, settled by
+//! `docs/generals.md`): the second rule system over the core. Players command
+//! generals, one action each per turn, who move armies of troop types over
+//! regions held by having troops in them.
+//!
+//! So far: its data ([`data`]): the rule set in `assets/rules/generals/` and the
+//! scenarios, read and validated with file, line and column. The order language,
+//! the mechanics and the reports follow.
+
+pub mod data;
