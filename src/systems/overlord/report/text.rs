@@ -207,14 +207,18 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
         }
     }
     o.push_str("\nLocations:\n");
-    for l in &r.locations {
-        let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
-        if let Some(cont) = &l.container {
+    // A place's first lines: name, terrain, where it lies, the days there.
+    let head = |o: &mut String, name: &str, id: &str, terrain: &str, container: Option<&str>, days: &[[u32; 2]]| {
+        let _ = write!(o, "\n{name} [{id}], {} [{terrain}]", terrain_name(c, terrain));
+        if let Some(cont) = container {
             o.push_str(", located in ");
-            place(&mut o, cont);
+            place(o, cont);
         }
         o.push_str(".\n");
-        days_here(&mut o, &l.days);
+        days_here(o, days);
+    };
+    for l in &r.locations {
+        head(&mut o, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
         let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
         if l.wages > 0 {
             let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
@@ -359,13 +363,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     if !r.passed.is_empty() {
         o.push_str("\nPlaces passed through this month:\n");
         for l in &r.passed {
-            let _ = write!(o, "\n{} [{}], {} [{}]", l.name, l.id, terrain_name(c, &l.terrain), l.terrain);
-            if let Some(cont) = &l.container {
-                o.push_str(", located in ");
-                place(&mut o, cont);
-            }
-            o.push_str(".\n");
-            days_here(&mut o, &l.days);
+            head(&mut o, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
             if !l.exits.is_empty() {
                 let exits: Vec<String> =
                     l.exits.iter().map(|x| format!("{} to {} [{}]", x.dir, x.to_name, x.to)).collect();
