@@ -4,7 +4,10 @@
 //! regions held by having troops in them.
 //!
 //! So far: its data ([`data`]): the rule set in `assets/rules/generals/` and the
-//! scenarios, read and validated with file, line and column. The order language,
-//! the mechanics and the reports follow.
+//! scenarios, read and validated with file, line and column; its order language
+//! and checker ([`orders`]). The mechanics and the reports follow.
 
 pub mod data;
+#[cfg(test)]
+pub mod fixture;
+pub mod orders;

@@ -4,55 +4,18 @@
 use super::load::{load_ruleset, load_scenario, scenario_files};
 use super::scenario::*;
 use super::validate::validate;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn rules_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/rules/generals")
-}
+use crate::systems::generals::fixture::{a_row, region, rules_dir, troop};
+use std::path::Path;
 
 /// Two players on three regions in a row: p1 holds R1, p2 holds R3, R2 is empty.
 fn three_regions() -> Scenario {
-    let region = |id: &str, adjacent: &[&str]| Region {
-        id: id.into(),
-        name: format!("Region {id}"),
-        terrain: "plai".into(),
-        adjacent: adjacent.iter().map(|s| s.to_string()).collect(),
-        income: (10, 10),
-        hire_limit: (50, 50),
-        hires: vec!["mili".into()],
-        defense: "fiel".into(),
-        ..Default::default()
-    };
-    let player = |id: &str| Player {
-        id: id.into(),
-        name: format!("Player {id}"),
-        password: "pw".into(),
-        treasury: 500,
-        ..Default::default()
-    };
-    let troop = |id: &str, player: &str, region: &str| Troop {
-        id: id.into(),
-        player: player.into(),
-        kind: "mili".into(),
-        men: 100,
-        region: region.into(),
-        ..Default::default()
-    };
-    let general = |name: &str, player: &str, region: &str| General {
-        name: name.into(),
-        player: player.into(),
-        region: region.into(),
-        skills: BTreeMap::from([("heal".to_string(), 1), ("insp".to_string(), 1)]),
-        ..Default::default()
-    };
-    Scenario {
-        game: Game { name: "test".into(), ruleset: "generals".into(), seed: 1, ..Default::default() },
-        players: vec![player("p1"), player("p2")],
+    let mut s = Scenario {
         regions: vec![region("R1", &["R2"]), region("R2", &["R1", "R3"]), region("R3", &["R2"])],
-        generals: vec![general("Ann", "p1", "R1"), general("Bob", "p2", "R3")],
         troops: vec![troop("T1", "p1", "R1"), troop("T2", "p2", "R3")],
-    }
+        ..a_row()
+    };
+    s.generals[1].region = "R3".into();
+    s
 }
 
 fn write(dir: &Path, s: &Scenario) {

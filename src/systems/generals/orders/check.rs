@@ -1,0 +1,350 @@
+//! The checker of a generals order file (FILE-CHECK's counterpart): every problem
+//! named by line, against the state the orders will meet. It does not play the
+//! turn: what other players do first (a battle, a lost region) may still change
+//! the outcome, and those risks are warnings.
+
+use super::{Action, Entry, OrderFile, Overtax};
+use crate::core::orders::check::{Check, Problem, Severity};
+use crate::systems::generals::data::{General, OrderSide, RuleSet, Scenario, SkillEffect};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+/// The state seen by one player's checker: regions by id (any case), who holds
+/// each, generals by name.
+struct View<'a> {
+    state: &'a Scenario,
+    player: &'a str,
+    region: HashMap<String, usize>,
+    holder: Vec<Option<&'a str>>,
+}
+
+impl<'a> View<'a> {
+    fn new(state: &'a Scenario, player: &'a str) -> Self {
+        let region: HashMap<String, usize> =
+            state.regions.iter().enumerate().map(|(i, r)| (r.id.to_ascii_uppercase(), i)).collect();
+        let mut holder = vec![None; state.regions.len()];
+        for t in &state.troops {
+            if let Some(&i) = region.get(&t.region.to_ascii_uppercase()) {
+                holder[i] = Some(t.player.as_str());
+            }
+        }
+        View { state, player, region, holder }
+    }
+
+    fn region(&self, id: &str) -> Result<usize, String> {
+        self.region.get(&id.to_ascii_uppercase()).copied().ok_or_else(|| format!("no region '{id}'"))
+    }
+
+    /// The player's general named `name` (any case).
+    fn general(&self, name: &str) -> Result<&'a General, String> {
+        self.state
+            .generals
+            .iter()
+            .find(|g| g.name.eq_ignore_ascii_case(name))
+            .filter(|g| g.player == self.player)
+            .ok_or_else(|| format!("you have no general '{name}'"))
+    }
+
+    fn mine(&self, r: usize) -> bool {
+        self.holder[r] == Some(self.player)
+    }
+
+    fn adjacent(&self, a: usize, b: usize) -> bool {
+        self.state.regions[a].adjacent.iter().any(|x| x.eq_ignore_ascii_case(&self.state.regions[b].id))
+    }
+
+    /// Steps from `from` to `to` through the player's regions, at most `reach` (no
+    /// limit: `u32::MAX`): the fewest, or `None`.
+    fn path_len(&self, from: usize, to: usize, reach: u32) -> Option<u32> {
+        let mut seen = vec![false; self.state.regions.len()];
+        let mut queue = VecDeque::from([(from, 0u32)]);
+        seen[from] = true;
+        while let Some((r, d)) = queue.pop_front() {
+            if r == to {
+                return Some(d);
+            }
+            if d == reach {
+                continue;
+            }
+            for n in &self.state.regions[r].adjacent {
+                if let Some(&k) = self.region.get(&n.to_ascii_uppercase())
+                    && !seen[k]
+                    && self.mine(k)
+                {
+                    seen[k] = true;
+                    queue.push_back((k, d + 1));
+                }
+            }
+        }
+        None
+    }
+
+    /// A route given with VIA: each step adjacent to the last, every region the
+    /// player's, at most `reach` steps.
+    fn route(&self, from: usize, via: &[String], to: usize, reach: u32, what: &str) -> Result<(), String> {
+        let mut at = from;
+        let mut steps = 0;
+        for id in via.iter().map(String::as_str).chain([self.state.regions[to].id.as_str()]) {
+            let next = self.region(id)?;
+            if !self.adjacent(at, next) {
+                return Err(format!("{} is not next to {}", self.state.regions[next].id, self.state.regions[at].id));
+            }
+            if !self.mine(next) {
+                return Err(format!(
+                    "{what} only through your own regions: {} is not yours",
+                    self.state.regions[next].id
+                ));
+            }
+            steps += 1;
+            at = next;
+        }
+        if steps > reach {
+            return Err(format!("{what} goes at most {reach} regions, and this route is {steps}"));
+        }
+        Ok(())
+    }
+
+    /// The player's troop unit `id` in region `r`.
+    fn troop_here(&self, id: &str, r: usize) -> Result<(), String> {
+        let t =
+            self.state.troops.iter().find(|t| t.id.eq_ignore_ascii_case(id)).ok_or(format!("no troop unit '{id}'"))?;
+        if t.player != self.player {
+            return Err(format!("{} is not yours", t.id));
+        }
+        if !t.region.eq_ignore_ascii_case(&self.state.regions[r].id) {
+            return Err(format!("{} is in {}, not {}", t.id, t.region, self.state.regions[r].id));
+        }
+        Ok(())
+    }
+}
+
+/// Checks `file`, the orders of player `player`, against `state`.
+pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) -> Check {
+    let v = View::new(state, player);
+    let p = &rules.info.parameters;
+    let mut problems = Vec::new();
+    let mut push =
+        |line: usize, severity: Severity, message: String| problems.push(Problem { line, severity, message });
+    let mut acted: HashMap<String, usize> = HashMap::new();
+    let mut defended: HashMap<usize, usize> = HashMap::new();
+    // Income and hire limit of each region as this file's overtax leaves them.
+    let mut taxed: BTreeMap<usize, (i64, i64)> = BTreeMap::new();
+    let mut trained: HashSet<String> = HashSet::new();
+    let (mut actions, mut defenses, mut overtaxes) = (0, 0, 0);
+    for l in &file.lines {
+        let e = match &l.read {
+            Ok(e) => e,
+            Err(m) => {
+                push(l.line, Severity::Error, m.clone());
+                continue;
+            }
+        };
+        // An error, or perhaps a warning.
+        let result: Result<Option<String>, String> = (|| {
+            match e {
+                Entry::General { general, action, raise } => {
+                    let g = v.general(general)?;
+                    let here = v.region(&g.region)?;
+                    let mut renown_spent = 0u32;
+                    let mut levels = g.skills.clone();
+                    if let Some(a) = action {
+                        actions += 1;
+                        if let Some(first) = acted.insert(g.name.clone(), l.line) {
+                            return Err(format!(
+                                "{} has an action already (line {first}): one action per general",
+                                g.name
+                            ));
+                        }
+                        if g.new && !matches!(a, Action::Travel { .. } | Action::Move { .. }) {
+                            return Err(format!("{} was trained this turn: he may only move", g.name));
+                        }
+                        match a {
+                            Action::Travel { to, via } => {
+                                let to = v.region(to)?;
+                                if via.is_empty() {
+                                    if v.path_len(here, to, u32::MAX).is_none() || !v.mine(to) {
+                                        return Err(format!(
+                                            "no way from {} to {} through your own regions",
+                                            g.region, state.regions[to].id
+                                        ));
+                                    }
+                                } else {
+                                    v.route(here, via, to, u32::MAX, "TRAVEL")?;
+                                }
+                            }
+                            Action::Move { troops, to, via } => {
+                                for t in troops {
+                                    v.troop_here(t, here)?;
+                                }
+                                let to = v.region(to)?;
+                                if via.is_empty() {
+                                    if v.path_len(here, to, p.move_army_reach).is_none() || !v.mine(to) {
+                                        return Err(format!(
+                                            "MOVE goes at most {} regions through your own: {} cannot be reached",
+                                            p.move_army_reach, state.regions[to].id
+                                        ));
+                                    }
+                                } else {
+                                    v.route(here, via, to, p.move_army_reach, "MOVE")?;
+                                }
+                            }
+                            Action::Attack { region, troops, order } => {
+                                let target = v.region(region)?;
+                                if !v.adjacent(here, target) {
+                                    return Err(format!("{} is not next to {}", state.regions[target].id, g.region));
+                                }
+                                if v.mine(target) {
+                                    return Err(format!("{} is yours: MOVE there", state.regions[target].id));
+                                }
+                                for t in troops {
+                                    v.troop_here(t, here)?;
+                                }
+                                let side = rules.combat.orders.iter().find(|o| &o.tag == order).map(|o| o.side);
+                                if side == Some(OrderSide::Defensive) {
+                                    return Err(format!("{} is not an offensive order", order.to_ascii_uppercase()));
+                                }
+                            }
+                            Action::Recruit { men, troop } => {
+                                if !v.mine(here) {
+                                    return Err(format!("{} is not yours: no one there hires for you", g.region));
+                                }
+                                let r = &state.regions[here];
+                                if !r.hires.iter().any(|h| h == troop) {
+                                    return Err(format!("{} offers no {troop} for hire", r.id));
+                                }
+                                let kind = rules
+                                    .troops
+                                    .iter()
+                                    .find(|t| &t.tag == troop)
+                                    .ok_or_else(|| format!("no troop type '{troop}'"))?;
+                                let points = u64::from(*men) * u64::from(kind.points);
+                                let limit = taxed.get(&here).map_or(i64::from(r.hire_limit.0), |x| x.1);
+                                if points as i64 > limit {
+                                    return Err(format!(
+                                        "{men} {} are worth {points} points, over {}'s hire limit of {limit}: nothing would be hired",
+                                        kind.name, r.id
+                                    ));
+                                }
+                                let cost = points * u64::from(p.gold_per_point);
+                                if cost > state.players.iter().find(|x| x.id == player).map_or(0, |x| x.treasury) {
+                                    return Ok(Some(format!(
+                                        "{men} {} cost {cost} gold, more than the treasury holds before this turn's income",
+                                        kind.name
+                                    )));
+                                }
+                            }
+                            Action::Prepare => {}
+                            Action::Rest { learn } => {
+                                if let Some(s) = learn {
+                                    if levels.contains_key(s) {
+                                        return Err(format!("{} knows {s} already: RAISE it", g.name));
+                                    }
+                                    renown_spent += p.new_skill_renown;
+                                    levels.insert(s.clone(), 1);
+                                }
+                            }
+                            Action::Train { name } => {
+                                let taken = state.generals.iter().any(|x| x.name.eq_ignore_ascii_case(name));
+                                if taken || !trained.insert(name.to_ascii_uppercase()) {
+                                    return Err(format!("a general is named '{name}' already"));
+                                }
+                                let treasury = state.players.iter().find(|x| x.id == player).map_or(0, |x| x.treasury);
+                                if treasury < u64::from(p.train_general_cost) {
+                                    return Ok(Some(format!(
+                                        "a new general costs {} gold, more than the treasury holds before this turn's income",
+                                        p.train_general_cost
+                                    )));
+                                }
+                            }
+                        }
+                    }
+                    for s in raise {
+                        let Some(level) = levels.get_mut(s) else {
+                            return Err(format!("{} does not know {s}: learn it with REST LEARN", g.name));
+                        };
+                        *level += 1;
+                        if *level > p.max_skill_level {
+                            return Err(format!("{s} is at its highest level, {}", p.max_skill_level));
+                        }
+                        renown_spent += p.raise_renown_per_level * *level;
+                    }
+                    if renown_spent > g.renown {
+                        return Err(format!(
+                            "{} has {} renown and this costs {renown_spent}: nothing would be bought",
+                            g.name, g.renown
+                        ));
+                    }
+                }
+                Entry::Champion { general, troop } => {
+                    let g = v.general(general)?;
+                    let t =
+                        state.troops.iter().find(|t| t.id.eq_ignore_ascii_case(troop)).filter(|t| t.player == player);
+                    if t.is_none() {
+                        return Err(format!("you have no troop unit '{troop}'"));
+                    }
+                    let warrior = rules
+                        .skills
+                        .iter()
+                        .any(|s| matches!(s.effect, SkillEffect::Champion(_)) && g.skills.contains_key(&s.tag));
+                    if !warrior {
+                        return Ok(Some(format!("{} is no Invincible Warrior: the champion changes nothing", g.name)));
+                    }
+                }
+                Entry::Defense { region, order, rearguard } => {
+                    defenses += 1;
+                    let r = v.region(region)?;
+                    if !v.mine(r) {
+                        return Err(format!("{} is not yours", state.regions[r].id));
+                    }
+                    if let Some(first) = defended.insert(r, l.line) {
+                        return Err(format!("{} has a defensive order already (line {first})", state.regions[r].id));
+                    }
+                    let side = rules.combat.orders.iter().find(|o| &o.tag == order).map(|o| o.side);
+                    if side == Some(OrderSide::Offensive) || order == &rules.combat.flee {
+                        return Err(format!("{} is not a defensive order", order.to_ascii_uppercase()));
+                    }
+                    if !rearguard.is_empty() && order != &rules.combat.withdraw {
+                        return Err("a REARGUARD stays behind only when the region withdraws".into());
+                    }
+                    for t in rearguard {
+                        v.troop_here(t, r)?;
+                    }
+                }
+                Entry::Overtax { region, kind, steps } => {
+                    overtaxes += 1;
+                    let r = v.region(region)?;
+                    if !v.mine(r) {
+                        return Err(format!("{} is not yours", state.regions[r].id));
+                    }
+                    let reg = &state.regions[r];
+                    let now = taxed.entry(r).or_insert((i64::from(reg.income.0), i64::from(reg.hire_limit.0)));
+                    let (inc, hire) = (i64::from(p.overtax_income_step), i64::from(p.overtax_hire_step));
+                    let n = i64::from(*steps);
+                    match kind {
+                        Overtax::Income if now.0 < n * inc => {
+                            return Err(format!("{}'s income is {}: it cannot go below 0", reg.id, now.0));
+                        }
+                        Overtax::Hire if now.1 < n * hire => {
+                            return Err(format!("{}'s hire limit is {}: it cannot go below 0", reg.id, now.1));
+                        }
+                        Overtax::Income => *now = (now.0 - n * inc, now.1 + n * hire),
+                        Overtax::Hire => *now = (now.0 + n * inc, now.1 - n * hire),
+                    }
+                }
+            }
+            Ok(None)
+        })();
+        match result {
+            Ok(None) => {}
+            Ok(Some(m)) => push(l.line, Severity::Warning, m),
+            Err(m) => push(l.line, Severity::Error, m),
+        }
+    }
+    for g in state.generals.iter().filter(|g| g.player == player && !acted.contains_key(&g.name)) {
+        push(0, Severity::Warning, format!("{} has no action this turn: R and R", g.name));
+    }
+    problems.sort_by_key(|x| (x.line == 0, x.line, x.severity));
+    Check {
+        problems,
+        counts: vec![(actions, "general's action"), (defenses, "defensive order"), (overtaxes, "overtax")],
+    }
+}
