@@ -56,7 +56,8 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Generate a random world of any size.
+    /// Generate a random world of any size, for the rule set's system (Overlord, or
+    /// the generals game: regions, players and troop units).
     Generate {
         /// Number of territories.
         #[arg(long)]
@@ -236,8 +237,17 @@ pub fn run(cli: Cli) -> i32 {
             import(&legacy_dir, &out_dir, legacy::ImportOptions { ruleset_name, seed }, quiet)
         }
         Command::Generate { locations, factions, units, seed, rules, out_dir } => {
-            let opts = generate::Options { locations, factions, units, seed };
-            match generate::generate_to_dir(&rules, &opts, &out_dir) {
+            // The rule set's system says which world is made.
+            let system = crate::core::data::rule_set_head(&rules).map(|h| h.system).unwrap_or_default();
+            let made = if system == "generals" {
+                let opts =
+                    systems::generals::generate::Options { regions: locations, players: factions, troops: units, seed };
+                systems::generals::generate::generate_to_dir(&rules, &opts, &out_dir)
+            } else {
+                let opts = generate::Options { locations, factions, units, seed };
+                generate::generate_to_dir(&rules, &opts, &out_dir)
+            };
+            match made {
                 Ok(summary) => {
                     println!("{}: {summary}", out_dir.display());
                     0

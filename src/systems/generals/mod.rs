@@ -10,4 +10,5 @@
 pub mod data;
 #[cfg(test)]
 pub mod fixture;
+pub mod generate;
 pub mod orders;
