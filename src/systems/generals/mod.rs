@@ -5,10 +5,13 @@
 //!
 //! So far: its data ([`data`]): the rule set in `assets/rules/generals/` and the
 //! scenarios, read and validated with file, line and column; its order language
-//! and checker ([`orders`]). The mechanics and the reports follow.
+//! and checker ([`orders`]); worlds of any size ([`generate`]); the ECS world a
+//! scenario spawns and is extracted from ([`world`]). The mechanics and the
+//! reports follow.
 
 pub mod data;
 #[cfg(test)]
 pub mod fixture;
 pub mod generate;
 pub mod orders;
+pub mod world;
