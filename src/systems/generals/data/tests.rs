@@ -92,3 +92,30 @@ fn a_syntax_error_in_any_file_is_reported_with_the_others() {
     assert_eq!(files, ["players.ron", "troops.ron"], "{d:?}");
     assert!(d.iter().all(|x| x.line >= 1), "{d:?}");
 }
+
+#[test]
+fn the_orders_combat_names_must_be_given_by_the_right_side() {
+    // combat.ron: a prepared battlefield defends as `prepared_as`, so it cannot be an
+    // offensive-only order; flanking is an attack, so it cannot be defensive-only.
+    let t = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(rules_dir()).unwrap().flatten() {
+        std::fs::copy(e.path(), t.path().join(e.file_name())).unwrap();
+    }
+    let path = t.path().join("combat.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text
+        .replace("prepared_as: \"fort\"", "prepared_as: \"flan\"")
+        .replace("flanking: \"flan\"", "flanking: \"fort\"");
+    std::fs::write(&path, text).unwrap();
+    let rules = load_ruleset(t.path()).unwrap();
+    let s = three_regions();
+    let sd = tempfile::tempdir().unwrap();
+    write(sd.path(), &s);
+    let e: Vec<String> = validate(&rules, &s, t.path(), sd.path()).iter().map(|d| d.to_string()).collect();
+    assert_eq!(e.len(), 2, "{e:#?}");
+    assert!(
+        e[0].contains("combat.ron:") && e[0].contains("prepared_as 'flan' cannot be given by that side (Offensive)"),
+        "{e:#?}"
+    );
+    assert!(e[1].contains("flanking 'fort' cannot be given by that side (Defensive)"), "{e:#?}");
+}

@@ -489,6 +489,15 @@ impl StackMembers {
     }
 }
 
+/// The top of the stack `u` is in: its leader's leader, and so on (STK-*: a stack
+/// within a stack is one stack).
+pub fn stack_top(world: &World, mut u: Entity) -> Entity {
+    while let Some(l) = world.get::<StackLeader>(u).and_then(|x| x.0) {
+        u = l;
+    }
+    u
+}
+
 /// Unit `u` and every unit stacked under it at any depth: `u` first, then each
 /// member followed by its own substack, members in the order they joined.
 pub fn substack(world: &World, u: Entity) -> Vec<Entity> {

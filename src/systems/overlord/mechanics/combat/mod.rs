@@ -37,7 +37,7 @@ use crate::systems::overlord::mechanics::stacks::set_leader;
 use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order, Target};
-use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StackLeader, StructureOwner};
+use crate::systems::overlord::world::components::{At, Diplomacy, Journey, Owner, Seq, StructureOwner, stack_top};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
@@ -313,14 +313,6 @@ pub fn enemies_on_sight(world: &mut World) {
             }
         }
     }
-}
-
-/// The top of the stack `u` is in (STK-*: a stack within a stack is one stack).
-fn stack_top(world: &World, mut u: Entity) -> Entity {
-    while let Some(l) = world.get::<StackLeader>(u).and_then(|x| x.0) {
-        u = l;
-    }
-    u
 }
 
 /// The stacks (their tops) among `units` that faction `f` does not attack on sight:

@@ -31,7 +31,7 @@ use crate::systems::overlord::mechanics::stats::{CapacityTables, compute};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, CombatOrders, Effects, Figures, Holding, Id, Inventory, Journey, OnGuard, OverControl, Owner, Race, Seq,
-    Skills, StackLeader, Tactics, substack,
+    Skills, Tactics, stack_top, substack,
 };
 use crate::systems::overlord::world::ids::{RaceId, SkillId};
 use crate::systems::overlord::world::resources::Randomness;
@@ -230,11 +230,7 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
     let standing_set: EntityHashSet = standing.iter().map(|x| x.0).collect();
     for (u, s) in pulled {
         // The unit and its whole stack, from the top.
-        let mut top = u;
-        while let Some(l) = world.get::<StackLeader>(top).and_then(|x| x.0) {
-            top = l;
-        }
-        for m in substack(world, top) {
+        for m in substack(world, stack_top(world, u)) {
             if !standing_set.contains(&m) || (m != u && !joins(world, m, s)) {
                 continue;
             }
