@@ -87,7 +87,8 @@ impl<S: GameSystem> Commands for Driver<S> {
 }
 
 /// Every rule system of the engine.
-static SYSTEMS: &[&dyn Commands] = &[&Driver::<overlord::Overlord>(PhantomData)];
+static SYSTEMS: &[&dyn Commands] =
+    &[&Driver::<overlord::Overlord>(PhantomData), &Driver::<generals::Generals>(PhantomData)];
 
 /// The rule system named `name`.
 pub fn find(name: &str) -> Option<&'static dyn Commands> {

@@ -231,6 +231,7 @@ pub fn generate(rules: &RuleSet, o: &Options) -> Result<Scenario, String> {
             turn: 0,
             deadline: String::new(),
             victory,
+            ended: false,
         },
         players,
         regions,

@@ -39,6 +39,10 @@ pub struct Game {
     /// Victory points (ruling 14).
     #[serde(default)]
     pub victory: Victory,
+    /// The game is over: its last turn was played, or a player reached the
+    /// points that end it. A game over takes no more orders.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ended: bool,
 }
 
 /// Where victory points come from, and when the game ends (ruling 14).

@@ -6,7 +6,8 @@
 use super::{Action, Entry, OrderFile, Overtax};
 use crate::core::orders::check::{Check, Problem, Severity};
 use crate::systems::generals::data::{General, OrderSide, RuleSet, Scenario, SkillEffect};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use crate::systems::generals::routes;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The state seen by one player's checker: regions by id (any case), who holds
 /// each, generals by name.
@@ -52,55 +53,21 @@ impl<'a> View<'a> {
         self.state.regions[a].adjacent.iter().any(|x| x.eq_ignore_ascii_case(&self.state.regions[b].id))
     }
 
-    /// Steps from `from` to `to` through the player's regions, at most `reach` (no
-    /// limit: `u32::MAX`): the fewest, or `None`.
-    fn path_len(&self, from: usize, to: usize, reach: u32) -> Option<u32> {
-        let mut seen = vec![false; self.state.regions.len()];
-        let mut queue = VecDeque::from([(from, 0u32)]);
-        seen[from] = true;
-        while let Some((r, d)) = queue.pop_front() {
-            if r == to {
-                return Some(d);
-            }
-            if d == reach {
-                continue;
-            }
-            for n in &self.state.regions[r].adjacent {
-                if let Some(&k) = self.region.get(&n.to_ascii_uppercase())
-                    && !seen[k]
-                    && self.mine(k)
-                {
-                    seen[k] = true;
-                    queue.push_back((k, d + 1));
-                }
-            }
-        }
-        None
-    }
-
-    /// A route given with VIA: each step adjacent to the last, every region the
-    /// player's, at most `reach` steps.
+    /// The route of a TRAVEL (`reach`: `u32::MAX`) or a MOVE through the player's
+    /// regions: the shortest, or the one given with VIA.
     fn route(&self, from: usize, via: &[String], to: usize, reach: u32, what: &str) -> Result<(), String> {
-        let mut at = from;
-        let mut steps = 0;
-        for id in via.iter().map(String::as_str).chain([self.state.regions[to].id.as_str()]) {
-            let next = self.region(id)?;
-            if !self.adjacent(at, next) {
-                return Err(format!("{} is not next to {}", self.state.regions[next].id, self.state.regions[at].id));
-            }
-            if !self.mine(next) {
-                return Err(format!(
-                    "{what} only through your own regions: {} is not yours",
-                    self.state.regions[next].id
-                ));
-            }
-            steps += 1;
-            at = next;
-        }
-        if steps > reach {
-            return Err(format!("{what} goes at most {reach} regions, and this route is {steps}"));
-        }
-        Ok(())
+        let via = via.iter().map(|id| self.region(id)).collect::<Result<Vec<_>, _>>()?;
+        let next = |r: usize| {
+            self.state.regions[r]
+                .adjacent
+                .iter()
+                .filter_map(|n| self.region.get(&n.to_ascii_uppercase()).copied())
+                .collect()
+        };
+        let id = |r: usize| self.state.regions[r].id.clone();
+        routes::route(from, &via, to, reach, next, |r| self.mine(r))
+            .map(|_| ())
+            .map_err(|e| routes::explain(&e, what, reach, (&id(from), &id(to)), id))
     }
 
     /// The player's troop unit `id` in region `r`.
@@ -160,32 +127,14 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
                         match a {
                             Action::Travel { to, via } => {
                                 let to = v.region(to)?;
-                                if via.is_empty() {
-                                    if v.path_len(here, to, u32::MAX).is_none() || !v.mine(to) {
-                                        return Err(format!(
-                                            "no way from {} to {} through your own regions",
-                                            g.region, state.regions[to].id
-                                        ));
-                                    }
-                                } else {
-                                    v.route(here, via, to, u32::MAX, "TRAVEL")?;
-                                }
+                                v.route(here, via, to, u32::MAX, "TRAVEL")?;
                             }
                             Action::Move { troops, to, via } => {
                                 for t in troops {
                                     v.troop_here(t, here)?;
                                 }
                                 let to = v.region(to)?;
-                                if via.is_empty() {
-                                    if v.path_len(here, to, p.move_army_reach).is_none() || !v.mine(to) {
-                                        return Err(format!(
-                                            "MOVE goes at most {} regions through your own: {} cannot be reached",
-                                            p.move_army_reach, state.regions[to].id
-                                        ));
-                                    }
-                                } else {
-                                    v.route(here, via, to, p.move_army_reach, "MOVE")?;
-                                }
+                                v.route(here, via, to, p.move_army_reach, "MOVE")?;
                             }
                             Action::Attack { region, troops, order } => {
                                 let target = v.region(region)?;
@@ -345,6 +294,6 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
     problems.sort_by_key(|x| (x.line == 0, x.line, x.severity));
     Check {
         problems,
-        counts: vec![(actions, "general's action"), (defenses, "defensive order"), (overtaxes, "overtax")],
+        counts: vec![(actions, "general's action"), (defenses, "defensive order"), (overtaxes, "overtax order")],
     }
 }

@@ -113,7 +113,7 @@ fn a_sound_file_has_no_problems_and_counts_what_it_holds() {
     let text = "GENERAL \"Ann\": MOVE T1 TO R3\nREGION R2: FORTIFY\nOVERTAX R3 INCOME 1\n";
     let c = check(&rules(), &a_row(), "p1", &read(text));
     assert!(c.problems.is_empty(), "{:?}", c.problems);
-    assert_eq!(c.summary(), "1 general's action, 1 defensive order, 1 overtax: 0 errors, 0 warnings");
+    assert_eq!(c.summary(), "1 general's action, 1 defensive order, 1 overtax order: 0 errors, 0 warnings");
 }
 
 #[test]

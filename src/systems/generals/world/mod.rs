@@ -151,7 +151,74 @@ impl Directory {
     pub fn troop(&self, id: &str) -> Option<Entity> {
         self.get(TROOP, id)
     }
+    /// A general made during a turn, listed last.
+    pub fn add_general(&mut self, name: &str, e: Entity) {
+        self.insert(GENERAL, name, e);
+        self.generals.push(e);
+    }
+    /// A troop unit made during a turn, listed last.
+    pub fn add_troop(&mut self, id: &str, e: Entity) {
+        self.insert(TROOP, id, e);
+        self.troops.push(e);
+    }
+    /// Forgets a general who died: his name may be given again.
+    pub fn forget_general(&mut self, name: &str) {
+        self.by_id.remove(&(GENERAL, name.to_ascii_uppercase()));
+    }
+    /// Drops from the lists the generals and troop units despawned during the turn.
+    pub fn compact(&mut self, alive: impl Fn(Entity) -> bool) {
+        self.generals.retain(|&e| alive(e));
+        self.troops.retain(|&e| alive(e));
+    }
 }
+
+/// Troops marching into a region they attack, not yet its holders: they do not
+/// defend it, and they hold it only when their battle is won (or not fought).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attacking;
+
+/// Who holds each region (generals-rules.txt 13: "to control a region, a player
+/// must have troops stationed in the region"): region → player, from the troop
+/// units stationed (attackers on the march do not count).
+pub fn holders(world: &World) -> bevy_ecs::entity::EntityHashMap<Entity> {
+    let dir = world.resource::<Directory>();
+    let mut out = bevy_ecs::entity::EntityHashMap::default();
+    for &t in &dir.troops {
+        let Ok(e) = world.get_entity(t) else { continue };
+        if let (Some(owner), Some(at), false) = (e.get::<Owner>(), e.get::<At>(), e.contains::<Attacking>()) {
+            out.insert(at.0, owner.0);
+        }
+    }
+    out
+}
+
+/// The troop units stationed in each region, in troop order (attackers on the
+/// march not counted).
+pub fn garrisons(world: &World) -> bevy_ecs::entity::EntityHashMap<Vec<Entity>> {
+    let dir = world.resource::<Directory>();
+    let mut out: bevy_ecs::entity::EntityHashMap<Vec<Entity>> = bevy_ecs::entity::EntityHashMap::default();
+    for &t in &dir.troops {
+        let Ok(e) = world.get_entity(t) else { continue };
+        if let (Some(at), false) = (e.get::<At>(), e.contains::<Attacking>()) {
+            out.entry(at.0).or_default().push(t);
+        }
+    }
+    out
+}
+
+/// The name of a region, player, general or troop unit, as reports write it: a
+/// region or player as `Name [ID]`, a general by name, a troop unit by id.
+pub fn label(world: &World, e: Entity) -> String {
+    let id = world.get::<Id>(e).map_or("?", |x| x.0.as_str());
+    match world.get::<Name>(e) {
+        Some(n) => format!("{} [{id}]", n.0),
+        None => id.to_string(),
+    }
+}
+
+/// The rule set, shared by the mechanics.
+#[derive(Resource, Debug, Clone)]
+pub struct Rules(pub std::sync::Arc<RuleSet>);
 
 /// The game's settings (`game.ron`), kept whole.
 #[derive(Resource, Debug, Clone)]
@@ -306,6 +373,9 @@ pub fn build(world: &mut World, rules: &RuleSet, s: Scenario) -> Result<(), Vec<
             General { renown: g.renown, skills: list, champion, new: g.new },
         ));
     }
+    if let Some(mut clock) = world.get_resource_mut::<crate::core::engine::plan::Clock>() {
+        clock.turn = game.turn;
+    }
     world.insert_resource(dir);
     world.insert_resource(GameInfo(game));
     if errors.is_empty() { Ok(()) } else { Err(errors) }
@@ -315,6 +385,7 @@ pub fn build(world: &mut World, rules: &RuleSet, s: Scenario) -> Result<(), Vec<
 pub fn extract(world: &World, rules: &RuleSet) -> Scenario {
     let dir = world.resource::<Directory>();
     let id = |e: Entity| world.get::<Id>(e).map(|x| x.0.clone()).unwrap_or_default();
+    let alive = |e: Entity| world.get::<Id>(e).is_some();
     let name = |e: Entity| world.get::<Name>(e).map(|x| x.0.clone()).unwrap_or_default();
     let players = dir
         .players
@@ -349,7 +420,7 @@ pub fn extract(world: &World, rules: &RuleSet) -> Scenario {
                 hire_limit: econ.hire_limit,
                 hires: r.hires.iter().map(|&k| rules.troops[k].tag.clone()).collect(),
                 defense: rules.combat.orders[r.defense].tag.clone(),
-                prepared_by: world.get::<PreparedBy>(e).map(|g| id(g.0)),
+                prepared_by: world.get::<PreparedBy>(e).map(|g| g.0).filter(|&g| alive(g)).map(id),
                 hex: r.hex,
             }
         })
@@ -365,7 +436,7 @@ pub fn extract(world: &World, rules: &RuleSet) -> Scenario {
                 region: id(world.get::<At>(e)?.0),
                 renown: g.renown,
                 skills: g.skills.iter().map(|&(k, l)| (rules.skills[k].tag.clone(), l)).collect(),
-                champion: g.champion.map(id),
+                champion: g.champion.filter(|&c| alive(c)).map(id),
                 new: g.new,
             })
         })
@@ -386,5 +457,9 @@ pub fn extract(world: &World, rules: &RuleSet) -> Scenario {
             })
         })
         .collect();
-    Scenario { game: world.resource::<GameInfo>().0.clone(), players, regions, generals, troops }
+    let mut game = world.resource::<GameInfo>().0.clone();
+    if let Some(clock) = world.get_resource::<crate::core::engine::plan::Clock>() {
+        game.turn = clock.turn;
+    }
+    Scenario { game, players, regions, generals, troops }
 }
