@@ -83,3 +83,76 @@ pub fn a_row() -> Scenario {
         ],
     }
 }
+
+/// A game played in memory: a scenario, orders as text, turns run.
+pub struct Play {
+    /// The engine.
+    pub engine: crate::core::engine::Engine<super::Generals>,
+    words: super::orders::Words,
+    files: Vec<super::orders::OrderFile>,
+}
+
+/// Plays `s` with the bundled rule set, on one thread.
+pub fn play(s: Scenario) -> Play {
+    let rules = std::sync::Arc::new(rules());
+    let words = super::orders::Words::new(&rules);
+    let engine =
+        crate::core::engine::Engine::new(rules, s, crate::core::engine::Threads::One).expect("the world builds");
+    Play { engine, words, files: Vec::new() }
+}
+
+impl Play {
+    /// Orders of `player` for the next turn: `text` is the body, so its first
+    /// line is line 2 (line 1 is `GAME player pw`).
+    pub fn orders(&mut self, player: &str, text: &str) -> &mut Self {
+        let mail = format!("GAME {player} pw\n{text}\nEND\n");
+        let mut m = crate::core::orders::mail::parse_mail(&mail, &self.words).expect("the orders read");
+        self.files.push(m.orders.remove(0));
+        self
+    }
+    /// Runs a turn with the orders given.
+    pub fn run(&mut self) -> &mut Self {
+        self.engine.submit(std::mem::take(&mut self.files));
+        self.engine.run_turn(|_, _| {});
+        self
+    }
+    /// The state now.
+    pub fn state(&self) -> Scenario {
+        self.engine.state()
+    }
+    /// The report of `player`.
+    pub fn report(&self, player: &str) -> &super::report::PlayerReport {
+        self.engine.reports().iter().find(|r| r.player.id == player).expect("a report")
+    }
+    /// The events of `player`'s report, as `line N: text` or `text`.
+    pub fn events(&self, player: &str) -> Vec<String> {
+        self.report(player)
+            .events
+            .iter()
+            .map(|e| match e.line {
+                Some(l) => format!("line {l}: {}", e.text),
+                None => e.text.clone(),
+            })
+            .collect()
+    }
+    /// Whether an event of `player` contains `text`.
+    pub fn said(&self, player: &str, text: &str) -> bool {
+        self.events(player).iter().any(|e| e.contains(text))
+    }
+    /// Troop unit `id` now.
+    pub fn troop(&self, id: &str) -> Option<Troop> {
+        self.state().troops.into_iter().find(|t| t.id == id)
+    }
+    /// General `name` now.
+    pub fn general(&self, name: &str) -> Option<General> {
+        self.state().generals.into_iter().find(|g| g.name == name)
+    }
+    /// Player `id` now.
+    pub fn player(&self, id: &str) -> Player {
+        self.state().players.into_iter().find(|p| p.id == id).expect("a player")
+    }
+    /// Region `id` now.
+    pub fn region(&self, id: &str) -> Region {
+        self.state().regions.into_iter().find(|r| r.id == id).expect("a region")
+    }
+}

@@ -189,6 +189,15 @@ impl Battle<'_> {
         (dealt, taken)
     }
 
+    /// A withdrawal whose rearguard no longer fights: the rest are overtaken and
+    /// fight.
+    fn overtaken(&mut self, withdraw: bool, log: &mut Vec<String>) {
+        if withdraw && self.men_in(1, State::Fighting) == 0 && self.state[1].contains(&State::Waiting) {
+            self.state[1].iter_mut().filter(|x| **x == State::Waiting).for_each(|x| *x = State::Fighting);
+            log.push("The rearguard broke: the rest of the defenders were overtaken and fought.".into());
+        }
+    }
+
     fn men_in(&self, s: usize, state: State) -> u32 {
         self.men[s].iter().zip(&self.state[s]).filter(|x| *x.1 == state).map(|x| *x.0).sum()
     }
@@ -347,6 +356,9 @@ pub fn fight(rules: &RuleSet, terrain: &str, armies: &[Army; 2], rng: &mut ChaCh
     for round in 1..=c.max_rounds {
         for s in [1, 0] {
             b.morale(s, start[s], rng, &mut log);
+            if s == 1 {
+                b.overtaken(withdraw, &mut log);
+            }
         }
         // A side with no one fighting has fled or is destroyed.
         let beaten = [0, 1].into_iter().find(|&s| b.men_in(s, State::Fighting) == 0);
@@ -378,16 +390,10 @@ pub fn fight(rules: &RuleSet, terrain: &str, armies: &[Army; 2], rng: &mut ChaCh
             lost[1 - s] += b.blast(1 - s, armies[s].casualties);
         }
         log.push(format!("Round {round}: the attackers lost {} men, the defenders {}.", lost[0], lost[1]));
-        if withdraw {
-            let holding = b.men_in(1, State::Fighting) > 0;
-            let waiting = b.state[1].contains(&State::Waiting);
-            if waiting && holding && round >= c.rearguard_rounds {
-                b.state[1].iter_mut().filter(|x| **x == State::Waiting).for_each(|x| *x = State::Escaped);
-                log.push(format!("The rearguard held {round} rounds: the rest of the defenders got away."));
-            } else if waiting && !holding {
-                b.state[1].iter_mut().filter(|x| **x == State::Waiting).for_each(|x| *x = State::Fighting);
-                log.push("The rearguard broke: the rest of the defenders were overtaken and fought.".into());
-            }
+        b.overtaken(withdraw, &mut log);
+        if withdraw && round >= c.rearguard_rounds && b.state[1].contains(&State::Waiting) {
+            b.state[1].iter_mut().filter(|x| **x == State::Waiting).for_each(|x| *x = State::Escaped);
+            log.push(format!("The rearguard held {round} rounds: the rest of the defenders got away."));
         }
         if round == c.max_rounds {
             log.push(format!("After {round} rounds the defenders held the field."));
