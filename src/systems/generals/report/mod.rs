@@ -341,7 +341,7 @@ pub fn build(world: &World, survey: &Survey, index: usize) -> PlayerReport {
         .iter()
         .map(|&p| Standing { id: id(world, p), name: name(world, p), victory_points: points(p) })
         .collect();
-    standings.sort_by(|a, b| b.victory_points.cmp(&a.victory_points));
+    standings.sort_by_key(|s| std::cmp::Reverse(s.victory_points));
     let player = PlayerRecord {
         id: id(world, me),
         name: name(world, me),

@@ -440,8 +440,7 @@ impl Resolver for GeneralsBattles {
         let c = &rules.combat;
         let mut sides: Vec<SideRecord> = Vec::new();
         let mut killed_pct = [0.0f64; 2];
-        for s in 0..2 {
-            let army = &m.armies[s];
+        for (s, army) in m.armies.iter().enumerate() {
             let mut units = Vec::new();
             for (i, f) in army.fighters.iter().enumerate() {
                 let left = o.men[s][i];
@@ -515,8 +514,11 @@ impl Resolver for GeneralsBattles {
         };
         let prefer = (loser == 0).then_some(m.attack.origin);
         let going = alive(world, loser, &|_| true);
-        let dest = retreat_to(world, m.armies[loser].player, m.place, prefer);
+        // Nobody left to go: no retreat (and nothing destroyed).
+        let nobody = going.is_empty() && sides[loser].survivors.is_empty();
+        let dest = if nobody { None } else { retreat_to(world, m.armies[loser].player, m.place, prefer) };
         match dest {
+            None if nobody => {}
             Some(d) => {
                 for &e in going.iter().chain(&sides[loser].survivors) {
                     world.entity_mut(e).insert(At(d));

@@ -1,0 +1,96 @@
+//! Helpers shared by the whole-game tests: file trees compared byte for byte,
+//! and JSON reports checked against their published schema.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every file under `dir`, by relative path.
+pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.insert(p.strip_prefix(base).unwrap().to_path_buf(), fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+pub fn assert_same_tree(a: &Path, b: &Path) {
+    let (ta, tb) = (tree(a), tree(b));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>(), "same files");
+    for (k, v) in &ta {
+        assert!(v == &tb[k], "{} differs", k.display());
+    }
+}
+
+/// Checks `v` against the subset of JSON Schema that docs/report-schema.json uses.
+/// Objects with `properties` must not carry undeclared fields, so the published
+/// schema cannot fall behind the reports.
+pub fn check(
+    schema: &serde_json::Value,
+    root: &serde_json::Value,
+    v: &serde_json::Value,
+    at: &str,
+    errs: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/$defs/");
+        return check(&root["$defs"][name], root, v, at, errs);
+    }
+    if let Some(t) = schema.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let ok = types.iter().any(|t| match *t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_u64() || v.is_i64(),
+            "boolean" => v.is_boolean(),
+            "null" => v.is_null(),
+            _ => false,
+        });
+        if !ok {
+            errs.push(format!("{at}: expected {types:?}, got {v}"));
+            return;
+        }
+    }
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), v.as_i64())
+        && n < min
+    {
+        errs.push(format!("{at}: {n} < {min}"));
+    }
+    if let Some(obj) = v.as_object() {
+        for r in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            if !obj.contains_key(r.as_str().unwrap()) {
+                errs.push(format!("{at}: missing {r}"));
+            }
+        }
+        let props = schema.get("properties").and_then(Value::as_object);
+        for (k, val) in obj {
+            let sub = format!("{at}.{k}");
+            match (props.and_then(|p| p.get(k)), schema.get("additionalProperties")) {
+                (Some(s), _) => check(s, root, val, &sub, errs),
+                (None, Some(s)) => check(s, root, val, &sub, errs),
+                (None, None) => errs.push(format!("{sub}: not in the schema")),
+            }
+        }
+    }
+    if let (Some(items), Some(arr)) = (schema.get("items"), v.as_array()) {
+        for (i, x) in arr.iter().enumerate() {
+            check(items, root, x, &format!("{at}[{i}]"), errs);
+        }
+    }
+}
