@@ -115,7 +115,9 @@ pub struct TroopType {
     /// Reach: ranged troops strike in the first round before melee (0: melee).
     #[serde(default)]
     pub range: u32,
-    /// Morale: the chance in percent to stand each round before losses count.
+    /// Morale in %: a unit's steadiness. Before each round its chance to flee is
+    /// the pressure on its side (losses, numbers) × (100 − morale)%: 100 never
+    /// flees.
     pub morale: u32,
     /// Point value per man: recruiting costs points × gold per point, within the
     /// hire limit.
@@ -240,8 +242,9 @@ pub struct Combat {
     pub max_rounds: u32,
     /// Defense bonus in % per point of average movement above the enemy's.
     pub speed_defense_percent: u32,
-    /// Each round, a unit stands with its morale %, less this % per 10% of its
-    /// side's men lost so far, less this % per 100% the enemy outnumbers it.
+    /// Morale: before each round a unit flees with (this % per 10% of its
+    /// side's men lost so far + `morale_size_percent` per 100% the enemy
+    /// outnumbers it) × (100 − its morale)%, less Inspirational's bonus.
     pub morale_loss_percent: u32,
     /// See `morale_loss_percent`.
     pub morale_size_percent: u32,
