@@ -46,6 +46,9 @@ pub struct PlayerReport {
     pub player: PlayerRecord,
     /// Every player's victory points, most first.
     pub standings: Vec<Standing>,
+    /// The formal alliances between players, known to all (generals-rules.txt
+    /// 154): pairs of player ids, in player order.
+    pub alliances: Vec<[String; 2]>,
     /// The player's generals.
     pub generals: Vec<GeneralRecord>,
     /// The regions it sees: its own, then those its scouts found.
@@ -285,6 +288,7 @@ fn rounded(men: u32, r: u32) -> u32 {
 
 /// Who holds what and who is where, taken once for every report.
 pub struct Survey {
+    alliances: Vec<[String; 2]>,
     held: EntityHashMap<Entity>,
     troops_at: EntityHashMap<Vec<Entity>>,
     generals_at: EntityHashMap<Vec<Entity>>,
@@ -306,7 +310,16 @@ impl Survey {
                 generals_at.entry(at.0).or_default().push(g);
             }
         }
-        Survey { held: holders(world), troops_at, generals_at }
+        // Formal alliances are public; secret ones only their members know.
+        let mut alliances = Vec::new();
+        for (i, &a) in dir.players.iter().enumerate() {
+            for &(b, rel) in world.get::<Relations>(a).map_or(&[][..], |r| r.0.as_slice()) {
+                if rel == Relation::Ally && dir.players[i + 1..].contains(&b) {
+                    alliances.push([id(world, a), id(world, b)]);
+                }
+            }
+        }
+        Survey { alliances, held: holders(world), troops_at, generals_at }
     }
 }
 
@@ -317,7 +330,7 @@ pub fn build(world: &World, survey: &Survey, index: usize) -> PlayerReport {
     let info = &world.resource::<GameInfo>().0;
     let me = dir.players[index];
     let journal = world.get_resource::<Journal>();
-    let Survey { held, troops_at, generals_at } = survey;
+    let Survey { alliances, held, troops_at, generals_at } = survey;
     let mine: Vec<Entity> = dir
         .generals
         .iter()
@@ -472,6 +485,7 @@ pub fn build(world: &World, survey: &Survey, index: usize) -> PlayerReport {
         ended: info.ended,
         player,
         standings,
+        alliances: alliances.clone(),
         generals,
         regions,
         battles,

@@ -114,3 +114,26 @@ fn the_order_template_checks_clean() {
     let c = check(&rules, &g.state(), "p1", &mail.orders[0]);
     assert!(c.problems.iter().all(|p| p.severity != crate::core::orders::check::Severity::Error), "{:?}", c.problems);
 }
+
+#[test]
+fn formal_alliances_are_known_to_all_and_secret_ones_to_their_members() {
+    // generals-rules.txt 154: "A formal alliance is public, and known to all
+    // players … A secret alliance is only known by those in the alliance."
+    use crate::systems::generals::data::Relation;
+    let mut s = a_row();
+    for p in ["p3", "p4"] {
+        s.players.push(crate::systems::generals::fixture::player(p));
+    }
+    s.players[0].relations.insert("p2".into(), Relation::Ally);
+    s.players[1].relations.insert("p1".into(), Relation::Ally);
+    s.players[2].relations.insert("p4".into(), Relation::SecretAlly);
+    s.players[3].relations.insert("p3".into(), Relation::SecretAlly);
+    let mut g = play(s);
+    g.run();
+    for p in ["p1", "p2", "p3", "p4"] {
+        assert_eq!(g.report(p).alliances, [["p1".to_string(), "p2".to_string()]], "{p}");
+    }
+    assert_eq!(g.report("p3").player.diplomacy["p4"], "secret_ally");
+    assert_eq!(g.report("p1").player.diplomacy["p3"], "neutral");
+    assert!(text::render(g.report("p4")).contains("\nAlliances\n  p1 and p2\n"));
+}

@@ -102,6 +102,12 @@ pub fn render(r: &PlayerReport) -> String {
     for (i, s) in r.standings.iter().enumerate() {
         let _ = writeln!(o, "  {}. {} [{}]: {} points", i + 1, s.name, s.id, s.victory_points);
     }
+    if !r.alliances.is_empty() {
+        o.push_str("\nAlliances\n");
+        for [a, b] in &r.alliances {
+            let _ = writeln!(o, "  {a} and {b}");
+        }
+    }
     if !p.diplomacy.is_empty() {
         o.push_str("\nDiplomacy\n");
         for (id, rel) in &p.diplomacy {

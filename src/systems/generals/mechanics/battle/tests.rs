@@ -390,3 +390,85 @@ fn attacks_on_one_region_are_fought_one_after_the_other() {
         "p2 defends once; the other fights its winner"
     );
 }
+
+/// Mean men side 1 loses in round 1 (0 attacks with `a`).
+fn first_round_losses(r: &RuleSet, terrain: &str, a: &Army, d: &Army) -> f64 {
+    let out: Vec<Outcome> =
+        (0..300).map(|k| fight(r, terrain, &[a.clone(), d.clone()], &mut stream(k, 1, "test", 0))).collect();
+    mean(out.iter().filter_map(|o| round_one(o, 1)))
+}
+
+#[test]
+fn troop_types_fight_better_or_worse_by_terrain_and_order_and_veterans_more() {
+    // generals-rules.txt 80: "an archer has a higher offense rating while
+    // fortifying, but lower when in a forest. In an ambush, explosive units are
+    // more effective"; 94: veterans "add to their offensive and defensive values".
+    let r = rules();
+    let target = army(&r, &[("heav", 1000, false)], "fort");
+    let archers = |o: &str| army(&r, &[("arch", 100, false)], o);
+    let (plains, forest) =
+        (first_round_losses(&r, "plai", &archers("fiel"), &target), first_round_losses(&r, "fore", &archers("fiel"), &target));
+    assert!(forest < plains * 0.8, "archers in a forest: {forest} vs {plains}");
+    // Fortifying archers shoot better: as defenders under FORTIFY against a field attack.
+    let attackers = army(&r, &[("heav", 1000, false)], "fiel");
+    let losses_to = |d: &Army| {
+        let out: Vec<Outcome> =
+            (0..300).map(|k| fight(&r, "plai", &[attackers.clone(), d.clone()], &mut stream(k, 1, "t", 0))).collect();
+        mean(out.iter().filter_map(|o| round_one(o, 0)))
+    };
+    let field = losses_to(&archers("fiel"));
+    let fort = losses_to(&archers("fort"));
+    assert!(fort > field * 1.15, "fortifying archers: {fort} vs {field}");
+    let sappers = |o: &str| army(&r, &[("sapp", 100, false)], o);
+    let militia_target = army(&r, &[("mili", 2000, false)], "fiel");
+    let in_ambush = first_round_losses(&r, "plai", &sappers("ambu"), &militia_target);
+    let spearmen_ambush = first_round_losses(&r, "plai", &army(&r, &[("spea", 200, false)], "ambu"), &militia_target);
+    assert!(in_ambush > spearmen_ambush * 1.2, "explosive units in an ambush: {in_ambush} vs {spearmen_ambush}");
+    let mut veterans = army(&r, &[("mili", 100, false)], "fiel");
+    veterans.fighters[0].veteran = 3;
+    let green = first_round_losses(&r, "plai", &army(&r, &[("mili", 100, false)], "fiel"), &target);
+    let seasoned = first_round_losses(&r, "plai", &veterans, &target);
+    assert!((seasoned / green - 1.3).abs() < 0.1, "3 veteran levels: {seasoned} vs {green}");
+}
+
+#[test]
+fn skirmishes_are_slow_and_a_successful_flank_is_a_slaughter() {
+    // generals-rules.txt 24-25: skirmish "whittle the enemies down without suffering
+    // many losses. It is a slow … process"; 76-77: flanking "leads to a large
+    // slaughter on the defender's part".
+    let r = rules();
+    let def = |o: &str| army(&r, &[("mili", 1000, false)], o);
+    let field = first_round_losses(&r, "plai", &army(&r, &[("cava", 100, false)], "fiel"), &def("fiel"));
+    let skirmish = first_round_losses(&r, "plai", &army(&r, &[("cava", 100, false)], "skir"), &def("skir"));
+    let flank = first_round_losses(&r, "plai", &army(&r, &[("cava", 100, false)], "flan"), &def("fiel"));
+    assert!(skirmish < field * 0.6, "skirmish {skirmish} vs field {field}");
+    assert!(flank > field * 1.4, "flank {flank} vs field {field}");
+}
+
+#[test]
+fn generals_skills_change_the_battle() {
+    // generals-rules.txt 104-140: Arcane Mage adds casualties, Healer reduces them,
+    // the Invincible Warrior's unit fights better, Master Tactician defends better,
+    // Guerilla Tactics, Fortification Expert and Battlefield Planner favour their order.
+    let r = rules();
+    let base_a = army(&r, &[("mili", 100, false)], "fiel");
+    let base_d = army(&r, &[("mili", 300, false)], "fiel");
+    let base = first_round_losses(&r, "plai", &base_a, &base_d);
+    let with = |f: &dyn Fn(&mut Army, &mut Army)| {
+        let (mut a, mut d) = (base_a.clone(), base_d.clone());
+        f(&mut a, &mut d);
+        first_round_losses(&r, "plai", &a, &d)
+    };
+    let mage = with(&|a, _| a.casualties = 9);
+    assert!((mage - base - 9.0).abs() < 1.0, "Arcane Mage: {mage} vs {base}");
+    let healed = with(&|_, d| d.healing = 20);
+    assert!((healed / base - 0.8).abs() < 0.05, "Healer: {healed} vs {base}");
+    let champion = with(&|a, _| a.fighters[0].champion = 50);
+    assert!((champion / base - 1.5).abs() < 0.1, "champion: {champion} vs {base}");
+    let tactician = with(&|_, d| d.defense = 25);
+    assert!((base / tactician - 1.25).abs() < 0.1, "Master Tactician: {tactician} vs {base}");
+    let planner = with(&|a, _| a.order_bonus = vec![(order(&r, "fiel"), 30)]);
+    assert!((planner / base - 1.3).abs() < 0.1, "Battlefield Planner: {planner} vs {base}");
+    let wrong_order = with(&|a, _| a.order_bonus = vec![(order(&r, "skir"), 30)]);
+    assert!((wrong_order / base - 1.0).abs() < 0.06, "Guerilla Tactics in a field battle: {wrong_order} vs {base}");
+}

@@ -80,3 +80,15 @@ fn overtax_below_zero_or_in_a_region_not_held_is_refused() {
     assert_eq!((g.region("R1").income, g.region("R1").hire_limit), ((0, 10), (0, 50)));
     assert_eq!(g.player("p1").treasury, 500 + 15 + 20);
 }
+
+#[test]
+fn a_region_left_without_troops_pays_nothing() {
+    // generals-rules.txt 13: "Taking troops out of a region makes the player lose
+    // these benefits."
+    let mut g = play(a_row());
+    g.orders("p1", "GENERAL \"Ann\": MOVE T1 TO R2").run();
+    assert_eq!(g.player("p1").treasury, 530, "R1 still held when the income was paid");
+    g.run();
+    assert_eq!(g.player("p1").treasury, 530 + 20, "R1 pays nothing now");
+    assert!(g.report("p1").regions.iter().all(|r| r.id != "R1" || r.income.is_none()));
+}
