@@ -10,6 +10,7 @@
 //! * [`mechanics`] — one plugin per mechanic, each on its step of the turn plan
 //!   (`assets/rules/generals/plan.ron`); [`STEPS`] says which runs where;
 //! * [`report`] — the players' reports: text, JSON, order template;
+//! * [`map`] — the map as SVG, whole or as a player's report shows it;
 //! * [`routes`] — paths over the map, for the checker and the mechanics;
 //! * [`generate`] — worlds of any size.
 //!
@@ -19,6 +20,7 @@ pub mod data;
 #[cfg(test)]
 pub mod fixture;
 pub mod generate;
+pub mod map;
 pub mod mechanics;
 pub mod orders;
 pub mod report;
@@ -140,6 +142,10 @@ impl GameSystem for Generals {
 
     fn reports(world: &World) -> report::Writer<'_> {
         report::Writer::new(world)
+    }
+
+    fn map(rules: &data::RuleSet, state: &data::Scenario, player: Option<&str>) -> Result<Option<String>, String> {
+        map::svg(rules, state, player).map(Some)
     }
 
     fn headlines(world: &World) -> Vec<String> {

@@ -14,12 +14,10 @@
 //! only, in grey: their terrain is not told. Nothing else is drawn, not even as an
 //! outline, so the map's shape beyond what the faction has seen stays unknown.
 
+use crate::core::map::Hex;
 use crate::systems::overlord::data::{RuleSet, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
-
-/// Half the width of a hex, in SVG units.
-const SIZE: f64 = 24.0;
 
 /// What is drawn of one hex.
 struct Cell<'a> {
@@ -110,84 +108,28 @@ pub fn svg(rules: &RuleSet, state: &Scenario, faction: Option<&str>) -> Result<S
     Ok(draw(state, &cells))
 }
 
-fn centre(q: i32, r: i32) -> (f64, f64) {
-    (SIZE * 1.5 * f64::from(q), SIZE * 3f64.sqrt() * (f64::from(r) + f64::from(q) / 2.0))
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 fn draw(state: &Scenario, cells: &BTreeMap<usize, Cell>) -> String {
-    let at = |i: usize| state.locations[i].hex.map_or((0.0, 0.0), |(q, r)| centre(q, r));
-    let (mut x0, mut y0, mut x1, mut y1) = (0f64, 0f64, 0f64, 0f64);
-    for (k, &i) in cells.keys().enumerate() {
-        let (x, y) = at(i);
-        if k == 0 {
-            (x0, y0, x1, y1) = (x, y, x, y);
-        }
-        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-    }
-    let pad = SIZE * 1.5;
-    let (w, h) = (x1 - x0 + 2.0 * pad, y1 - y0 + 2.0 * pad);
-    let mut o = String::with_capacity(300 * cells.len() + 500);
-    let _ = writeln!(
-        o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{:.1} {:.1} {w:.1} {h:.1}" width="{w:.0}" height="{h:.0}" font-family="sans-serif">"#,
-        x0 - pad,
-        y0 - pad
-    );
-    let _ = writeln!(
-        o,
-        r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" fill="#20283a"/>"##,
-        x0 - pad,
-        y0 - pad
-    );
-    for (&i, c) in cells {
-        let (x, y) = at(i);
-        let points: Vec<String> = (0..6)
-            .map(|k| {
-                let a = std::f64::consts::PI / 3.0 * f64::from(k);
-                format!("{:.1},{:.1}", x + SIZE * a.cos(), y + SIZE * a.sin())
-            })
-            .collect();
-        let (fill, stroke, width) = match (c.color, c.units) {
-            (None, _) => ("#555b66".to_string(), "#888888", 1.0),
-            (Some((r, g, b)), 0) => (format!("#{r:02x}{g:02x}{b:02x}"), "#202020", 1.0),
-            (Some((r, g, b)), _) => (format!("#{r:02x}{g:02x}{b:02x}"), "#ffffff", 3.0),
-        };
-        let mut title = if c.name.is_empty() { format!("[{}]", c.id) } else { format!("{} [{}]", c.name, c.id) };
-        if !c.inner.is_empty() {
-            let _ = write!(title, "; inside: {}", c.inner.join(", "));
-        }
-        if c.units > 0 {
-            let _ = write!(title, "; your units: {}", c.units);
-        }
-        let _ = writeln!(
-            o,
-            r#"<g><title>{}</title><polygon points="{}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"/>"#,
-            escape(&title),
-            points.join(" ")
-        );
-        if !c.inner.is_empty() {
-            let _ = writeln!(
-                o,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="#f4e04d" stroke="#000000"/>"##,
-                x,
-                y - SIZE * 0.35,
-                SIZE * 0.18
-            );
-        }
-        let _ = writeln!(
-            o,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="{:.1}" text-anchor="middle" fill="#000000">{}</text></g>"##,
-            y + SIZE * 0.45,
-            SIZE * 0.38,
-            escape(c.id)
-        );
-    }
-    o.push_str("</svg>\n");
-    o
+    let hexes: Vec<Hex> = cells
+        .iter()
+        .map(|(&i, c)| {
+            let mut title = if c.name.is_empty() { format!("[{}]", c.id) } else { format!("{} [{}]", c.name, c.id) };
+            if !c.inner.is_empty() {
+                let _ = write!(title, "; inside: {}", c.inner.join(", "));
+            }
+            if c.units > 0 {
+                let _ = write!(title, "; your units: {}", c.units);
+            }
+            Hex {
+                at: state.locations[i].hex.unwrap_or((0, 0)),
+                id: c.id.to_string(),
+                title,
+                color: c.color,
+                ringed: c.units > 0,
+                dot: !c.inner.is_empty(),
+            }
+        })
+        .collect();
+    crate::core::map::svg(&hexes)
 }
 
 #[cfg(test)]

@@ -406,8 +406,10 @@ fn troop_types_fight_better_or_worse_by_terrain_and_order_and_veterans_more() {
     let r = rules();
     let target = army(&r, &[("heav", 1000, false)], "fort");
     let archers = |o: &str| army(&r, &[("arch", 100, false)], o);
-    let (plains, forest) =
-        (first_round_losses(&r, "plai", &archers("fiel"), &target), first_round_losses(&r, "fore", &archers("fiel"), &target));
+    let (plains, forest) = (
+        first_round_losses(&r, "plai", &archers("fiel"), &target),
+        first_round_losses(&r, "fore", &archers("fiel"), &target),
+    );
     assert!(forest < plains * 0.8, "archers in a forest: {forest} vs {plains}");
     // Fortifying archers shoot better: as defenders under FORTIFY against a field attack.
     let attackers = army(&r, &[("heav", 1000, false)], "fiel");
