@@ -187,7 +187,7 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
                                     if levels.contains_key(s) {
                                         return Err(format!("{} knows {s} already: RAISE it", g.name));
                                     }
-                                    renown_spent += p.new_skill_renown;
+                                    renown_spent = renown_spent.saturating_add(p.new_skill_renown);
                                     levels.insert(s.clone(), 1);
                                 }
                             }
@@ -214,7 +214,7 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
                         if *level > p.max_skill_level {
                             return Err(format!("{s} is at its highest level, {}", p.max_skill_level));
                         }
-                        renown_spent += p.raise_renown_per_level * *level;
+                        renown_spent = renown_spent.saturating_add(p.raise_renown_per_level.saturating_mul(*level));
                     }
                     if renown_spent > g.renown {
                         return Err(format!(

@@ -299,7 +299,7 @@ fn army(
             if let SkillEffect::Order(tag, v) = &rules.skills[k].effect
                 && let Some(o) = rules.combat.orders.iter().position(|x| &x.tag == tag)
             {
-                order_bonus.push((o, l * v));
+                order_bonus.push((o, l.saturating_mul(*v)));
             }
         }
     }
@@ -325,7 +325,7 @@ fn army(
             _ => None,
         });
         if let Some(f) = fighters.iter_mut().find(|f| Some(f.troop) == g.champion) {
-            f.champion = f.champion.max(l * v);
+            f.champion = f.champion.max(l.saturating_mul(v));
         }
     }
     Army {
@@ -481,7 +481,7 @@ impl Resolver for GeneralsBattles {
                     _ => None,
                 });
                 let chance = f64::from(c.general_death_percent) * killed_pct[s] / 100.0
-                    * (100.0 - f64::from((l * v).min(100)))
+                    * (100.0 - f64::from(l.saturating_mul(v).min(100)))
                     / 100.0;
                 if rng.random::<f64>() * 100.0 < chance {
                     side.generals_killed.push(label(world, g));

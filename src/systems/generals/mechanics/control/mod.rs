@@ -51,7 +51,7 @@ pub fn score(world: &mut World) {
         for p in players {
             let gold = world.get::<Treasury>(p).map_or(0, |t| t.0);
             if let Some(mut x) = world.get_mut::<Points>(p) {
-                x.0 = x.0.saturating_add(gold / 100 * u64::from(v.per_100_gold));
+                x.0 = x.0.saturating_add((gold / 100).saturating_mul(u64::from(v.per_100_gold)));
             }
         }
         world.resource_mut::<GameInfo>().0.ended = true;

@@ -107,8 +107,11 @@ impl Reader<'_> {
         ids.iter().map(|id| self.region(id)).collect()
     }
 
+    /// The player's troop units named, each once.
     fn troops(&self, ids: &[String]) -> Result<Vec<Entity>, String> {
+        let mut seen = std::collections::HashSet::new();
         ids.iter()
+            .filter(|id| seen.insert(id.to_ascii_uppercase()))
             .map(|id| {
                 let t = self.dir().troop(id).filter(|&t| self.world.get::<Id>(t).is_some());
                 let t = t.ok_or_else(|| format!("no troop unit '{id}'"))?;

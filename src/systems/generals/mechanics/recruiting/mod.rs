@@ -125,12 +125,12 @@ pub fn recruit(world: &mut World) {
             SkillEffect::Rabble(v) => Some(*v),
             _ => None,
         });
-        let extra = (u64::from(men) * u64::from(rabble_level * rabble) / 100) as u32;
-        let unit = Troop { kind, men: men + extra, veteran: 0, reserve: false };
+        let extra = (u64::from(men) * u64::from(rabble_level.saturating_mul(rabble)) / 100).min(u64::from(u32::MAX)) as u32;
+        let unit = Troop { kind, men: men.saturating_add(extra), veteran: 0, reserve: false };
         let e = spawn_troop(world, &mut ids, player, at, unit);
         let mut text = format!(
             "{who} recruited {} {} as {} in {} for {cost} gold",
-            men + extra,
+            men.saturating_add(extra),
             t.name,
             label(world, e),
             label(world, at)
@@ -142,12 +142,13 @@ pub fn recruit(world: &mut World) {
             SkillEffect::Undead(v) => Some(*v),
             _ => None,
         });
-        if let (Some(u), true) = (undead, necro_level * per_level > 0) {
-            let raised = Troop { kind: u, men: necro_level * per_level, veteran: 0, reserve: false };
+        let raised_men = necro_level.saturating_mul(per_level);
+        if let (Some(u), true) = (undead, raised_men > 0) {
+            let raised = Troop { kind: u, men: raised_men, veteran: 0, reserve: false };
             let e = spawn_troop(world, &mut ids, player, at, raised);
             text.push_str(&format!(
                 "; he raised {} {} as {} for free",
-                necro_level * per_level,
+                raised_men,
                 rules.troops[u].name,
                 label(world, e)
             ));

@@ -43,7 +43,7 @@ pub fn best<'a>(
         .into_iter()
         .map(|g| {
             let (l, v) = level(rules, g, pick);
-            l * v
+            l.saturating_mul(v)
         })
         .max()
         .unwrap_or(0)
