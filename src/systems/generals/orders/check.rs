@@ -95,6 +95,14 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
     let mut defended: HashMap<usize, usize> = HashMap::new();
     // Income and hire limit of each region as this file's overtax leaves them.
     let mut taxed: BTreeMap<usize, (i64, i64)> = BTreeMap::new();
+    // Income and hire limit after the turn's recovery (generals-rules.txt 60).
+    let recovered = |r: &crate::systems::generals::data::Region| {
+        let up = |(now, orig): (u32, u32), by: u32| i64::from(now.saturating_add(by).min(orig.max(now)));
+        (up(r.income, p.income_recovery), up(r.hire_limit, p.hire_recovery))
+    };
+    // RECRUIT lines: (line, region, points, men, type name).
+    let mut recruits: Vec<(usize, usize, u64, u32, String)> = Vec::new();
+    let mut taxed_hired: BTreeMap<usize, i64> = BTreeMap::new();
     let mut trained: HashSet<String> = HashSet::new();
     let (mut actions, mut defenses, mut overtaxes) = (0, 0, 0);
     for l in &file.lines {
@@ -165,21 +173,10 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
                                     .iter()
                                     .find(|t| &t.tag == troop)
                                     .ok_or_else(|| format!("no troop type '{troop}'"))?;
+                                // Weighed against the hire limit once every overtax of
+                                // the file is known (the turn makes them first).
                                 let points = u64::from(*men) * u64::from(kind.points);
-                                let limit = taxed.get(&here).map_or(i64::from(r.hire_limit.0), |x| x.1);
-                                if points as i64 > limit {
-                                    return Err(format!(
-                                        "{men} {} are worth {points} points, over {}'s hire limit of {limit}: nothing would be hired",
-                                        kind.name, r.id
-                                    ));
-                                }
-                                let cost = points * u64::from(p.gold_per_point);
-                                if cost > state.players.iter().find(|x| x.id == player).map_or(0, |x| x.treasury) {
-                                    return Ok(Some(format!(
-                                        "{men} {} cost {cost} gold, more than the treasury holds before this turn's income",
-                                        kind.name
-                                    )));
-                                }
+                                recruits.push((l.line, here, points, *men, kind.name.clone()));
                             }
                             Action::Prepare => {}
                             Action::Rest { learn } => {
@@ -265,7 +262,7 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
                         return Err(format!("{} is not yours", state.regions[r].id));
                     }
                     let reg = &state.regions[r];
-                    let now = taxed.entry(r).or_insert((i64::from(reg.income.0), i64::from(reg.hire_limit.0)));
+                    let now = taxed.entry(r).or_insert_with(|| recovered(reg));
                     let (inc, hire) = (i64::from(p.overtax_income_step), i64::from(p.overtax_hire_step));
                     let n = i64::from(*steps);
                     match kind {
@@ -286,6 +283,33 @@ pub fn check(rules: &RuleSet, state: &Scenario, player: &str, file: &OrderFile) 
             Ok(None) => {}
             Ok(Some(m)) => push(l.line, Severity::Warning, m),
             Err(m) => push(l.line, Severity::Error, m),
+        }
+    }
+    // Recruits share their region's hire limit, as this file's overtax leaves it.
+    let treasury = state.players.iter().find(|x| x.id == player).map_or(0, |x| x.treasury);
+    let mut spent = 0u64;
+    for (line, here, points, men, name) in recruits {
+        let r = &state.regions[here];
+        let limit = taxed.get(&here).map_or_else(|| recovered(r).1, |x| x.1);
+        let hired = taxed_hired.entry(here).or_insert(0);
+        let left = (limit - *hired).max(0);
+        if points as i64 > left {
+            let m = format!(
+                "{men} {name} are worth {points} points, over what {}'s hire limit leaves ({left} of {limit}): nothing would be hired",
+                r.id
+            );
+            push(line, Severity::Error, m);
+            continue;
+        }
+        *hired += points as i64;
+        let cost = points * u64::from(p.gold_per_point);
+        spent += cost;
+        if spent > treasury {
+            push(
+                line,
+                Severity::Warning,
+                format!("{men} {name} cost {cost} gold: more than the treasury holds before this turn's income"),
+            );
         }
     }
     for g in state.generals.iter().filter(|g| g.player == player && !acted.contains_key(&g.name)) {

@@ -171,10 +171,22 @@ fn one_action_per_general_and_one_defensive_order_per_region_naming_both_lines()
 #[test]
 fn recruiting_stays_within_the_hire_limit_as_overtax_leaves_it() {
     // Seed 46-47, 60; ruling 12: 30 archers are 60 points, over the limit of 50;
-    // converting 1 income first raises it to 60 for the turn.
+    // converting 1 income raises it to 60 for the turn, written before or after.
     let p = problems("GENERAL \"Ann\": RECRUIT 30 archers\n");
-    assert!(p[0].1 && p[0].2.contains("60 points, over R1's hire limit of 50"), "{p:?}");
+    assert!(p[0].1 && p[0].2.contains("60 points, over what R1's hire limit leaves (50 of 50)"), "{p:?}");
     assert!(problems("OVERTAX R1 INCOME 1\nGENERAL \"Ann\": RECRUIT 30 archers\n").is_empty());
+    assert!(problems("GENERAL \"Ann\": RECRUIT 30 archers\nOVERTAX R1 INCOME 1\n").is_empty());
+    // Generals recruiting in one region share its limit.
+    let mut s = a_row();
+    s.generals.push(crate::systems::generals::fixture::general("Cid", "p1", "R1"));
+    let p = problems_in(&s, "GENERAL \"Ann\": RECRUIT 20 archers\nGENERAL \"Cid\": RECRUIT 11 militia\n");
+    assert_eq!(p[0].0, 3);
+    assert!(p[0].2.contains("11 points, over what R1's hire limit leaves (10 of 50)"), "{p:?}");
+    // The limit counts the turn's recovery: 38 now, 43 after it.
+    let mut s = a_row();
+    s.regions[0].hire_limit = (38, 50);
+    assert!(problems_in(&s, "GENERAL \"Ann\": RECRUIT 43 militia\n").is_empty());
+    assert!(!problems_in(&s, "GENERAL \"Ann\": RECRUIT 44 militia\n").is_empty());
     let p = problems("GENERAL \"Ann\": RECRUIT 5 cavalry\n");
     assert_eq!(p[0].2, "R1 offers no cava for hire");
     // Income and hire limit never go below 0.

@@ -125,7 +125,8 @@ pub fn recruit(world: &mut World) {
             SkillEffect::Rabble(v) => Some(*v),
             _ => None,
         });
-        let extra = (u64::from(men) * u64::from(rabble_level.saturating_mul(rabble)) / 100).min(u64::from(u32::MAX)) as u32;
+        let extra =
+            (u64::from(men) * u64::from(rabble_level.saturating_mul(rabble)) / 100).min(u64::from(u32::MAX)) as u32;
         let unit = Troop { kind, men: men.saturating_add(extra), veteran: 0, reserve: false };
         let e = spawn_troop(world, &mut ids, player, at, unit);
         let mut text = format!(
