@@ -136,6 +136,31 @@ pub struct BattleRecord {
     pub log: Vec<String>,
 }
 
+/// The troop units stationed in each region while the battles are fought (the
+/// attackers join a region's list when they hold it), so that a battle reads its
+/// region's garrison and its retreat the holders next to it without a scan of
+/// every unit. Units killed stay listed and are skipped.
+#[derive(Resource, Debug, Default)]
+pub struct Stations(EntityHashMap<Vec<Entity>>);
+
+impl Stations {
+    /// The living troop units stationed in `r`.
+    fn at(&self, world: &World, r: Entity) -> Vec<Entity> {
+        self.0.get(&r).map_or_else(Vec::new, |v| v.iter().copied().filter(|&t| world.get::<Troop>(t).is_some()).collect())
+    }
+    /// Who holds `r`.
+    fn holder(&self, world: &World, r: Entity) -> Option<Entity> {
+        self.0.get(&r)?.iter().find_map(|&t| world.get::<Troop>(t).and(world.get::<Owner>(t))).map(|o| o.0)
+    }
+    /// Troop unit `t` stationed in `to`, no longer in `from`.
+    fn moved(&mut self, t: Entity, from: Option<Entity>, to: Entity) {
+        if let Some(list) = from.and_then(|f| self.0.get_mut(&f)) {
+            list.retain(|&x| x != t);
+        }
+        self.0.entry(to).or_default().push(t);
+    }
+}
+
 /// The battles of this turn, in the order fought.
 #[derive(Resource, Debug, Default)]
 pub struct Battles(pub Vec<BattleRecord>);
@@ -261,7 +286,10 @@ pub fn fight_battles(world: &mut World) {
     if world.resource::<Requests<Attack>>().pending().is_empty() {
         return;
     }
+    let stations = Stations(garrisons(world));
+    world.insert_resource(stations);
     framework::run::<GeneralsBattles>(world);
+    world.remove_resource::<Stations>();
     // Troops whose battle was not fought hold where they are.
     let marching: Vec<Entity> = world.query_filtered::<Entity, With<Attacking>>().iter(world).collect();
     for t in marching {
@@ -359,26 +387,35 @@ fn generals_at(world: &World, player: Entity, region: Entity) -> Vec<Entity> {
 /// Where `player`'s army beaten at `place` goes (ruling 10): an adjacent region it
 /// holds, else one nobody holds, `prefer` first in each; `None`: nowhere.
 fn retreat_to(world: &World, player: Entity, place: Entity, prefer: Option<Entity>) -> Option<Entity> {
-    let held = holders(world);
+    let stations = world.resource::<Stations>();
     let mut near: Vec<Entity> = world.get::<Adjacent>(place).map_or_else(Vec::new, |a| a.0.clone());
     if let Some(p) = prefer
         && let Some(i) = near.iter().position(|&r| r == p)
     {
         near[..=i].rotate_right(1);
     }
-    near.iter()
-        .copied()
-        .find(|r| held.get(r) == Some(&player))
-        .or_else(|| near.into_iter().find(|r| !held.contains_key(r)))
+    let held: Vec<Option<Entity>> = near.iter().map(|&r| stations.holder(world, r)).collect();
+    let own = near.iter().zip(&held).find(|x| *x.1 == Some(player));
+    own.or_else(|| near.iter().zip(&held).find(|x| x.1.is_none())).map(|x| *x.0)
+}
+
+/// Moves troop units to `to`: where they are, and in the stations.
+fn relocate(world: &mut World, troops: &[Entity], to: Entity) {
+    let mut stations = world.remove_resource::<Stations>().expect("battles have their stations");
+    for &t in troops {
+        let from = world.get::<At>(t).map(|a| a.0);
+        let marching = world.get::<Attacking>(t).is_some();
+        stations.moved(t, if marching { None } else { from }, to);
+        world.entity_mut(t).insert(At(to)).remove::<Attacking>();
+    }
+    world.insert_resource(stations);
 }
 
 /// Marches the attackers in without a fight.
 fn march_in(world: &mut World, request: &Request<Attack>, why: &str) {
-    for &t in &request.cause.troops {
-        if world.get::<Attacking>(t).is_some() {
-            world.entity_mut(t).remove::<Attacking>();
-        }
-    }
+    let marching: Vec<Entity> =
+        request.cause.troops.iter().copied().filter(|&t| world.get::<Attacking>(t).is_some()).collect();
+    relocate(world, &marching, request.place);
     let text = format!("{} marched into {}{why}.", label(world, request.attacker), label(world, request.place));
     world.resource_mut::<Journal>().note(request.cause.player, Some(request.cause.line), text);
 }
@@ -404,7 +441,7 @@ impl Resolver for GeneralsBattles {
         if troops.is_empty() || world.get::<General>(request.attacker).is_none() {
             return None;
         }
-        let garrison: Vec<Entity> = garrisons(world).remove(&place).unwrap_or_default();
+        let garrison: Vec<Entity> = world.resource::<Stations>().at(world, place);
         let Some(defender) = garrison.first().and_then(|&t| world.get::<Owner>(t)).map(|o| o.0) else {
             march_in(world, request, ", which nobody held");
             return None;
@@ -499,12 +536,12 @@ impl Resolver for GeneralsBattles {
             }
         }
         // The winner holds the field; the loser retreats (ruling 10).
-        for &t in &m.attack.troops {
-            if world.get::<Attacking>(t).is_some() {
-                world.entity_mut(t).remove::<Attacking>();
-            }
-        }
         let loser = 1 - o.winner;
+        if o.winner == 0 {
+            let held: Vec<Entity> =
+                m.attack.troops.iter().copied().filter(|&t| world.get::<Attacking>(t).is_some()).collect();
+            relocate(world, &held, m.place);
+        }
         let alive = |world: &World, s: usize, only: &dyn Fn(usize) -> bool| -> Vec<Entity> {
             (0..m.armies[s].fighters.len())
                 .filter(|&i| only(i) && o.men[s][i] > 0)
@@ -520,8 +557,9 @@ impl Resolver for GeneralsBattles {
         match dest {
             None if nobody => {}
             Some(d) => {
-                for &e in going.iter().chain(&sides[loser].survivors) {
-                    world.entity_mut(e).insert(At(d));
+                relocate(world, &going, d);
+                for &g in &sides[loser].survivors {
+                    world.entity_mut(g).insert(At(d));
                 }
             }
             None => {
@@ -543,9 +581,7 @@ impl Resolver for GeneralsBattles {
         if o.winner == 1 && o.escaped.contains(&true) {
             let rest = alive(world, 1, &|i| o.escaped[i]);
             if let Some(d) = retreat_to(world, m.armies[1].player, m.place, None) {
-                for t in rest {
-                    world.entity_mut(t).insert(At(d));
-                }
+                relocate(world, &rest, d);
             }
         }
         if world.get::<General>(m.general).is_some() && o.winner == 0 {
