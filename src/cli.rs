@@ -385,8 +385,9 @@ fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
                 let what = format!("line {}: orders of {} for turn {}", r.line, r.faction, r.turn);
                 if store {
                     println!(
-                        "{src}: {what} stored ({} unit block(s)){}",
-                        r.unit_blocks,
+                        "{src}: {what} stored ({} {}(s)){}",
+                        r.blocks,
+                        r.block,
                         if r.replaced { "; they replace the earlier submission" } else { "" }
                     );
                 } else {
@@ -587,7 +588,7 @@ fn demo(dir: Option<PathBuf>, scenario: &Path, turns: u32) -> i32 {
         let taken = read_input(p).and_then(|t| system.take_mail(&g, &t, true));
         match taken.map(|a| a.into_iter().next()) {
             Ok(Some(Answer::Orders(r))) => {
-                println!("submitted {} for {} ({} unit blocks)", p.display(), r.faction, r.unit_blocks)
+                println!("submitted {} for {} ({} {}s)", p.display(), r.faction, r.blocks, r.block)
             }
             Ok(Some(Answer::Refused { line, message })) => {
                 return fail(GameError { path: p.clone(), message: format!("line {line}: {message}") });

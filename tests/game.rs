@@ -93,7 +93,7 @@ fn new_submit_run_report() {
     let t0 = fs::read_to_string(g.report_path(0, "f01", ReportKind::Template)).unwrap();
     assert!(t0.starts_with("GAME f01 pswd1 alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
     let r = g.submit::<Overlord>(&alpha_orders()[0]).unwrap();
-    assert_eq!((r.faction.as_str(), r.turn, r.unit_blocks, r.replaced), ("f01", 1, 87, false));
+    assert_eq!((r.faction.as_str(), r.turn, r.blocks, r.replaced), ("f01", 1, 87, false));
     assert!(g.submit::<Overlord>(&alpha_orders()[0]).unwrap().replaced, "FILE-LAST: a later file replaces the earlier");
     let s = g.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
     assert_eq!((s.turn, s.order_files), (1, 1));

@@ -162,6 +162,8 @@ pub trait GameSystem: RuleSystem {
     ) -> Result<crate::core::orders::mail::Mail<Self::Orders>, crate::core::orders::mail::OrderError>;
     /// The header of an order file.
     fn header(file: &Self::Orders) -> &crate::core::orders::mail::Header;
+    /// What a block of an order file is, for receipts ("unit block").
+    const BLOCK: &'static str = "unit block";
     /// How many blocks an order file has (units, generals…), for receipts.
     fn blocks(file: &Self::Orders) -> usize;
     /// Checks faction `faction`'s order file against a state, without running the

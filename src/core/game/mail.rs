@@ -33,8 +33,11 @@ pub struct Receipt {
     pub turn: u32,
     /// Where they were (or would be) stored.
     pub path: PathBuf,
-    /// Number of `UNIT` blocks.
-    pub unit_blocks: usize,
+    /// Number of blocks of orders (`UNIT` blocks, order lines: the rule
+    /// system's [`BLOCK`](crate::core::system::GameSystem::BLOCK)).
+    pub blocks: usize,
+    /// What a block is, for messages.
+    pub block: &'static str,
     /// The check against the current state; `None` for orders for a later turn,
     /// which are checked when the turn before them has run.
     pub check: Option<Check>,
@@ -139,7 +142,7 @@ impl GameDir {
                 HeaderTarget::Game(_) => current + 1,
             };
             let check = (turn == current + 1).then(|| S::check(&words, &state, faction.id, file));
-            answers.push(self.store_orders(text, h.line, faction.id, turn, S::blocks(file), check, mode)?);
+            answers.push(self.store_orders(text, h.line, faction.id, turn, (S::blocks(file), S::BLOCK), check, mode)?);
         }
         let mut numbered = 0;
         for a in &mail.articles {
@@ -164,7 +167,7 @@ impl GameDir {
         line: usize,
         faction: &str,
         turn: u32,
-        unit_blocks: usize,
+        (blocks, block): (usize, &'static str),
         check: Option<Check>,
         mode: Mode,
     ) -> Result<Answer, GameError> {
@@ -176,7 +179,7 @@ impl GameDir {
             let section = section_text(text, line);
             write_atomic(&path, section.as_bytes()).map_err(|e| GameError::io(&path, e))?;
         }
-        Ok(Answer::Orders(Receipt { line, faction: faction.to_string(), turn, path, unit_blocks, check, replaced }))
+        Ok(Answer::Orders(Receipt { line, faction: faction.to_string(), turn, path, blocks, block, check, replaced }))
     }
 
     fn take_article(

@@ -132,6 +132,8 @@ impl GameSystem for Generals {
         &file.header
     }
 
+    const BLOCK: &'static str = "order line";
+
     fn blocks(file: &orders::OrderFile) -> usize {
         file.lines.len()
     }

@@ -474,3 +474,18 @@ fn generals_skills_change_the_battle() {
     let wrong_order = with(&|a, _| a.order_bonus = vec![(order(&r, "skir"), 30)]);
     assert!((wrong_order / base - 1.0).abs() < 0.06, "Guerilla Tactics in a field battle: {wrong_order} vs {base}");
 }
+
+#[test]
+fn a_beaten_army_without_a_region_of_its_own_next_door_retreats_to_one_nobody_holds() {
+    // Ruling 10: "otherwise to an adjacent neutral … region".
+    let mut s = battle_at_r4(200);
+    s.troops.retain(|t| t.id != "T5");
+    s.generals[1].skills.insert("undy".into(), 10);
+    let mut g = play(s);
+    g.orders("p1", "GENERAL \"Ann\": ATTACK R4 WITH T7 AS FIELD").run();
+    let b = &g.report("p2").battles[0];
+    assert_eq!((b.winner, b.sides[1].retreat.as_deref(), b.sides[1].destroyed), ("attacker", Some("R5"), false));
+    if let Some(t4) = g.troop("T4") {
+        assert_eq!(t4.region, "R5");
+    }
+}
