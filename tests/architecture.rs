@@ -90,18 +90,43 @@ fn rule_systems_do_not_import_each_other() {
 
 #[test]
 fn each_overlord_layer_imports_only_the_layers_below_it() {
-    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
-        ("data", &[][..]),
-        ("orders", &["data"][..]),
-        ("legacy", &["data"][..]),
-        ("generate", &["data"][..]),
-        ("join", &["data"][..]),
-        ("world", &["data", "orders"][..]),
-        ("mechanics", &["data", "orders", "world"][..]),
-        ("check", &["data", "orders", "world"][..]),
-        ("report", &["data", "orders", "world", "mechanics"][..]),
-    ]);
-    let root = src().join("systems/overlord");
+    layers_hold(
+        "overlord",
+        &[
+            ("data", &[]),
+            ("orders", &["data"]),
+            ("legacy", &["data"]),
+            ("generate", &["data"]),
+            ("join", &["data"]),
+            ("world", &["data", "orders"]),
+            ("mechanics", &["data", "orders", "world"]),
+            ("check", &["data", "orders", "world"]),
+            ("report", &["data", "orders", "world", "mechanics"]),
+        ],
+    );
+}
+
+#[test]
+fn each_generals_layer_imports_only_the_layers_below_it() {
+    layers_hold(
+        "generals",
+        &[
+            ("data", &[]),
+            ("orders", &["data", "routes"]),
+            ("world", &["data"]),
+            ("mechanics", &["data", "orders", "world", "routes"]),
+            ("report", &["data", "world", "mechanics"]),
+        ],
+    );
+}
+
+/// Every folder of rule system `system` is a layer that imports only the layers
+/// `allowed` lists (files at the system's root, its own module, may use any).
+/// Imports are read as `crate::systems::<system>::x` and as `super::x` from a
+/// layer's own module.
+fn layers_hold(system: &str, allowed: &[(&str, &[&str])]) {
+    let allowed: BTreeMap<&str, &[&str]> = allowed.iter().copied().collect();
+    let root = src().join("systems").join(system);
     let mut problems = Vec::new();
     for (path, text) in sources(&root) {
         let rel = path.strip_prefix(&root).unwrap();
@@ -110,7 +135,13 @@ fn each_overlord_layer_imports_only_the_layers_below_it() {
             continue; // the system's own module may use every layer
         };
         let Some(ok) = allowed.get(layer) else { panic!("{} is in no known layer", path.display()) };
-        for used in after(&code(&text), "crate::systems::overlord::") {
+        let code = code(&text);
+        let mut used = after(&code, &format!("crate::systems::{system}::"));
+        // `super::x` in a layer's own module names the layer `x`.
+        if rel.parent().is_some_and(|p| p.components().count() == 1) && rel.ends_with("mod.rs") {
+            used.extend(after(&code, "super::"));
+        }
+        for used in used {
             if used != layer && !ok.contains(&used.as_str()) {
                 problems.push(format!("{} ({layer}) imports {used}", rel.display()));
             }
@@ -121,7 +152,15 @@ fn each_overlord_layer_imports_only_the_layers_below_it() {
 
 #[test]
 fn mechanics_import_each_other_without_cycles() {
-    let root = src().join("systems/overlord/mechanics");
+    let uses = acyclic_mechanics("overlord");
+    assert!(uses.get("scheduler").is_none_or(|u| u.iter().all(|m| m == "intake")), "the scheduler: {uses:?}");
+    acyclic_mechanics("generals");
+}
+
+/// Which mechanic folder of rule system `system` imports which (as
+/// `mechanics::x`, or `super::x` from a mechanic's own module); fails on a cycle.
+fn acyclic_mechanics(system: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let root = src().join("systems").join(system).join("mechanics");
     let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let folders: BTreeSet<String> = std::fs::read_dir(&root)
         .unwrap()
@@ -136,7 +175,11 @@ fn mechanics_import_each_other_without_cycles() {
             continue;
         }
         let code = code(&text);
-        for used in after(&code, "mechanics::").into_iter().filter(|m| folders.contains(m) && *m != me) {
+        let mut used = after(&code, "mechanics::");
+        if path.strip_prefix(&root).unwrap().components().count() == 2 && path.ends_with("mod.rs") {
+            used.extend(after(&code, "super::"));
+        }
+        for used in used.into_iter().filter(|m| folders.contains(m) && *m != me) {
             uses.entry(me.clone()).or_default().insert(used);
         }
     }
@@ -168,8 +211,9 @@ fn mechanics_import_each_other_without_cycles() {
     let mut done = BTreeSet::new();
     for m in folders.iter() {
         if let Some(cycle) = visit(m, &uses, &mut Vec::new(), &mut done) {
-            panic!("mechanics import each other in a circle: {}", cycle.join(" → "));
+            panic!("{system}'s mechanics import each other in a circle: {}", cycle.join(" → "));
         }
     }
-    assert!(uses.get("scheduler").is_none_or(|u| u.iter().all(|m| m == "intake")), "the scheduler: {uses:?}");
+    assert!(!uses.is_empty(), "{system}'s mechanics import each other somewhere");
+    uses
 }

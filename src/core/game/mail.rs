@@ -142,7 +142,15 @@ impl GameDir {
                 HeaderTarget::Game(_) => current + 1,
             };
             let check = (turn == current + 1).then(|| S::check(&words, &state, faction.id, file));
-            answers.push(self.store_orders(text, h.line, faction.id, turn, (S::blocks(file), S::BLOCK), check, mode)?);
+            answers.push(self.store_orders(
+                text,
+                h.line,
+                faction.id,
+                turn,
+                (S::blocks(file), S::BLOCK),
+                check,
+                mode,
+            )?);
         }
         let mut numbered = 0;
         for a in &mail.articles {

@@ -62,7 +62,7 @@ impl RuleSystem for Generals {
 
     fn plugins(app: &mut App, rules: &Arc<data::RuleSet>) {
         app.insert_resource(world::Rules(rules.clone()));
-        app.add_plugins(mechanics::GeneralsRules);
+        app.add_plugins((mechanics::GeneralsRules, report::ReportPlugin));
     }
 
     fn build(world: &mut World, rules: &Arc<data::RuleSet>, state: data::Scenario) -> Result<(), Vec<String>> {

@@ -29,7 +29,7 @@ pub mod turn;
 
 use bevy_app::{PluginGroup, PluginGroupBuilder};
 
-/// Every mechanic of the generals game, and the reports.
+/// Every mechanic of the generals game.
 pub struct GeneralsRules;
 
 impl PluginGroup for GeneralsRules {
@@ -45,6 +45,5 @@ impl PluginGroup for GeneralsRules {
             .add(aftermath::AftermathPlugin)
             .add(preparation::PreparationPlugin)
             .add(control::ControlPlugin)
-            .add(super::report::ReportPlugin)
     }
 }

@@ -146,7 +146,9 @@ pub struct Stations(EntityHashMap<Vec<Entity>>);
 impl Stations {
     /// The living troop units stationed in `r`.
     fn at(&self, world: &World, r: Entity) -> Vec<Entity> {
-        self.0.get(&r).map_or_else(Vec::new, |v| v.iter().copied().filter(|&t| world.get::<Troop>(t).is_some()).collect())
+        self.0
+            .get(&r)
+            .map_or_else(Vec::new, |v| v.iter().copied().filter(|&t| world.get::<Troop>(t).is_some()).collect())
     }
     /// Who holds `r`.
     fn holder(&self, world: &World, r: Entity) -> Option<Entity> {
