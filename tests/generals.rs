@@ -129,6 +129,29 @@ fn the_same_game_gives_the_same_bytes_in_two_folders_and_on_one_thread_or_many()
     play(&a, 4, "1");
     play(&b, 4, "0");
     assert_same_tree(&a, &b);
+    // And where players meet and fight.
+    let world = crowded(t.path());
+    let (a, b) = (t.path().join("crowded-a"), t.path().join("crowded-b"));
+    for (dir, threads) in [(&a, "1"), (&b, "0")] {
+        ok(&["new", s(&world), s(dir)]);
+        play_on(dir, 4, 4, threads);
+    }
+    let battles = tree(&a.join("turns")).into_iter().filter(|(p, b)| {
+        p.extension().is_some_and(|x| x == "txt") && String::from_utf8_lossy(b).contains("\nBattles\n")
+    });
+    assert!(battles.count() > 0, "battles were fought");
+    assert_same_tree(&a, &b);
+}
+
+/// A generated world of 16 regions and 4 players, where they meet.
+fn crowded(t: &Path) -> PathBuf {
+    let world = t.join("crowded");
+    if !world.exists() {
+        let rules = root().join("assets/rules/generals");
+        let args = ["generate", "--rules", s(&rules), "--locations", "16", "--factions", "4", "--units", "32"];
+        ok(&args.into_iter().chain(["--seed", "5", s(&world)]).collect::<Vec<_>>());
+    }
+    world
 }
 
 #[test]
@@ -139,11 +162,7 @@ fn every_json_report_follows_the_published_schema() {
     let dir = t.path().join("game");
     play(&dir, 3, "0");
     // A crowded world, where players meet and fight.
-    let world = t.path().join("crowded");
-    ok(&["generate", "--rules", s(&root().join("assets/rules/generals")), "--locations", "16", "--factions", "4"]
-        .into_iter()
-        .chain(["--units", "32", "--seed", "5", s(&world)])
-        .collect::<Vec<_>>());
+    let world = crowded(t.path());
     let crowded = t.path().join("crowded-game");
     ok(&["new", s(&world), s(&crowded)]);
     play_on(&crowded, 4, 4, "0");
