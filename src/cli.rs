@@ -125,7 +125,7 @@ pub enum Command {
         game_dir: PathBuf,
         /// Worker threads: 1 runs everything on one thread, 0 (default) uses every core.
         /// The result is the same whatever the count.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = threads_arg())]
         threads: usize,
         /// Never show the progress bar.
         #[arg(long)]
@@ -179,7 +179,7 @@ pub enum Command {
         #[arg(long)]
         password: Option<String>,
         /// Threads for the report (default: all cores).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = threads_arg())]
         threads: usize,
     },
     /// Demonstration: create a game from the bundled alpha scenario, submit its sample
@@ -453,6 +453,14 @@ fn newspaper(game_dir: &Path, turn: Option<u32>) -> i32 {
         Err(e) => fail(e),
     }
 }
+
+/// `--threads`: 0 (every core) to 1,024.
+fn threads_arg() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS)
+}
+
+/// The most worker threads `--threads` takes.
+const MAX_THREADS: u64 = 1024;
 
 fn run_turn(game_dir: &Path, threads: usize, progress: bool) -> i32 {
     let g = match GameDir::open(game_dir) {

@@ -8,6 +8,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     overlord::core::alloc::keep_freed_memory();
+    // Output piped into a reader that stops early (`overlord report … | head`) ends
+    // the process quietly, as for any Unix tool, instead of a panic on the next
+    // write.
+    #[cfg(target_os = "linux")]
+    // SAFETY: restoring the default action of a signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = overlord::cli::Cli::parse();
     std::process::exit(overlord::cli::run(cli));
 }

@@ -313,6 +313,33 @@ fn every_command_has_help_and_bad_arguments_do_not_panic() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["new"]).arg(root().join("scenarios/alpha")).arg(root().join("scenarios")).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "refuses a non-empty directory");
+    // More threads than a machine can start is refused, not a panic.
+    let out = bin().args(["run", "x", "--threads", "100000"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("100000 is not in 0..=1024"));
+}
+
+#[test]
+fn output_read_only_in_part_ends_the_command_quietly() {
+    // `overlord report g f01 | head`: the reader stops, the command ends without a panic.
+    use std::io::Read;
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &dir).unwrap();
+    let mut child = bin()
+        .arg("report")
+        .arg(&dir)
+        .arg("f01")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "the report (75 kB) does not fit in the pipe");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]
