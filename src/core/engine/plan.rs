@@ -213,6 +213,16 @@ impl StepBook {
     pub fn all(&self) -> impl Iterator<Item = (&'static str, &[String])> {
         self.steps.iter().map(|(k, v)| (*k, v.as_slice()))
     }
+    /// The book as a table: each step with systems (by name) and its systems in
+    /// order, their names without `prefix`; for checking a rule system's table of
+    /// steps against the app it builds.
+    pub fn table(&self, prefix: &str) -> Vec<(String, Vec<String>)> {
+        self.all()
+            .map(|(step, systems)| {
+                (step.to_string(), systems.iter().map(|s| s.strip_prefix(prefix).unwrap_or(s).to_string()).collect())
+            })
+            .collect()
+    }
     /// The label of step `name`, if a mechanic uses it.
     pub fn label(&self, name: &str) -> Option<Step> {
         self.steps.get_key_value(name).map(|(k, _)| Step(k))
