@@ -320,6 +320,35 @@ fn every_command_has_help_and_bad_arguments_do_not_panic() {
 }
 
 #[test]
+fn orders_headed_with_the_faction_id_in_another_case_are_played() {
+    // Mail takes `GAME F01 …` for f01; the turn must play those orders too.
+    let t = tempfile::tempdir().unwrap();
+    let (lower, upper) = (t.path().join("lower"), t.path().join("upper"));
+    let a = alpha_game(&lower);
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, &upper).unwrap();
+    let b = GameDir::open(&upper).unwrap();
+    for text in alpha_orders() {
+        let shouted: String = text
+            .lines()
+            .map(|l| match l.strip_prefix("GAME ") {
+                Some(rest) => {
+                    let (id, more) = rest.split_once(' ').unwrap();
+                    format!("GAME {} {more}\n", id.to_ascii_uppercase())
+                }
+                None => format!("{l}\n"),
+            })
+            .collect();
+        assert_ne!(shouted, text);
+        b.submit::<Overlord>(&shouted).unwrap();
+    }
+    a.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+    b.run::<Overlord>(Threads::One, |_, _| {}).unwrap();
+    for part in ["state", "reports"] {
+        assert_same_tree(&a.turn_dir(1).join(part), &b.turn_dir(1).join(part));
+    }
+}
+
+#[test]
 fn output_read_only_in_part_ends_the_command_quietly() {
     // `overlord report g f01 | head`: the reader stops, the command ends without a panic.
     use std::io::Read;

@@ -162,6 +162,9 @@ pub trait GameSystem: RuleSystem {
     ) -> Result<crate::core::orders::mail::Mail<Self::Orders>, crate::core::orders::mail::OrderError>;
     /// The header of an order file.
     fn header(file: &Self::Orders) -> &crate::core::orders::mail::Header;
+    /// The header of an order file, to change (the core writes the faction id as
+    /// the state does, whatever case the player wrote).
+    fn header_mut(file: &mut Self::Orders) -> &mut crate::core::orders::mail::Header;
     /// What a block of an order file is, for receipts ("unit block").
     const BLOCK: &'static str = "unit block";
     /// How many blocks an order file has (units, generals…), for receipts.

@@ -301,12 +301,26 @@ impl GameDir {
         let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
         let articles = mail::articles(S::game(&state), &S::factions(&state), &mail.articles);
+        // Mail takes a faction id in any case; the turn gets it as the state writes it.
+        let ids: std::collections::HashMap<String, String> =
+            S::factions(&state).iter().map(|f| (f.id.to_ascii_lowercase(), f.id.to_string())).collect();
+        let files: Vec<S::Orders> = pending
+            .iter()
+            .map(|(_, _, f)| {
+                let mut f = f.clone();
+                let h = S::header_mut(&mut f);
+                if let Some(id) = ids.get(&h.faction.to_ascii_lowercase()) {
+                    h.faction.clone_from(id);
+                }
+                f
+            })
+            .collect();
         tracing::info!(turn = next, order_files = pending.len(), "running turn");
         let mut engine = Engine::<S>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
         engine.defer_reports();
-        engine.submit(pending.iter().map(|(_, _, f)| f.clone()).collect());
+        engine.submit(files);
         engine.deliver(mail.inbox);
         let t = Instant::now();
         engine.run_turn(on_tick);

@@ -132,6 +132,10 @@ impl GameSystem for Generals {
         &file.header
     }
 
+    fn header_mut(file: &mut orders::OrderFile) -> &mut Header {
+        &mut file.header
+    }
+
     const BLOCK: &'static str = "order line";
 
     fn blocks(file: &orders::OrderFile) -> usize {

@@ -136,6 +136,10 @@ impl GameSystem for Overlord {
         &file.header
     }
 
+    fn header_mut(file: &mut orders::OrderFile) -> &mut orders::Header {
+        &mut file.header
+    }
+
     fn blocks(file: &orders::OrderFile) -> usize {
         file.units.len()
     }
