@@ -74,7 +74,7 @@ pub enum Command {
         /// Rule set folder to draw terrains, races, skills and items from.
         #[arg(long, default_value = "assets/rules/overlord")]
         rules: PathBuf,
-        /// Output scenario folder.
+        /// Output scenario folder (new, or empty).
         out_dir: PathBuf,
     },
     /// Create a game directory from a scenario: turn 0's state, reports and order templates.
@@ -237,6 +237,11 @@ pub fn run(cli: Cli) -> i32 {
             import(&legacy_dir, &out_dir, legacy::ImportOptions { ruleset_name, seed }, quiet)
         }
         Command::Generate { locations, factions, units, seed, rules, out_dir } => {
+            // A world is never written over another folder's files.
+            if std::fs::read_dir(&out_dir).is_ok_and(|mut d| d.next().is_some()) {
+                eprintln!("error: {}: already exists and is not empty", out_dir.display());
+                return 1;
+            }
             // The rule set's system says which world is made.
             let system = crate::core::data::rule_set_head(&rules).map(|h| h.system).unwrap_or_default();
             let made = if system == "generals" {

@@ -313,6 +313,15 @@ fn every_command_has_help_and_bad_arguments_do_not_panic() {
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["new"]).arg(root().join("scenarios/alpha")).arg(root().join("scenarios")).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "refuses a non-empty directory");
+    // A world is not generated into a folder that has files.
+    let full = t.path().join("full");
+    fs::create_dir_all(&full).unwrap();
+    fs::write(full.join("notes.txt"), "mine").unwrap();
+    let out =
+        bin().args(["generate", "--locations", "10", "--factions", "2", "--units", "10"]).arg(&full).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists and is not empty"));
+    assert_eq!(fs::read_dir(&full).unwrap().count(), 1, "nothing written");
     // More threads than a machine can start is refused, not a panic.
     let out = bin().args(["run", "x", "--threads", "100000"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
