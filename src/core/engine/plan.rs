@@ -216,12 +216,24 @@ impl StepBook {
     /// The book as a table: each step with systems (by name) and its systems in
     /// order, their names without `prefix`; for checking a rule system's table of
     /// steps against the app it builds.
-    pub fn table(&self, prefix: &str) -> Vec<(String, Vec<String>)> {
+    fn table(&self, prefix: &str) -> Vec<(String, Vec<String>)> {
         self.all()
             .map(|(step, systems)| {
                 (step.to_string(), systems.iter().map(|s| s.strip_prefix(prefix).unwrap_or(s).to_string()).collect())
             })
             .collect()
+    }
+    /// Checks the book against a rule system's table of steps (each step with its
+    /// systems in order, names without `prefix`): every step with systems is in
+    /// the table with exactly those systems, in that order. The error shows both.
+    pub fn check_table(&self, prefix: &str, steps: &[(&str, &[&str])]) -> Result<(), String> {
+        let mut want: Vec<(String, Vec<String>)> = steps
+            .iter()
+            .map(|(step, systems)| (step.to_string(), systems.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        want.sort();
+        let built = self.table(prefix);
+        if built == want { Ok(()) } else { Err(format!("the app runs {built:?}\nthe table says {want:?}")) }
     }
     /// The label of step `name`, if a mechanic uses it.
     pub fn label(&self, name: &str) -> Option<Step> {
