@@ -668,10 +668,18 @@ fn one_command_changes_a_game_at_a_time() {
             r.turn
         })
     };
+    // The same through the command line: it says that it waits.
+    let file = t.path().join("f06.txt");
+    fs::write(&file, "GAME f06 pswd6\nUNIT U600\nSTUDY cmbt\n").unwrap();
+    let child = bin().arg("submit").arg(&dir).arg(&file).stderr(std::process::Stdio::piped()).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(!stored.load(Ordering::SeqCst), "the mail waits while the game is held");
     drop(held);
     assert_eq!(mail.join().unwrap(), 1);
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("a turn run or a join is changing this game; waiting for it to finish"), "{said}");
     // A run waits for mails being taken in, then runs.
     let reading = lock::take(&dir, Hold::Read).unwrap();
     let released = Arc::new(AtomicBool::new(false));

@@ -55,7 +55,14 @@ fn open(root: &Path) -> Result<(File, PathBuf), GameError> {
 pub fn take(root: &Path, hold: Hold) -> Result<GameLock, GameError> {
     let (file, path) = open(root)?;
     match hold {
-        Hold::Read => file.lock_shared().map_err(|e| GameError::io(&path, e))?,
+        Hold::Read => match file.try_lock_shared() {
+            Ok(()) => {}
+            Err(TryLockError::Error(e)) => return Err(GameError::io(&path, e)),
+            Err(TryLockError::WouldBlock) => {
+                eprintln!("{}: a turn run or a join is changing this game; waiting for it to finish", root.display());
+                file.lock_shared().map_err(|e| GameError::io(&path, e))?;
+            }
+        },
         Hold::Change => loop {
             match file.try_lock() {
                 Ok(()) => break,

@@ -24,7 +24,7 @@
 
 use crate::core::orders::check::{Check, Problem, Severity};
 use crate::systems::overlord::data::{Location, RaceKind, Scenario, SkillFlag, TargetKind, Unit, UseKind};
-use crate::systems::overlord::orders::line::{is_new_id, parse_entry_lenient};
+use crate::systems::overlord::orders::line::{is_new_id, is_new_id_of, parse_entry_lenient};
 use crate::systems::overlord::orders::syntax::CombatAction;
 use crate::systems::overlord::orders::{Destination, Entry, Order, OrderFile, Place, Target};
 use crate::systems::overlord::world::Catalog;
@@ -107,7 +107,7 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
     for block in &file.units {
         orders += block.orders.len();
         let known = if is_new_id(&block.unit, 'U') {
-            if !block.unit.starts_with(faction) {
+            if !is_new_id_of(&block.unit, 'U', faction) {
                 cx.error(
                     block.line,
                     format!(
@@ -115,19 +115,21 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
                         block.unit
                     ),
                 );
-                continue;
-            }
-            match cx.created.get(&block.unit) {
-                Some(race) => Known { race: *race, location: None, unit: None },
-                None => {
-                    cx.warn(
-                        block.line,
-                        format!(
-                            "no RECRUIT or SPLIT of yours creates {}: unless one does this month, its orders vanish at the end of the month",
-                            block.unit
-                        ),
-                    );
-                    Known { race: None, location: None, unit: None }
+                // Its orders are still read, so that every mistake is told at once.
+                Known { race: None, location: None, unit: None }
+            } else {
+                match cx.created.get(&block.unit) {
+                    Some(race) => Known { race: *race, location: None, unit: None },
+                    None => {
+                        cx.warn(
+                            block.line,
+                            format!(
+                                "no RECRUIT or SPLIT of yours creates {}: unless one does this month, its orders vanish at the end of the month",
+                                block.unit
+                            ),
+                        );
+                        Known { race: None, location: None, unit: None }
+                    }
                 }
             }
         } else {
@@ -135,7 +137,8 @@ pub fn check(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalo
                 Some(u) => Known { race: catalog.race(&u.race), location: Some(u.location.as_str()), unit: Some(u) },
                 None => {
                     cx.error(block.line, format!("{} is not one of your units; the block is ignored", block.unit));
-                    continue;
+                    // Its orders are still read, so that every mistake is told at once.
+                    Known { race: None, location: None, unit: None }
                 }
             }
         };
@@ -167,7 +170,12 @@ fn collect_created(cx: &mut Ctx, file: &OrderFile, state: &Scenario) {
         _ => {}
     };
     let replaced: HashSet<&str> = file.units.iter().map(|b| b.unit.as_str()).collect();
-    for block in &file.units {
+    // Blocks the turn ignores (another faction's units) create nothing.
+    let played = |b: &&crate::systems::overlord::orders::UnitBlock| {
+        cx.own.contains_key(b.unit.as_str()) || is_new_id_of(&b.unit, 'U', cx.faction)
+    };
+    let blocks: Vec<_> = file.units.iter().filter(played).collect();
+    for block in blocks {
         let parent = cx.own.get(block.unit.as_str()).and_then(|u| cx.catalog.race(&u.race));
         for l in &block.orders {
             note(cx, &l.entry, parent);

@@ -345,3 +345,33 @@ fn a_summons_into_a_new_unit_creates_it() {
     let got = lines(&c);
     assert!(!got.iter().any(|l| l.contains("vanishes")), "{got:#?}");
 }
+
+#[test]
+fn a_block_of_someone_else_s_unit_is_still_read_for_mistakes_file_check() {
+    // FILE-CHECK: a mistyped unit id does not hide the mistakes of its block: every
+    // problem of the file is told in one pass. Its RECRUIT creates nothing.
+    let c = run(
+        "GAME fa pa\nUNIT U3\nMOVE Q\nSTUDY nosuchskill\nRECRUIT fanU05 5 man 50\nUNIT fbnU01\nGIVE L9 coin 1\nUNIT fanU05\nNAME \"x\"\n",
+    );
+    let l = lines(&c);
+    assert!(l.iter().any(|x| x.starts_with("line 2: error: U3 is not one of your units")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 3: error:")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 4: error:")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 6: error: fbnU01 is not a new id of your faction")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 7: error:")), "{l:#?}");
+    assert!(l.iter().any(|x| x.starts_with("line 8: warning: no RECRUIT or SPLIT of yours creates fanU05")), "{l:#?}");
+}
+
+#[test]
+fn a_new_id_of_a_faction_whose_id_begins_with_yours_is_not_yours_file_newid() {
+    // FILE-NEWID: "fanU01" belongs to fa; a faction "f" could not use it.
+    let state = scenario(WORLD);
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    let file = parse("GAME f pa\nUNIT fanU01\nNAME \"x\"\n", &catalog).expect("header");
+    let c = check(&file, "f", &state, &catalog);
+    assert!(
+        lines(&c).iter().any(|x| x.starts_with("line 2: error: fanU01 is not a new id of your faction")),
+        "{:#?}",
+        lines(&c)
+    );
+}

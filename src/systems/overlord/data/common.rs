@@ -132,6 +132,17 @@ pub fn is_new_id(word: &str, kind: char) -> bool {
         && b[..b.len() - 4].iter().all(|c| c.is_ascii_alphanumeric())
 }
 
+/// The faction a new-entity id belongs to: `f1` of `f1nU05`. The whole part
+/// before the suffix is the faction's id, so `f10nU05` is `f10`'s and never `f1`'s.
+pub fn new_id_faction(word: &str, kind: char) -> Option<&str> {
+    is_new_id(word, kind).then(|| &word[..word.len() - 4])
+}
+
+/// Whether `word` is a new-entity id of kind `kind` of the faction `faction`.
+pub fn is_new_id_of(word: &str, kind: char, faction: &str) -> bool {
+    new_id_faction(word, kind) == Some(faction)
+}
+
 /// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
 pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {

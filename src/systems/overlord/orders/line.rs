@@ -26,7 +26,7 @@ pub enum FactionOrder {
     Reshow { what: Tag, level: Option<u32> },
 }
 
-pub use crate::systems::overlord::data::is_new_id;
+pub use crate::systems::overlord::data::{is_new_id, is_new_id_of};
 
 /// The unit id `word` names: `206`, `u206` and `U206` name `U206`; new ids as written.
 pub fn unit_id(word: &str) -> Option<Tag> {

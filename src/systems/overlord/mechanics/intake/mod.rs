@@ -13,7 +13,7 @@
 //! factions' unit ids.
 
 use crate::core::engine::plan::PlanApp;
-use crate::systems::overlord::orders::line::is_new_id;
+use crate::systems::overlord::orders::line::{is_new_id, is_new_id_of};
 use crate::systems::overlord::orders::queue::Queued;
 use crate::systems::overlord::orders::syntax::Setting;
 use crate::systems::overlord::orders::{FactionOrder, OrderFile};
@@ -128,7 +128,7 @@ fn apply_file(world: &mut World, file: &OrderFile) {
             .map(str::to_string)
             .collect();
         if is_new_id(&block.unit, 'U') {
-            if !block.unit.starts_with(&faction_id) {
+            if !is_new_id_of(&block.unit, 'U', &faction_id) {
                 notes.push(format!(
                     "Line {}: orders for {} ignored: new units of your faction are named {faction_id}nU00 to {faction_id}nU99.",
                     block.line, block.unit

@@ -34,7 +34,7 @@
 
 use super::support;
 use crate::core::engine::plan::Clock;
-use crate::systems::overlord::data::{TargetKind, TargetScope, UseKind, is_new_id, ordinal};
+use crate::systems::overlord::data::{TargetKind, TargetScope, UseKind, is_new_id_of, ordinal};
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::scheduler::{Act, Visiting, label, not_yet, waits};
 use crate::systems::overlord::mechanics::skill_use::{
@@ -196,8 +196,8 @@ fn aim(act: &Act, catalog: &Catalog, skill: SkillId, level: u32, at: At) -> Resu
                 return Ok(Aim::Unit(u));
             }
             let faction = act.faction_of(act.unit).and_then(|f| act.world.get::<Id>(f)).map(|i| i.0.clone());
-            let ours = faction.is_some_and(|f| word.len() > 4 && word[..word.len() - 4] == *f);
-            if s.system.use_kind == Some(UseKind::Summon) && is_new_id(&word, 'U') && ours {
+            let ours = faction.is_some_and(|f| is_new_id_of(&word, 'U', &f));
+            if s.system.use_kind == Some(UseKind::Summon) && ours {
                 return Ok(Aim::NewUnit(word));
             }
             Err(format!("its target {word} is not a unit it can reach"))

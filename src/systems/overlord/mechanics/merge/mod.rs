@@ -24,7 +24,7 @@ use crate::systems::overlord::data::SkillFlag;
 use crate::systems::overlord::mechanics::intake::NewIds;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting};
 use crate::systems::overlord::mechanics::study::SkillTree;
-use crate::systems::overlord::orders::line::is_new_id;
+use crate::systems::overlord::orders::line::is_new_id_of;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
@@ -83,7 +83,7 @@ fn split(act: &mut Act, entry: &mut Entry) -> Outcome {
     let me = act.unit;
     let Some(faction) = act.faction_of(me) else { return Outcome::NotNow };
     let faction_id = act.world.get::<Id>(faction).map(|i| i.0.clone()).unwrap_or_default();
-    if !is_new_id(&new_id, 'U') || !new_id.starts_with(&faction_id) {
+    if !is_new_id_of(&new_id, 'U', &faction_id) {
         return Outcome::Invalid(format!(
             "a split makes a new unit, named {faction_id}nU00 to {faction_id}nU99, not {new_id}"
         ));

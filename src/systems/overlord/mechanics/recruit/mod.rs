@@ -39,7 +39,7 @@ use crate::systems::overlord::mechanics::market::clear::{Offer, clear};
 use crate::systems::overlord::mechanics::market::step_price;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting, label};
 use crate::systems::overlord::mechanics::transfer;
-use crate::systems::overlord::orders::line::is_new_id;
+use crate::systems::overlord::orders::line::is_new_id_of;
 use crate::systems::overlord::orders::queue;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
@@ -92,7 +92,7 @@ fn recruit(act: &mut Act, entry: &mut Entry) -> Outcome {
     let me = act.unit;
     let Some(faction) = act.faction_of(me) else { return Outcome::NotNow };
     let faction_id = act.world.get::<Id>(faction).map(|i| i.0.clone()).unwrap_or_default();
-    if !is_new_id(new_id, 'U') || !new_id.starts_with(&faction_id) {
+    if !is_new_id_of(new_id, 'U', &faction_id) {
         return Outcome::Invalid(format!(
             "recruits form a new unit, named {faction_id}nU00 to {faction_id}nU99, not {new_id}"
         ));

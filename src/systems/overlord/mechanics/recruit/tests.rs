@@ -225,3 +225,31 @@ fn a_new_id_must_be_the_factions_own_file_newid() {
         events(&e, "U1").iter().any(|x| x.contains("recruits form a new unit, named fanU00 to fanU99, not fbnU01"))
     );
 }
+
+#[test]
+fn a_faction_whose_id_begins_another_s_cannot_reach_its_new_units_file_newid() {
+    // FILE-NEWID: f1 and f10. `f10nU01` is f10's new id, not f1's: f1 can neither
+    // recruit under it nor give it orders, though "f10nU01" begins with "f1".
+    let mut g = Tiny::new()
+        .faction("f1")
+        .faction("f10")
+        .location("L1", "city")
+        .with_location(|l| {
+            l.population = 1000;
+            l.recruits = vec![RecruitOffer { race: "man".into(), count: 20, price: 50, hired: 0 }];
+        })
+        .unit("U1", "f1", "ldr", 1, "L1")
+        .items(&[("coin", 1000)])
+        .unit("U2", "f10", "ldr", 1, "L1")
+        .items(&[("coin", 1000)])
+        .without_money()
+        .build();
+    g.orders("f1", "UNIT U1\nRECRUIT f10nU02 5 man 50\nUNIT f10nU01\nNAME \"Turncoats\"\nGIVE U1 coin 100\n");
+    g.orders("f10", "UNIT U2\nRECRUIT f10nU01 3 man 50\nGIVE f10nU01 coin 100\n");
+    g.run();
+    assert!(g.said("f1", "orders for f10nU01 ignored"), "{:?}", events(&g.engine, "f1"));
+    assert!(g.said("U1", "recruits form a new unit, named f1nU00 to f1nU99, not f10nU02"));
+    assert_eq!(figures(&g.engine, "U3"), 3, "f10's recruits");
+    assert_eq!(g.get::<crate::systems::overlord::world::components::DisplayName>("U3").0, "3 followers");
+    assert_eq!((g.count("U1", "coin"), g.count("U3", "coin")), (1000, 100), "nothing handed to f1");
+}

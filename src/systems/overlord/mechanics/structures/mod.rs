@@ -53,7 +53,7 @@ use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
 use crate::systems::overlord::mechanics::skill_use::{
     Retarget, Spec, Specs, UseHandlers, batches, daily_work, first_inputs, set_target, target_word,
 };
-use crate::systems::overlord::orders::line::is_new_id;
+use crate::systems::overlord::orders::line::{is_new_id, is_new_id_of};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
@@ -344,9 +344,8 @@ fn new_structure(act: &mut Act, c: usize, location: Entity, missing: Vec<(usize,
     let new = NewStructure { id: id.clone(), name: construction.name.clone(), kind: c, at: location, owner, missing };
     let s = crate::systems::overlord::world::spawn_structure(act.world, new);
     if let Some(f) = faction {
-        let prefix = format!("{f}nB");
         let new = act.world.resource::<NewIds>();
-        let taken = new.blocks.keys().chain(new.named_by.keys()).filter(|k| k.starts_with(&prefix)).min().cloned();
+        let taken = new.blocks.keys().chain(new.named_by.keys()).filter(|k| is_new_id_of(k, 'B', &f)).min().cloned();
         if let Some(new_id) = taken {
             // Skill targets naming the new id now name the structure.
             let naming = act.world.resource::<NewIds>().named_by.get(&new_id).cloned().unwrap_or_default();
