@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_same_tree, check, tree};
+use common::{alpha_game, alpha_orders, assert_same_tree, bin, check, root, tree};
 
 use overlord::core::engine::Threads;
 use overlord::core::game::{ABORT_ENV, GameDir, ReportKind};
@@ -12,32 +12,6 @@ use overlord::systems::overlord::Overlord;
 use overlord::systems::overlord::testkit::copy_dir;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_overlord"))
-}
-
-fn alpha_orders() -> Vec<String> {
-    let mut names: Vec<PathBuf> =
-        fs::read_dir(root().join("scenarios/alpha/orders")).unwrap().flatten().map(|e| e.path()).collect();
-    names.sort();
-    names.iter().map(|p| fs::read_to_string(p).unwrap()).collect()
-}
-
-/// A new alpha game in `dir` with the sample orders submitted.
-fn alpha_game(dir: &Path) -> GameDir {
-    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, dir).unwrap();
-    let g = GameDir::open(dir).unwrap();
-    for text in alpha_orders() {
-        g.submit::<Overlord>(&text).unwrap();
-    }
-    g
-}
 
 /// Orders of two player factions of the alpha world that go to war: f05's units at
 /// L18 attack the People (f02) there, f06's at L94 the Itorians (f01).

@@ -6,18 +6,14 @@
 
 mod common;
 
-use common::{assert_same_tree, check, tree};
+use common::{assert_same_tree, bin, check, root, tree};
 use overlord::core::game::ABORT_ENV;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn overlord(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_overlord")).args(args).output().unwrap();
+    let out = bin().args(args).output().unwrap();
     assert!(
         !String::from_utf8_lossy(&out.stderr).contains("panicked"),
         "{args:?}: {}",

@@ -142,6 +142,9 @@ pub trait GameSystem: RuleSystem {
         rules_dir: &std::path::Path,
         state_dir: &std::path::Path,
     ) -> Vec<crate::core::diag::Diagnostic>;
+    /// The files [`state_files`](Self::state_files) writes: a turn's state folder
+    /// holds every one (a scenario may leave some out).
+    const STATE_FILES: &'static [&'static str];
     /// The files of a state folder.
     fn state_files(state: &Self::State) -> std::io::Result<Vec<FolderFile>>;
     /// The game a state is of.

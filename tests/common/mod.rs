@@ -3,9 +3,40 @@
 
 #![allow(dead_code)]
 
+use overlord::core::game::GameDir;
+use overlord::systems::overlord::Overlord;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `overlord` binary.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_overlord"))
+}
+
+/// The sample order files of the alpha world, in file-name order.
+pub fn alpha_orders() -> Vec<String> {
+    let mut names: Vec<PathBuf> =
+        fs::read_dir(root().join("scenarios/alpha/orders")).unwrap().flatten().map(|e| e.path()).collect();
+    names.sort();
+    names.iter().map(|p| fs::read_to_string(p).unwrap()).collect()
+}
+
+/// A new alpha game in `dir` with the sample orders submitted.
+pub fn alpha_game(dir: &Path) -> GameDir {
+    GameDir::create::<Overlord>(&root().join("scenarios/alpha"), None, dir).unwrap();
+    let g = GameDir::open(dir).unwrap();
+    for text in alpha_orders() {
+        g.submit::<Overlord>(&text).unwrap();
+    }
+    g
+}
 
 /// Every file under `dir`, by relative path.
 pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {

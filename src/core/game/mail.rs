@@ -328,16 +328,25 @@ fn article_name(name: &str) -> Option<(&str, ArticleKind)> {
 
 /// The `.txt` files directly in `dir`, by name, in name order (hidden files skipped).
 pub(super) fn read_txt_files(dir: &Path) -> Result<Vec<(String, String)>, GameError> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
-    let mut paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.is_file()
-                && p.extension().is_some_and(|x| x == "txt")
-                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
+    // No folder is no files; a folder that cannot be read (or a file in its place)
+    // is an error: taking it for "nothing waiting" would lose what it holds.
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(GameError::io(dir, e)),
+    };
+    let mut paths = Vec::new();
+    for e in entries {
+        let p = e.map_err(|e| GameError::io(dir, e))?.path();
+        if p.extension().is_some_and(|x| x == "txt")
+            && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            if !p.is_file() {
+                return Err(GameError::new(&p, "not a file: only files are taken as mail waiting for a turn"));
+            }
+            paths.push(p);
+        }
+    }
     paths.sort();
     let mut out = Vec::new();
     for p in paths {

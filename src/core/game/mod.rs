@@ -226,10 +226,34 @@ impl GameDir {
         S::load_rules(&dir).map_err(|d| diag_error(&dir, &d))
     }
 
-    /// Loads the state of a complete turn.
+    /// Loads the state of a complete turn. Every file a turn's state is written
+    /// as must be there: a file gone is never read as an empty one.
     pub fn state<S: GameSystem>(&self, turn: u32) -> Result<S::State, GameError> {
         let dir = self.turn_dir(turn).join("state");
+        let missing: Vec<&str> = S::STATE_FILES.iter().copied().filter(|f| !dir.join(f).is_file()).collect();
+        if !missing.is_empty() {
+            return Err(GameError::new(
+                &dir,
+                format!("the state of turn {turn} is incomplete: {} missing; nothing was done", missing.join(", ")),
+            ));
+        }
         S::load_state(&dir).map_err(|d| diag_error(&dir, &d))
+    }
+
+    /// Loads the state of a complete turn and validates it against the game's rule
+    /// set, for a command that plays on from it: a state edited into
+    /// inconsistency (a unit id twice, a place that is not there) is refused with
+    /// every error's file and line, and the game is left as it was.
+    pub fn checked_state<S: GameSystem>(&self, turn: u32, rules: &S::Rules) -> Result<S::State, GameError> {
+        let state = self.state::<S>(turn)?;
+        let t = Instant::now();
+        let dir = self.turn_dir(turn).join("state");
+        let diags = S::validate(rules, &state, &self.root.join("rules"), &dir);
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state validated");
+        if diags.iter().any(|d| d.is_error()) {
+            return Err(diag_error(&dir, &diags));
+        }
+        Ok(state)
     }
 
     /// Takes in a mail: stores its order files, articles and notices, and answers
@@ -296,8 +320,8 @@ impl GameDir {
         let rules = Arc::new(self.rules::<S>()?);
         let words = S::words(&rules);
         let t = Instant::now();
-        let state = self.state::<S>(current)?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded");
+        let state = self.checked_state::<S>(current, &rules)?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded and validated");
         let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
         let articles = mail::articles(S::game(&state), &S::factions(&state), &mail.articles);
@@ -415,7 +439,7 @@ impl GameDir {
         let turn = self.current_turn()?;
         let dir = self.turn_dir(turn);
         let rules = Arc::new(self.rules::<S>()?);
-        let mut state = self.state::<S>(turn)?;
+        let mut state = self.checked_state::<S>(turn, &rules)?;
         if request.password.is_empty() {
             request.password = new_password().map_err(|e| GameError::io(Path::new("/dev/urandom"), e))?;
         }

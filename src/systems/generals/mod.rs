@@ -94,6 +94,8 @@ impl GameSystem for Generals {
         data::validate::validate(rules, state, rules_dir, state_dir)
     }
 
+    const STATE_FILES: &'static [&'static str] = &data::load::STATE_FILES;
+
     fn state_files(state: &data::Scenario) -> std::io::Result<Vec<FolderFile>> {
         data::load::scenario_files(state)
     }

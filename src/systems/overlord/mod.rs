@@ -104,6 +104,8 @@ impl GameSystem for Overlord {
         data::validate::resolve(&issues, rules_dir, state_dir)
     }
 
+    const STATE_FILES: &'static [&'static str] = &data::load::STATE_FILES;
+
     fn state_files(state: &data::Scenario) -> std::io::Result<Vec<FolderFile>> {
         Ok(data::scenario_files(state)?.into_iter().map(|(name, bytes)| (name.into(), bytes)).collect())
     }

@@ -58,24 +58,28 @@ pub fn load_scenario(dir: &Path) -> Result<Scenario, Vec<Diagnostic>> {
         return Err(vec![Diagnostic::error(dir, 0, 0, "scenario folder not found")]);
     }
     let mut diags = Vec::new();
-    let game: Option<Game> = read_ron(&dir.join("game.ron"), true, &mut diags);
+    let [game, players, regions, generals, troops] = STATE_FILES;
+    let game: Option<Game> = read_ron(&dir.join(game), true, &mut diags);
     let s = Scenario {
         game: game.unwrap_or_default(),
-        players: part(dir, "players.ron", true, &mut diags),
-        regions: part(dir, "regions.ron", true, &mut diags),
-        generals: part(dir, "generals.ron", true, &mut diags),
-        troops: part(dir, "troops.ron", true, &mut diags),
+        players: part(dir, players, true, &mut diags),
+        regions: part(dir, regions, true, &mut diags),
+        generals: part(dir, generals, true, &mut diags),
+        troops: part(dir, troops, true, &mut diags),
     };
     if diags.is_empty() { Ok(s) } else { Err(diags) }
 }
 
+/// The files [`scenario_files`] writes, in its order.
+pub const STATE_FILES: [&str; 5] = ["game.ron", "players.ron", "regions.ron", "generals.ron", "troops.ron"];
+
 /// The files of a scenario (a turn's state), as [`load_scenario`] reads them.
 pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(PathBuf, Vec<u8>)>> {
     Ok(vec![
-        ("game.ron".into(), ron_file(&s.game, 3)?),
-        ("players.ron".into(), ron_file(&s.players, 2)?),
-        ("regions.ron".into(), ron_file(&s.regions, 2)?),
-        ("generals.ron".into(), ron_file(&s.generals, 2)?),
-        ("troops.ron".into(), ron_file(&s.troops, 2)?),
+        (STATE_FILES[0].into(), ron_file(&s.game, 3)?),
+        (STATE_FILES[1].into(), ron_file(&s.players, 2)?),
+        (STATE_FILES[2].into(), ron_file(&s.regions, 2)?),
+        (STATE_FILES[3].into(), ron_file(&s.generals, 2)?),
+        (STATE_FILES[4].into(), ron_file(&s.troops, 2)?),
     ])
 }

@@ -167,11 +167,12 @@ pub fn load_scenario(dir: &Path) -> Result<Scenario, Vec<Diagnostic>> {
     if !dir.is_dir() {
         return Err(vec![Diagnostic::error(dir, 0, 0, "scenario folder not found")]);
     }
-    let game: Option<GameSettings> = read_ron(&dir.join("game.ron"), true, &mut diags);
-    let factions = part(dir, "factions.ron", &mut diags);
-    let locations = part(dir, "locations.ron", &mut diags);
-    let structures = part(dir, "structures.ron", &mut diags);
-    let units = part(dir, "units.ron", &mut diags);
+    let [game, factions, locations, structures, units] = STATE_FILES;
+    let game: Option<GameSettings> = read_ron(&dir.join(game), true, &mut diags);
+    let factions = part(dir, factions, &mut diags);
+    let locations = part(dir, locations, &mut diags);
+    let structures = part(dir, structures, &mut diags);
+    let units = part(dir, units, &mut diags);
     let orders = read_orders(dir, &mut diags);
     match game {
         Some(game) if diags.is_empty() => Ok(Scenario { game, factions, locations, structures, units, orders }),
@@ -292,6 +293,9 @@ pub fn save_ruleset(dir: &Path, r: &RuleSet) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The files [`scenario_files`] writes, in its order.
+pub const STATE_FILES: [&str; 5] = ["game.ron", "factions.ron", "locations.ron", "structures.ron", "units.ron"];
+
 /// The files of a scenario folder (without its order files), as bytes, in the saved
 /// layout: `(file name, contents)`.
 pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
@@ -302,11 +306,11 @@ pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8
     }
     Ok(vec![
         // The start places one to a line.
-        ("game.ron", one(&s.game, 4)?),
-        ("factions.ron", one(&s.factions, 2)?),
-        ("locations.ron", one(&s.locations, 2)?),
-        ("structures.ron", one(&s.structures, 2)?),
-        ("units.ron", one(&s.units, 2)?),
+        (STATE_FILES[0], one(&s.game, 4)?),
+        (STATE_FILES[1], one(&s.factions, 2)?),
+        (STATE_FILES[2], one(&s.locations, 2)?),
+        (STATE_FILES[3], one(&s.structures, 2)?),
+        (STATE_FILES[4], one(&s.units, 2)?),
     ])
 }
 

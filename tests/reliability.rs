@@ -1,0 +1,77 @@
+//! What a game folder does with what should not be there: a state file gone, a
+//! folder of waiting orders that cannot be read, a state edited into
+//! inconsistency. Each is refused with the file it names, and the game is left
+//! as it was (docs/reliability.md).
+
+mod common;
+
+use common::{alpha_game, bin, tree};
+use std::fs;
+
+/// Runs `overlord run` on `dir` and returns its exit code and error output.
+fn run(dir: &std::path::Path) -> (Option<i32>, String) {
+    let out = bin().arg("run").arg(dir).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_state_file_gone_is_refused_not_read_as_empty() {
+    // A missing units.ron once ran a turn in which every unit was gone.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    alpha_game(&dir);
+    fs::remove_file(dir.join("turns/0000/state/units.ron")).unwrap();
+    let before = tree(&dir);
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("turns/0000/state"), "{err}");
+    assert!(err.contains("the state of turn 0 is incomplete: units.ron missing"), "{err}");
+    assert_eq!(tree(&dir), before, "nothing changed");
+}
+
+#[test]
+fn a_folder_of_waiting_orders_that_cannot_be_read_is_refused() {
+    // An orders folder replaced by a file, and an order file that is a folder,
+    // were once taken for "no orders".
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    alpha_game(&dir);
+    let waiting = dir.join("orders/0001");
+    fs::rename(&waiting, t.path().join("aside")).unwrap();
+    fs::write(&waiting, "not a folder").unwrap();
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("orders/0001"), "{err}");
+    assert!(!dir.join("turns/0001").exists());
+    fs::remove_file(&waiting).unwrap();
+    fs::rename(t.path().join("aside"), &waiting).unwrap();
+    fs::create_dir(waiting.join("f09.txt")).unwrap();
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("orders/0001/f09.txt: error: not a file"), "{err}");
+    assert!(!dir.join("turns/0001").exists());
+    fs::remove_dir(waiting.join("f09.txt")).unwrap();
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn a_state_edited_into_inconsistency_is_refused_with_file_and_line() {
+    // A unit id written twice once gave a turn of 276 units from 275.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    alpha_game(&dir);
+    let units = dir.join("turns/0000/state/units.ron");
+    let text = fs::read_to_string(&units).unwrap();
+    let edited = text.replacen("id: \"U202\"", "id: \"U201\"", 1);
+    assert_ne!(edited, text);
+    fs::write(&units, &edited).unwrap();
+    // The record of the second U201 opens the line before its id.
+    let first = edited.lines().position(|l| l.contains("id: \"U201\"")).unwrap();
+    let second = edited.lines().skip(first + 1).position(|l| l.contains("id: \"U201\"")).unwrap() + first + 1;
+    let before = tree(&dir);
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains(&format!("units.ron:{second}:3: error: duplicate unit 'U201'")), "line {second}: {err}");
+    assert_eq!(tree(&dir), before, "nothing changed");
+}
