@@ -476,3 +476,32 @@ fn unknown_enchantment_on_a_place() {
     let d = check(t.path());
     assert_one(&d, "locations.ron", line + 1, "unknown enchantment 'effnope'");
 }
+
+#[test]
+fn ids_that_are_not_safe_as_paths_or_words_are_errors() {
+    // A faction id like `../../x` once made `new` write its reports, password and
+    // all, outside the game folder.
+    let t = alpha_copy();
+    let line = edit(t.path(), "factions.ron", "id: \"f03\"", "id: \"../../x\"");
+    let d = check(t.path());
+    let e: Vec<_> =
+        errors(&d).into_iter().filter(|x| x.message.contains("faction id: '../../x' is not an id")).collect();
+    assert_eq!(e.len(), 1, "{d:#?}");
+    assert_eq!((e[0].line, e[0].file.ends_with("factions.ron")), (line, true), "{}", e[0]);
+}
+
+#[test]
+fn ids_differing_only_in_case_and_unit_ids_in_the_form_of_new_ids_are_errors() {
+    // FILE-NEWID: orders name ids in any case, and `f01nU01` names a unit to be made.
+    let t = alpha_copy();
+    let line = edit(t.path(), "units.ron", "id: \"U201\"", "id: \"f01nU01\"");
+    let d = check(t.path());
+    assert!(
+        errors(&d).iter().any(|x| x.line == line && x.message.contains("unit id 'f01nU01' has the form of a new id")),
+        "{d:#?}"
+    );
+    let t = alpha_copy();
+    edit(t.path(), "locations.ron", "id: \"L3\"", "id: \"l2\"");
+    let d = check(t.path());
+    assert!(errors(&d).iter().any(|x| x.message.contains("location 'l2' differs from location 'L2'")), "{d:#?}");
+}

@@ -1,14 +1,17 @@
-//! The legacy importer on the alpha game and on a world made of two renumbered
-//! copies of it.
+//! The legacy importer on a small game written for these tests
+//! (`tests/fixtures/legacy-mini`), and on the original engine's alpha game and a
+//! world made of two renumbered copies of it where that game is at hand (see
+//! `common::legacy_alpha`).
 
 use overlord::systems::overlord::data::{self, Counts};
-use overlord::systems::overlord::legacy::{ImportOptions, import};
+use overlord::systems::overlord::legacy::{ImportOptions, Imported, import};
+use overlord::systems::overlord::testkit::copy_dir;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-fn alpha_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/overlord-alpha")
-}
+mod common;
+
+use common::legacy_alpha;
 
 /// Renumbers ids in a line of legacy text: `L12` → `L10012`, `U5` → `U10005`,
 /// `B201` → `B10201`, `f03` → `f1003`.
@@ -39,8 +42,7 @@ fn shift_xy(line: &str, dx: i64) -> String {
 
 /// Builds a legacy game folder holding the alpha world twice: the second copy
 /// with every location, unit, building and faction renumbered.
-fn two_copies(out: &Path) {
-    let src = alpha_dir();
+fn two_copies(src: &Path, out: &Path) {
     fs::create_dir_all(out).unwrap();
     for e in fs::read_dir(&src).unwrap().flatten() {
         let p = e.path();
@@ -74,7 +76,8 @@ fn two_copies(out: &Path) {
 
 #[test]
 fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
-    let im = import(&alpha_dir(), &ImportOptions::default());
+    let Some(alpha) = legacy_alpha() else { return };
+    let im = import(&alpha, &ImportOptions::default());
     let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let c = Counts::of(&im.rules, &im.scenario);
@@ -114,10 +117,9 @@ fn alpha_imports_with_the_published_counts_and_reports_odd_lines() {
     assert_eq!(l2.exits.iter().filter(|e| e.to == "L1").count(), 1);
 }
 
-#[test]
-fn every_hex_exit_agrees_with_the_coordinates() {
-    // MOV-DIR: the converted hex positions and the legacy EXIT directions agree.
-    let im = import(&alpha_dir(), &ImportOptions::default());
+/// MOV-DIR: the converted hex positions and the legacy EXIT directions agree.
+/// Returns how many exits were compared.
+fn hex_exits_agree(im: &Imported) -> usize {
     let s = &im.scenario;
     let hex: std::collections::HashMap<&str, (i32, i32)> =
         s.locations.iter().filter_map(|l| l.hex.map(|h| (l.id.as_str(), h))).collect();
@@ -134,14 +136,83 @@ fn every_hex_exit_agrees_with_the_coordinates() {
             }
         }
     }
+    checked
+}
+
+#[test]
+fn every_hex_exit_agrees_with_the_coordinates() {
+    let Some(alpha) = legacy_alpha() else { return };
+    let checked = hex_exits_agree(&import(&alpha, &ImportOptions::default()));
     assert!(checked > 800, "only {checked} exits checked");
+}
+
+fn mini() -> PathBuf {
+    common::root().join("tests/fixtures/legacy-mini")
+}
+
+#[test]
+fn a_small_legacy_game_imports_with_every_odd_line_named() {
+    // The importer on data of this project's own: every record kind it reads, an
+    // unknown keyword reported with its file and line, the hex grid from XY.
+    let im = import(&mini(), &ImportOptions::default());
+    let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let c = Counts::of(&im.rules, &im.scenario);
+    assert_eq!((c.locations, c.units, c.factions, c.structures), (3, 3, 2, 0));
+    assert_eq!((c.skills, c.items, c.races, c.terrains, c.seasons, c.weathers), (1, 2, 2, 2, 2, 2));
+    let typo = im.diagnostics.iter().find(|d| d.message.contains("keyword SKIL is not known")).expect("typo reported");
+    let units = fs::read_to_string(mini().join("units.dat")).unwrap();
+    let line = units.lines().position(|l| l.starts_with("SKIL ")).unwrap() + 1;
+    assert!(typo.file.ends_with("units.dat") && typo.line == line, "{typo}");
+    // Every table the game leaves out is named once, as a warning.
+    for d in im.diagnostics.iter().filter(|d| d.message.contains("its table is left empty")) {
+        assert!(!d.is_error() && !d.file.exists(), "{d}");
+    }
+    let s = &im.scenario;
+    assert_eq!((s.game.name.as_str(), s.game.days_per_month, s.game.deadline.as_str()), ("mini", 30, "1 jan 2030"));
+    let u2 = s.units.iter().find(|u| u.id == "U2").unwrap();
+    assert_eq!((u2.figures, u2.stack_leader.as_deref(), u2.location.as_str()), (10, Some("U1"), "L1"));
+    assert_eq!(u2.orders, ["@ GUARD"]);
+    let f02 = s.factions.iter().find(|f| f.id == "f02").unwrap();
+    assert_eq!(f02.stances.get("f01").map(String::as_str), Some("hostile"));
+    assert_eq!(s.orders.len(), 1, "players/f02/orders.0");
+    assert_eq!(hex_exits_agree(&im), 2, "L2 N to L3 and back");
+}
+
+#[test]
+fn a_legacy_game_named_as_a_path_is_not_imported() {
+    // `GAME ../../escape` once made import-legacy write outside its output folder.
+    let t = tempfile::tempdir().unwrap();
+    let legacy = t.path().join("legacy");
+    copy_dir(&mini(), &legacy);
+    let cfg = legacy.join("overlord.config");
+    let text = fs::read_to_string(&cfg).unwrap();
+    let line = text.lines().position(|l| l.starts_with("GAME ")).unwrap() + 1;
+    fs::write(&cfg, text.replace("GAME mini", "GAME ../../escape")).unwrap();
+    let out_dir = t.path().join("a/b/out");
+    let out = common::bin().arg("import-legacy").arg(&legacy).arg(&out_dir).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("overlord.config:{line}: error: GAME: the game's name is its scenario's folder name")),
+        "{err}"
+    );
+    assert!(!t.path().join("a/escape").exists() && !out_dir.exists());
+    // A rule set named as a path is refused the same way.
+    let out =
+        common::bin().arg("import-legacy").arg(mini()).arg(&out_dir).args(["--ruleset-name", "../r"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the rule set's name is its folder's name"), "{err}");
+    assert!(!out_dir.exists() && !t.path().join("a/b/r").exists());
 }
 
 #[test]
 fn two_renumbered_copies_import_and_validate() {
     let t = tempfile::tempdir().unwrap();
     let legacy = t.path().join("legacy");
-    two_copies(&legacy);
+    let Some(alpha) = legacy_alpha() else { return };
+    two_copies(&alpha, &legacy);
     let im = import(&legacy, &ImportOptions::default());
     let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{alpha_game, bin, tree};
+use common::{alpha_game, bin, root, tree};
+use overlord::systems::overlord::testkit::copy_dir;
 use std::fs;
 
 /// Runs `overlord run` on `dir` and returns its exit code and error output.
@@ -74,4 +75,26 @@ fn a_state_edited_into_inconsistency_is_refused_with_file_and_line() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains(&format!("units.ron:{second}:3: error: duplicate unit 'U201'")), "line {second}: {err}");
     assert_eq!(tree(&dir), before, "nothing changed");
+}
+
+#[test]
+fn a_faction_id_leading_out_of_the_game_writes_nothing_anywhere() {
+    let t = tempfile::tempdir().unwrap();
+    let scen = t.path().join("deep/er/scen");
+    copy_dir(&root().join("scenarios/alpha"), &scen);
+    let f = scen.join("factions.ron");
+    fs::write(&f, fs::read_to_string(&f).unwrap().replacen("id: \"f03\"", "id: \"../../x\"", 1)).unwrap();
+    let out = bin()
+        .arg("new")
+        .arg(&scen)
+        .arg(t.path().join("deep/er/game"))
+        .arg("--rules")
+        .arg(root().join("assets/rules/overlord"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("factions.ron:") && err.contains("faction id: '../../x' is not an id"), "{err}");
+    assert!(!t.path().join("deep/er/game").exists());
+    assert!(!t.path().join("deep/x").exists() && !t.path().join("x").exists());
 }

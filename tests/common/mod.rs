@@ -20,6 +20,27 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_overlord"))
 }
 
+/// The original engine's alpha game, which the importer's tests read where it is
+/// (`../shared/reference/overlord-alpha` beside the repository, or the folder
+/// `OVERLORD_LEGACY_ALPHA` names). It is not part of the repository: where it is
+/// absent, a test that needs it says so and is skipped, or fails if
+/// `OVERLORD_LEGACY_REQUIRED` is set.
+pub fn legacy_alpha() -> Option<PathBuf> {
+    let dir = std::env::var_os("OVERLORD_LEGACY_ALPHA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/reference/overlord-alpha"));
+    if dir.join("overlord.config").is_file() {
+        return Some(dir);
+    }
+    let why = format!(
+        "the original alpha game is not at {} (set OVERLORD_LEGACY_ALPHA to its folder): this test needs it",
+        dir.display()
+    );
+    assert!(std::env::var_os("OVERLORD_LEGACY_REQUIRED").is_none(), "{why}");
+    eprintln!("SKIPPED: {why}");
+    None
+}
+
 /// The sample order files of the alpha world, in file-name order.
 pub fn alpha_orders() -> Vec<String> {
     let mut names: Vec<PathBuf> =

@@ -156,6 +156,10 @@ pub fn find_ruleset_dir(scenario_dir: &Path, name: &str, explicit: Option<&Path>
             }
         }
     }
+    // A name is looked for only as one folder's name, never as a path.
+    if validate::id_problem(name).is_some() {
+        return None;
+    }
     let abs = fs::canonicalize(scenario_dir).unwrap_or_else(|_| scenario_dir.to_path_buf());
     for anc in abs.ancestors() {
         let cand = anc.join("assets").join("rules").join(name);

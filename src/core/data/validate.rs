@@ -75,10 +75,54 @@ impl Table {
 /// A table's records by tag: the index of each in the list.
 pub type Ids<'a> = HashMap<&'a str, usize>;
 
+/// The longest id of a faction, a place or a piece.
+pub const ID_MAX: usize = 40;
+
+/// Why `id` cannot be the id of a faction, a place or a piece, if it cannot. Ids
+/// name the files of a game folder (a faction's reports) and are words of orders,
+/// so they are 1 to [`ID_MAX`] ASCII letters, digits and underscores: nothing
+/// that could lead out of a folder or split into two words.
+pub fn id_problem(id: &str) -> Option<String> {
+    if id.is_empty() {
+        Some("an id cannot be empty".into())
+    } else if id.len() > ID_MAX {
+        Some(format!("an id has at most {ID_MAX} characters"))
+    } else if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        Some(format!("'{}' is not an id: ids are letters, digits and underscores", id.escape_debug()))
+    } else {
+        None
+    }
+}
+
+/// A string compared and hashed without regard to ASCII case.
+#[derive(Debug, Clone, Copy)]
+struct NoCase<'a>(&'a str);
+
+impl PartialEq for NoCase<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for NoCase<'_> {}
+
+impl std::hash::Hash for NoCase<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
 /// `path` followed by `segs`.
 pub fn with(mut path: Path, segs: &[Seg]) -> Path {
     path.extend_from_slice(segs);
     path
+}
+
+fn list_key<'a, T>(list: &'a [T], i: usize, key: &impl Fn(&'a T) -> &'a str) -> &'a str {
+    key(&list[i])
 }
 
 /// The problems found so far.
@@ -111,6 +155,38 @@ impl Issues {
                 self.error(t, t.at(i), msg);
             } else {
                 ids.insert(k, i);
+            }
+        }
+        ids
+    }
+
+    /// Indexes a table of ids (factions, places, pieces) as [`index`](Self::index)
+    /// does, and reports ids that are not [safe](id_problem) and ids that differ
+    /// from an earlier one only in case (orders and mail read ids in any case).
+    pub fn index_ids<'a, T>(&mut self, t: Table, kind: &str, list: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Ids<'a> {
+        let ids = self.index(t, kind, list, &key);
+        let mut seen: HashMap<NoCase<'a>, usize> = HashMap::with_capacity(list.len());
+        for (i, rec) in list.iter().enumerate() {
+            let k = key(rec);
+            if k.is_empty() {
+                continue;
+            }
+            if let Some(why) = id_problem(k) {
+                self.error(t, with(t.at(i), &[Seg::Field("id")]), format!("{kind} id: {why}"));
+            }
+            match seen.entry(NoCase(k)) {
+                std::collections::hash_map::Entry::Occupied(first) if list_key(list, *first.get(), &key) != k => {
+                    let first = *first.get();
+                    let msg = format!(
+                        "{kind} '{k}' differs from {kind} '{}' (record {first}) only in case",
+                        list_key(list, first, &key)
+                    );
+                    self.error(t, t.at(i), msg);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {}
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(i);
+                }
             }
         }
         ids
@@ -191,6 +267,34 @@ mod tests {
                 (".modes[3]".to_string(), "duplicate movement mode 'walk' (first defined as record 0)".to_string()),
                 (".modes[0]".to_string(), "unknown movement mode 'fly'".to_string()),
                 (".modes[2][\"swim\"]".to_string(), "unknown movement mode 'swim'".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_are_safe_as_paths_and_as_words_and_unambiguous_in_any_case() {
+        for good in ["f01", "U12", "L_3", &"x".repeat(ID_MAX)] {
+            assert_eq!(id_problem(good), None, "{good}");
+        }
+        for bad in ["", "../../x", "a/b", "a b", "f-1", "é", ".", &"x".repeat(ID_MAX + 1)] {
+            assert!(id_problem(bad).is_some(), "{bad:?}");
+        }
+        const T: Table = Table::scenario("factions.ron");
+        let ids = ["f01", "../x", "F01", "f01", "f1"];
+        let mut issues = Issues::default();
+        let index = issues.index_ids(T, "faction", &ids, |t| t);
+        assert_eq!(index.len(), 4);
+        let messages: Vec<(String, String)> =
+            issues.0.iter().map(|i| (ronpos::path_to_string(&i.path), i.message.clone())).collect();
+        assert_eq!(
+            messages,
+            [
+                ("[3]".to_string(), "duplicate faction 'f01' (first defined as record 0)".to_string()),
+                (
+                    "[1].id".to_string(),
+                    "faction id: '../x' is not an id: ids are letters, digits and underscores".to_string()
+                ),
+                ("[2]".to_string(), "faction 'F01' differs from faction 'f01' (record 0) only in case".to_string()),
             ]
         );
     }

@@ -64,6 +64,13 @@ impl TreeWriter {
     /// Writes `files` (paths relative to the root).
     pub fn write(&mut self, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
         for (rel, bytes) in files {
+            // Paths are made from ids of the data: never outside the folder.
+            if rel.as_os_str().is_empty() || !rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("{}: not a plain path inside the turn folder", rel.display()),
+                ));
+            }
             let path = self.root.join(rel);
             if let Some(parent) = path.parent()
                 && !self.dirs.iter().any(|d| d == parent)

@@ -134,10 +134,10 @@ pub fn validate(
 ) -> Vec<Diagnostic> {
     let mut c = Issues::default();
     let (terrains, troop_types, skills, orders) = check_rules(&mut c, rules);
-    let players = c.index(PLAYERS, "player", &s.players, |p| &p.id);
-    let regions = c.index(REGIONS, "region", &s.regions, |r| &r.id);
+    let players = c.index_ids(PLAYERS, "player", &s.players, |p| &p.id);
+    let regions = c.index_ids(REGIONS, "region", &s.regions, |r| &r.id);
     let generals = c.index(GENERALS, "general", &s.generals, |g| &g.name);
-    let units = c.index(UNITS, "troop unit", &s.troops, |t| &t.id);
+    let units = c.index_ids(UNITS, "troop unit", &s.troops, |t| &t.id);
     for (i, p) in s.players.iter().enumerate() {
         for (other, rel) in &p.relations {
             let path = with(field(PLAYERS, i, "relations"), &[Seg::Key(other.clone())]);

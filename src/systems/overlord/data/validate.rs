@@ -737,12 +737,30 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
     }
 }
 
+/// FILE-NEWID: a new id names a unit or structure still to be made this month; one
+/// already in the world would make orders ambiguous.
+fn not_new_ids<'a>(c: &mut Checker, t: Table, kind: &str, letter: char, ids: impl Iterator<Item = &'a str>) {
+    for (i, id) in ids.enumerate() {
+        if is_new_id(id, letter) {
+            let msg = format!(
+                "{kind} id '{id}' has the form of a new id (faction, n{letter}, two digits), which orders use for {kind}s not yet made"
+            );
+            c.push(t, with(t.at(i), &[Seg::Field("id")]), msg);
+        }
+    }
+}
+
 fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
-    let factions = c.index(FACTIONS, "faction", &s.factions, |f| &f.id);
-    let locations = c.index(LOCATIONS, "location", &s.locations, |l| &l.id);
-    let structures = c.index(STRUCTURES, "structure", &s.structures, |x| &x.id);
-    let units = c.index(UNITS, "unit", &s.units, |u| &u.id);
+    let factions = c.issues.index_ids(FACTIONS, "faction", &s.factions, |f| &f.id);
+    let locations = c.issues.index_ids(LOCATIONS, "location", &s.locations, |l| &l.id);
+    let structures = c.issues.index_ids(STRUCTURES, "structure", &s.structures, |x| &x.id);
+    let units = c.issues.index_ids(UNITS, "unit", &s.units, |u| &u.id);
+    not_new_ids(c, UNITS, "unit", 'U', s.units.iter().map(|u| u.id.as_str()));
+    not_new_ids(c, STRUCTURES, "structure", 'B', s.structures.iter().map(|x| x.id.as_str()));
     let game = Table::scenario("game.ron");
+    if let Some(why) = crate::core::data::validate::id_problem(&s.game.ruleset) {
+        c.push(game, vec![Seg::Field("ruleset")], format!("the rule set's name: {why}"));
+    }
 
     if !r.info.name.is_empty() && s.game.ruleset != r.info.name {
         let msg = format!("game names rule set '{}' but the rule set loaded is '{}'", s.game.ruleset, r.info.name);

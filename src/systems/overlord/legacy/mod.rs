@@ -230,6 +230,11 @@ pub fn import(dir: &Path, opts: &ImportOptions) -> Imported {
     if let Some(n) = &opts.ruleset_name {
         d.ruleset_name = n.clone();
     }
+    if let Some(why) = crate::core::data::validate::id_problem(&d.ruleset_name) {
+        let msg = format!("the rule set's name is its folder's name: {why}");
+        c.diags.push(Diagnostic::error("--ruleset-name", 0, 0, msg));
+        return Imported { rules: empty_rules(), scenario: empty_scenario(), diagnostics: c.diags };
+    }
     if let Some(s) = opts.seed {
         d.seed = s;
     }

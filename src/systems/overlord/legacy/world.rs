@@ -3,6 +3,7 @@
 use super::Defaults;
 use super::conv::{Conv, Modes};
 use super::lexer::{self, LegacyFile, Line, Record};
+use crate::core::data::validate::id_problem;
 use crate::systems::overlord::data::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -59,7 +60,12 @@ fn read_config(c: &mut Conv, dir: &Path) -> Config {
     for (i, raw) in text.split('\n').enumerate() {
         let Some(l) = lexer::parse_line(i + 1, raw) else { continue };
         match l.key.as_str() {
-            "GAME" => cfg.game = l.arg(0).to_string(),
+            "GAME" => {
+                cfg.game = l.arg(0).to_string();
+                if let Some(why) = id_problem(&cfg.game) {
+                    c.error(l.no, format!("GAME: the game's name is its scenario's folder name: {why}"));
+                }
+            }
             "NAME" => cfg.title = l.rest.clone(),
             "EMAIL" => cfg.email = l.rest.clone(),
             "DAYS_IN_TURN" => cfg.days = c.u32(&l, 0),
@@ -129,6 +135,9 @@ pub fn convert(c: &mut Conv, dir: &Path, rules: &RuleSet, modes: &Modes, d: &Def
                             );
                         } else {
                             game.name = l.arg(0).to_string();
+                            if let Some(why) = id_problem(&game.name) {
+                                c.error(l.no, format!("GAME: the game's name is its scenario's folder name: {why}"));
+                            }
                         }
                     }
                     "NAME" => {
