@@ -44,7 +44,7 @@ fn shift_xy(line: &str, dx: i64) -> String {
 /// with every location, unit, building and faction renumbered.
 fn two_copies(src: &Path, out: &Path) {
     fs::create_dir_all(out).unwrap();
-    for e in fs::read_dir(&src).unwrap().flatten() {
+    for e in fs::read_dir(src).unwrap().flatten() {
         let p = e.path();
         if p.is_file() {
             let name = e.file_name().to_string_lossy().into_owned();
