@@ -505,3 +505,16 @@ fn ids_differing_only_in_case_and_unit_ids_in_the_form_of_new_ids_are_errors() {
     let d = check(t.path());
     assert!(errors(&d).iter().any(|x| x.message.contains("location 'l2' differs from location 'L2'")), "{d:#?}");
 }
+
+#[test]
+fn numbers_that_would_hang_or_overflow_a_turn_are_errors() {
+    // A month of 100,000,000 days once ran for ever; a turn of 4294967295 overflowed.
+    let t = alpha_copy();
+    let line = edit(t.path(), "game.ron", "days_per_month: 30", "days_per_month: 100000000");
+    assert_one(&check(t.path()), "game.ron", line, "days_per_month must be 1 to 1000");
+    let t = alpha_copy();
+    let text = fs::read_to_string(t.path().join("game.ron")).unwrap();
+    let turn = text.lines().find(|l| l.trim_start().starts_with("turn:")).unwrap().trim().to_string();
+    let line = edit(t.path(), "game.ron", &turn, "turn: 4294967295,");
+    assert_one(&check(t.path()), "game.ron", line, "turn 4294967295 is past the last turn a game may reach");
+}

@@ -75,6 +75,15 @@ impl Table {
 /// A table's records by tag: the index of each in the list.
 pub type Ids<'a> = HashMap<&'a str, usize>;
 
+/// The last turn a game may reach: turn numbers count up by one and name the
+/// turn folders, so a state is refused long before they could overflow.
+pub const MAX_TURN: u32 = 999_999;
+
+/// Why `turn` cannot be the turn of a state, if it cannot.
+pub fn turn_problem(turn: u32) -> Option<String> {
+    (turn > MAX_TURN).then(|| format!("turn {turn} is past the last turn a game may reach ({MAX_TURN})"))
+}
+
 /// The longest id of a faction, a place or a piece.
 pub const ID_MAX: usize = 40;
 

@@ -251,6 +251,11 @@ pub fn validate(
     }
     if s.game.ruleset.is_empty() {
         c.error(GAME, vec![Seg::Field("ruleset")], "the scenario names no rule set".into());
+    } else if let Some(why) = crate::core::data::validate::id_problem(&s.game.ruleset) {
+        c.error(GAME, vec![Seg::Field("ruleset")], format!("the rule set's name: {why}"));
+    }
+    if let Some(why) = crate::core::data::validate::turn_problem(s.game.turn) {
+        c.error(GAME, vec![Seg::Field("turn")], why);
     }
     resolve(&c.0, rules_dir, scenario_dir)
 }

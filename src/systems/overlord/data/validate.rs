@@ -737,6 +737,10 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
     }
 }
 
+/// The most days a month may have: every unit acts each day, so a month of
+/// millions of days would never end.
+pub const MAX_DAYS_PER_MONTH: u32 = 1000;
+
 /// FILE-NEWID: a new id names a unit or structure still to be made this month; one
 /// already in the world would make orders ambiguous.
 fn not_new_ids<'a>(c: &mut Checker, t: Table, kind: &str, letter: char, ids: impl Iterator<Item = &'a str>) {
@@ -758,6 +762,9 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     not_new_ids(c, UNITS, "unit", 'U', s.units.iter().map(|u| u.id.as_str()));
     not_new_ids(c, STRUCTURES, "structure", 'B', s.structures.iter().map(|x| x.id.as_str()));
     let game = Table::scenario("game.ron");
+    if let Some(why) = crate::core::data::validate::turn_problem(s.game.turn) {
+        c.push(game, vec![Seg::Field("turn")], why);
+    }
     if let Some(why) = crate::core::data::validate::id_problem(&s.game.ruleset) {
         c.push(game, vec![Seg::Field("ruleset")], format!("the rule set's name: {why}"));
     }
@@ -766,8 +773,9 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         let msg = format!("game names rule set '{}' but the rule set loaded is '{}'", s.game.ruleset, r.info.name);
         c.warn(game, vec![Seg::Field("ruleset")], msg);
     }
-    if s.game.days_per_month == 0 {
-        c.push(game, vec![Seg::Field("days_per_month")], "days_per_month must be at least 1".into());
+    if !(1..=MAX_DAYS_PER_MONTH).contains(&s.game.days_per_month) {
+        let msg = format!("days_per_month must be 1 to {MAX_DAYS_PER_MONTH}");
+        c.push(game, vec![Seg::Field("days_per_month")], msg);
     }
     if !r.climate.months.is_empty() && s.game.start_month as usize >= r.climate.months.len() {
         let msg = format!("start_month {} is past the last month ({})", s.game.start_month, r.climate.months.len() - 1);

@@ -287,7 +287,7 @@ fn wages(w: u32, people: u64, optimum: u64, rules: &PopulationRules) -> u32 {
     if ratio > u64::from(rules.crowded_percent) {
         w.saturating_sub(step).max(lo.min(w))
     } else if ratio < u64::from(rules.sparse_percent) {
-        (w + step).min(hi.max(w))
+        w.saturating_add(step).min(hi.max(w))
     } else {
         w
     }

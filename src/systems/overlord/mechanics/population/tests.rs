@@ -175,3 +175,18 @@ fn wages_fall_where_people_crowd_and_rise_where_they_are_few_pop_econ() {
     assert_eq!(w(100), 13);
     assert_eq!(w(5000), 12);
 }
+
+#[test]
+fn wages_at_the_top_of_their_range_stay_there_pop_econ() {
+    // POP-ECON: a rise from the largest wage keeps it, whatever a GM's data says.
+    let rules = PopulationRules {
+        wage_step_percent: 5,
+        wage_min: 1,
+        wage_max: u32::MAX,
+        sparse_percent: 50,
+        crowded_percent: 150,
+        ..Default::default()
+    };
+    assert_eq!(super::wages(u32::MAX, 1, 1000, &rules), u32::MAX);
+    assert_eq!(super::wages(u32::MAX - 1, 1, 1000, &rules), u32::MAX);
+}

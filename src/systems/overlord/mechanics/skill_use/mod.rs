@@ -250,7 +250,7 @@ impl Specs {
                             }
                             Some(std::sync::Arc::new(Spec {
                                 kind: s.system.use_kind,
-                                batch: p.days.max(1) * 100,
+                                batch: p.days.max(1).saturating_mul(100),
                                 multiple: p.multiple.max(1),
                                 output: p.output.as_deref().and_then(item),
                                 event: p.output.clone().filter(|o| item(o).is_none()),
