@@ -72,7 +72,14 @@ fn turns(c: &mut Criterion) {
         ("demo", Options { regions: 48, players: 4, troops: 24, seed: 7 }),
         ("10k-regions-100-players", Options { regions: 10_000, players: 100, troops: 30_000, seed: 7 }),
     ] {
-        let s = generate(&rules, &o).unwrap();
+        let mut s = generate(&rules, &o).unwrap();
+        // Passwords hashed, as a game's state keeps them: a turn hashes only new ones.
+        let (game, turn) = (s.game.name.clone(), s.game.turn);
+        overlord::core::secret::seal(
+            <Generals as overlord::core::system::GameSystem>::passwords_mut(&mut s),
+            &game,
+            turn,
+        );
         let files = orders(&rules, &s);
         g.throughput(Throughput::Elements(s.troops.len() as u64));
         g.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| black_box(one_turn(&rules, &s, &files))));

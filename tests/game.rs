@@ -65,7 +65,10 @@ fn new_submit_run_report() {
     assert_eq!(g.current_turn().unwrap(), 0);
     // Turn 0 has reports and order templates for every faction.
     let t0 = fs::read_to_string(g.report_path(0, "f01", ReportKind::Template)).unwrap();
-    assert!(t0.starts_with("GAME f01 pswd1 alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
+    // The password is never written: not in the template, not in the state.
+    assert!(t0.starts_with("GAME f01 <password> alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
+    let factions = fs::read_to_string(g.turn_dir(0).join("state/factions.ron")).unwrap();
+    assert!(!factions.contains("pswd1") && factions.contains("password: \"$argon2id$"), "{factions}");
     let r = g.submit::<Overlord>(&alpha_orders()[0]).unwrap();
     assert_eq!((r.faction.as_str(), r.turn, r.blocks, r.replaced), ("f01", 1, 87, false));
     assert!(g.submit::<Overlord>(&alpha_orders()[0]).unwrap().replaced, "FILE-LAST: a later file replaces the earlier");
@@ -75,7 +78,11 @@ fn new_submit_run_report() {
     // The turn archive holds the state, the orders it ran with and the reports.
     let turn1 = g.turn_dir(1);
     assert!(turn1.join("state/units.ron").is_file());
-    assert_eq!(fs::read_to_string(turn1.join("orders/f01.txt")).unwrap(), alpha_orders()[0]);
+    // The orders are archived as sent, without the password.
+    assert_eq!(
+        fs::read_to_string(turn1.join("orders/f01.txt")).unwrap(),
+        alpha_orders()[0].replacen("GAME f01 pswd1 alpha", "GAME f01 ******** alpha", 1)
+    );
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(g.report_path(1, "f01", ReportKind::Json)).unwrap()).unwrap();
     let u1 = &json["units"][0];
@@ -394,7 +401,7 @@ fn a_new_player_joins_between_turns_and_plays_the_next() {
     assert!(report.starts_with("alpha Report for Turn 0 for The Empire [f16], archer@frmug.org"), "{report}");
     assert!(report.contains("Hero [U1511] at Itora [L1]") && report.contains("1st fire magics [fire]"), "{report}");
     let template = fs::read_to_string(g.report_path(0, "f16", ReportKind::Template)).unwrap();
-    assert!(template.starts_with("GAME f16 pw16 alpha\n\nUNIT U1511  # Hero\n"), "{template}");
+    assert!(template.starts_with("GAME f16 <password> alpha\n\nUNIT U1511  # Hero\n"), "{template}");
     // The state still validates, and a second player's name must differ.
     let out = bin().arg("validate").arg(g.turn_dir(0).join("state")).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -503,7 +510,8 @@ fn mail_check_press_and_report_requests() {
     // The stored orders keep the mail's line numbers.
     assert_eq!(
         fs::read_to_string(g.pending_dir(1).join("f01.txt")).unwrap(),
-        "\n#GAME f01 pswd1\nUNIT U2\n@GUARD\n#END\n"
+        "\n#GAME f01 ********\nUNIT U2\n@GUARD\n#END\n",
+        "stored without the password"
     );
 
     // Orders for turn 2 wait unchecked; they are checked once turn 1 has run.

@@ -99,10 +99,11 @@ fn the_demo_plays_several_turns_like_an_overlord_game() {
         assert!(text.contains(section), "{section}: {text}");
     }
     let template = ok(&["report", s(&dir), "p1", "--template"]);
-    assert!(template.starts_with("GAME p1 pw1\n") && template.ends_with("END\n"), "{template}");
-    // The template checks without an error against the current turn.
+    assert!(template.starts_with("GAME p1 <password>\n") && template.ends_with("END\n"), "{template}");
+    // The template, with the player's password written in, checks without an
+    // error against the current turn.
     let file = t.path().join("template.txt");
-    fs::write(&file, &template).unwrap();
+    fs::write(&file, template.replacen("<password>", "pw1", 1)).unwrap();
     let out = ok(&["check", s(&dir), s(&file)]);
     assert!(out.contains("0 errors"), "{out}");
     // The players spread: more regions are held than at the start.

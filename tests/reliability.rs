@@ -98,3 +98,46 @@ fn a_faction_id_leading_out_of_the_game_writes_nothing_anywhere() {
     assert!(!t.path().join("deep/er/game").exists());
     assert!(!t.path().join("deep/x").exists() && !t.path().join("x").exists());
 }
+
+#[test]
+fn passwords_are_kept_hashed_and_never_written_in_clear() {
+    // A faction's password is in no file of the game: not in the state, the
+    // reports, the templates, the waiting orders or the turn's archive; a new one
+    // set by the PASSWORD order takes effect the same way; the folder is its
+    // owner's alone.
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    let g = alpha_game(&dir);
+    g.submit::<overlord::systems::overlord::Overlord>("GAME f05 pswd5\nPASSWORD s3cr3t\nUNIT U500\nSTUDY cmbt\n")
+        .unwrap();
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(0), "{err}");
+    for (path, bytes) in tree(&dir) {
+        let text = String::from_utf8_lossy(&bytes);
+        for secret in ["pswd1", "pswd5", "s3cr3t"] {
+            assert!(!text.contains(secret), "{secret} in {}", path.display());
+        }
+    }
+    let factions = fs::read_to_string(dir.join("turns/0001/state/factions.ron")).unwrap();
+    assert_eq!(factions.matches("password: \"$argon2id$").count(), 15, "{factions}");
+    // The new password is f05's now; the old one no longer.
+    let mail = |text: &str| {
+        let file = t.path().join("mail.txt");
+        fs::write(&file, text).unwrap();
+        let out = bin().arg("submit").arg(&dir).arg(&file).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    assert_eq!(mail("GAME f05 s3cr3t\nUNIT U500\nSTUDY cmbt\n").0, Some(0));
+    let (code, err) = mail("GAME f05 pswd5\nUNIT U500\nSTUDY cmbt\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("wrong password for faction f05"), "{err}");
+    // A template sent back unchanged says what to do.
+    let (code, err) = mail("GAME f05 <password> alpha\nUNIT U500\nSTUDY cmbt\n");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("write faction f05's password in place of <password> on this line"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+}

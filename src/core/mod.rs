@@ -9,4 +9,5 @@ pub mod game;
 pub mod map;
 pub mod orders;
 pub mod progress;
+pub mod secret;
 pub mod system;

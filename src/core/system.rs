@@ -168,6 +168,15 @@ pub trait GameSystem: RuleSystem {
     /// The header of an order file, to change (the core writes the faction id as
     /// the state does, whatever case the player wrote).
     fn header_mut(file: &mut Self::Orders) -> &mut crate::core::orders::mail::Header;
+    /// The lines of an order file that hold a password besides its header (an
+    /// order changing the faction's password, `PASSWORD new`): the turn's archive
+    /// shows them without it.
+    fn secret_lines(_file: &Self::Orders) -> Vec<usize> {
+        Vec::new()
+    }
+    /// Every faction's id and password, in report order, for the core to keep
+    /// passwords hashed (see [`crate::core::secret`]).
+    fn passwords_mut(state: &mut Self::State) -> Vec<(&str, &mut String)>;
     /// What a block of an order file is, for receipts ("unit block").
     const BLOCK: &'static str = "unit block";
     /// How many blocks an order file has (units, generals…), for receipts.

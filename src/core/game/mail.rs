@@ -99,7 +99,14 @@ fn authenticate<'a>(factions: &[FactionEntry<'a>], id: &str, password: &str) -> 
     if f.password.is_empty() {
         return Err(format!("faction {} takes no mail", f.id));
     }
-    if f.password != password {
+    if password == crate::core::secret::PLACEHOLDER {
+        return Err(format!(
+            "write faction {}'s password in place of {} on this line",
+            f.id,
+            crate::core::secret::PLACEHOLDER
+        ));
+    }
+    if !crate::core::secret::verify(f.password, password) {
         return Err(format!("wrong password for faction {}", f.id));
     }
     Ok(*f)
@@ -184,7 +191,7 @@ impl GameDir {
         if mode == Mode::Store {
             // The section is stored with the mail's line numbers, which the turn's
             // notes will quote.
-            let section = section_text(text, line);
+            let section = redact_lines(&section_text(text, line), &[line]);
             write_atomic(&path, section.as_bytes()).map_err(|e| GameError::io(&path, e))?;
         }
         Ok(Answer::Orders(Receipt { line, faction: faction.to_string(), turn, path, blocks, block, check, replaced }))
@@ -354,6 +361,33 @@ pub(super) fn read_txt_files(dir: &Path) -> Result<Vec<(String, String)>, GameEr
         out.push((p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), text));
     }
     Ok(out)
+}
+
+/// What a stored or archived file shows in place of a password.
+pub const HIDDEN: &str = "********";
+
+/// `text` with the second word of each of `lines` (1-based: a header's password, a
+/// password order's new password) replaced by [`HIDDEN`]; a header's optional turn
+/// or game word is kept.
+pub fn redact_lines(text: &str, lines: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if !lines.contains(&(i + 1)) {
+            out.push_str(l);
+            continue;
+        }
+        let body = l.trim_end_matches(['\n', '\r']);
+        let words: Vec<&str> = body.split_whitespace().collect();
+        // `GAME faction password [turn|game]` (or `#GAME`, `# GAME`); `PASSWORD new`.
+        let at = match words.iter().position(|w| w.trim_start_matches('#').eq_ignore_ascii_case("GAME")) {
+            Some(g) => g + 2,
+            None => 1,
+        };
+        let redacted: Vec<&str> = words.iter().enumerate().map(|(k, w)| if k == at { HIDDEN } else { *w }).collect();
+        out.push_str(&redacted.join(" "));
+        out.push_str(&l[body.len()..]);
+    }
+    out
 }
 
 /// The section of `text` that starts at line `from` (1-based), up to its `END` or the

@@ -197,6 +197,14 @@ impl GameDir {
         engine.report_only();
         let run_time = t.elapsed();
         std::fs::create_dir_all(root).map_err(|e| GameError::io(root, e))?;
+        // A game holds every faction's reports and orders: its folder is its
+        // owner's alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| GameError::io(root, e))?;
+        }
         let _hold = lock::take(root, lock::Hold::Change)?;
         let tmp_rules = root.join(".rules.partial");
         fsutil::remove_if_exists(&tmp_rules).map_err(|e| GameError::io(&tmp_rules, e))?;
@@ -317,6 +325,10 @@ impl GameDir {
         let _hold = lock::take(&self.root, lock::Hold::Change)?;
         let current = self.current_turn()?;
         let next = current + 1;
+        // Mail a run took in, left behind when it was stopped right after writing
+        // its turn.
+        let taken = self.pending_dir(current);
+        fsutil::remove_if_exists(&taken).map_err(|e| GameError::io(&taken, e))?;
         let rules = Arc::new(self.rules::<S>()?);
         let words = S::words(&rules);
         let t = Instant::now();
@@ -352,8 +364,15 @@ impl GameDir {
         tracing::info!(seconds = run_time.as_secs_f64(), "month run");
         let newspaper = mail::newspaper(next, &S::headlines(engine.world()), &articles);
         let order_files = pending.len();
-        let mut inputs: Vec<FolderFile> =
-            pending.into_iter().map(|(n, text, _)| (Path::new("orders").join(n), text.into_bytes())).collect();
+        let mut inputs: Vec<FolderFile> = pending
+            .into_iter()
+            .map(|(n, text, file)| {
+                // Archived without a password: the header's, and any new one.
+                let mut secret = S::secret_lines(&file);
+                secret.push(S::header(&file).line);
+                (Path::new("orders").join(n), mail::redact_lines(&text, &secret).into_bytes())
+            })
+            .collect();
         inputs.extend(mail.files);
         inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
         let later = self.pending::<S>(next + 1, &words)?;
@@ -368,6 +387,10 @@ impl GameDir {
             });
             inputs.into_iter().chain(checks).collect()
         })?;
+        // What the turn took in is archived in its folder (passwords hidden): the
+        // mail that waited for it, new passwords in clear among it, goes.
+        let taken = self.pending_dir(next);
+        fsutil::remove_if_exists(&taken).map_err(|e| GameError::io(&taken, e))?;
         summary.order_files = order_files;
         summary.run_time = run_time;
         summary.total_time = started.elapsed();
@@ -613,7 +636,11 @@ pub fn turn_files<S: GameSystem>(
 
 /// The state folder's files of the world as it stands, and the state itself.
 fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result<(S::State, Vec<TurnFile>)> {
-    let state = S::extract(world);
+    let mut state = S::extract(world);
+    // Passwords are written hashed, whatever the world held (a scenario's in clear,
+    // one a player changed this turn).
+    let (game, turn) = (S::game(&state).name.to_string(), S::game(&state).turn);
+    crate::core::secret::seal(S::passwords_mut(&mut state), &game, turn);
     let mut files: Vec<TurnFile> =
         S::state_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
     files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));

@@ -108,6 +108,10 @@ impl GameSystem for Generals {
         state.players.iter().map(|p| FactionEntry { id: &p.id, name: &p.name, password: &p.password }).collect()
     }
 
+    fn passwords_mut(state: &mut data::Scenario) -> Vec<(&str, &mut String)> {
+        state.players.iter_mut().map(|p| (p.id.as_str(), &mut p.password)).collect()
+    }
+
     fn units(state: &data::Scenario) -> usize {
         state.troops.len()
     }

@@ -118,6 +118,10 @@ impl GameSystem for Overlord {
         state.factions.iter().map(|f| FactionEntry { id: &f.id, name: &f.name, password: &f.password }).collect()
     }
 
+    fn passwords_mut(state: &mut data::Scenario) -> Vec<(&str, &mut String)> {
+        state.factions.iter_mut().map(|f| (f.id.as_str(), &mut f.password)).collect()
+    }
+
     fn units(state: &data::Scenario) -> usize {
         state.units.len()
     }
@@ -140,6 +144,14 @@ impl GameSystem for Overlord {
 
     fn header_mut(file: &mut orders::OrderFile) -> &mut orders::Header {
         &mut file.header
+    }
+
+    fn secret_lines(file: &orders::OrderFile) -> Vec<usize> {
+        file.faction_orders
+            .iter()
+            .filter(|l| matches!(l.read, Ok(orders::FactionOrder::Password(_))))
+            .map(|l| l.line)
+            .collect()
     }
 
     fn blocks(file: &orders::OrderFile) -> usize {

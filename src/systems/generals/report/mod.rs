@@ -18,8 +18,8 @@ use super::mechanics::battle::{BattleRecord, Battles};
 use super::mechanics::skills::level;
 use super::mechanics::turn::{Event, Journal};
 use super::world::{
-    Adjacent, At, Directory, Economy, GameInfo, General, Id, Name, Owner, Player, Points, PreparedBy, Region,
-    Relations, Rules, Treasury, Troop, holders,
+    Adjacent, At, Directory, Economy, GameInfo, General, Id, Name, Owner, Points, PreparedBy, Region, Relations, Rules,
+    Treasury, Troop, holders,
 };
 use crate::core::engine::plan::{Clock, PlanApp};
 use crate::core::engine::{ReportsDeferred, parallel::map_ordered};
@@ -66,9 +66,6 @@ pub struct PlayerRecord {
     pub id: String,
     /// Name.
     pub name: String,
-    /// Password, for the order template.
-    #[serde(skip)]
-    pub password: String,
     /// Gold.
     pub treasury: u64,
     /// Gold gained this turn.
@@ -358,7 +355,6 @@ pub fn build(world: &World, survey: &Survey, index: usize) -> PlayerReport {
     let player = PlayerRecord {
         id: id(world, me),
         name: name(world, me),
-        password: world.get::<Player>(me).map(|p| p.password.clone()).unwrap_or_default(),
         treasury: world.get::<Treasury>(me).map_or(0, |t| t.0),
         income: journal.map_or(0, |j| j.gained(me)),
         victory_points: points(me),

@@ -105,12 +105,12 @@ fn the_order_template_checks_clean() {
     let r = g.report("p1");
     let t = text::template(r);
     assert!(
-        t.starts_with("GAME p1 pw\n") && t.contains("GENERAL \"Ann\": REST") && t.contains("REGION R3: FIELD"),
+        t.starts_with("GAME p1 <password>\n") && t.contains("GENERAL \"Ann\": REST") && t.contains("REGION R3: FIELD"),
         "{t}"
     );
     assert!(t.contains("# GENERAL \"Cid\": TRAVEL"), "a new general may only move: {t}");
     let rules = rules();
-    let mail = parse_mail(&t, &Words::new(&rules)).unwrap();
+    let mail = parse_mail(&t.replacen("<password>", "pw", 1), &Words::new(&rules)).unwrap();
     let c = check(&rules, &g.state(), "p1", &mail.orders[0]);
     assert!(c.problems.iter().all(|p| p.severity != crate::core::orders::check::Severity::Error), "{:?}", c.problems);
 }

@@ -164,7 +164,8 @@ pub fn render(r: &PlayerReport) -> String {
 pub fn template(r: &PlayerReport) -> String {
     let mut o = String::new();
     let p = &r.player;
-    let _ = writeln!(o, "GAME {} {}", p.id, p.password);
+    // The password is never written: the player writes it in place of the placeholder.
+    let _ = writeln!(o, "GAME {} {}", p.id, crate::core::secret::PLACEHOLDER);
     for g in &r.generals {
         let _ = writeln!(o, "# {} in {}: TRAVEL, MOVE, ATTACK, RECRUIT, PREPARE, REST or TRAIN", g.name, g.region);
         if g.new {

@@ -282,7 +282,6 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                 toward_us: BTreeMap::new(),
             }
         },
-        password: contact.password,
     };
     let played = world.get_resource::<crate::systems::overlord::mechanics::climate::PlayedWeather>();
     let next_month = {

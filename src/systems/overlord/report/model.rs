@@ -132,9 +132,6 @@ pub struct FactionInfo {
     pub taxes: u64,
     /// Its stances, and the stances toward it it could learn (RPT-DIPLO).
     pub diplomacy: DiplomacyRecord,
-    /// Password (shown in the order template only; never in JSON).
-    #[serde(skip)]
-    pub password: String,
 }
 
 /// A title one of the faction's units holds.

@@ -84,7 +84,7 @@ fn text_report_follows_the_sample_layout_rpt_head_rpt_faction_rpt_unit_rpt_templ
     );
     assert!(t.contains("  + Bob [U3], 1 leader [ldr], of [fb].\n"), "{t}");
     assert!(
-        t.ends_with("GAME fa pa tiny\n\nUNIT U1  # Ann\n@GUARD\n\nUNIT U2  # Ann's men\nD10 DAY 15\n\nEND\n"),
+        t.ends_with("GAME fa <password> tiny\n\nUNIT U1  # Ann\n@GUARD\n\nUNIT U2  # Ann's men\nD10 DAY 15\n\nEND\n"),
         "{t}"
     );
 }

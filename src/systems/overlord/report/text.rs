@@ -482,7 +482,8 @@ fn stack_depths(units: &[SeenUnit]) -> Vec<usize> {
 pub fn template(r: &FactionReport) -> String {
     let mut o = String::new();
     let f = &r.faction;
-    let _ = writeln!(o, "GAME {} {} {}", f.id, f.password, r.game);
+    // The password is never written: the player writes it in place of the placeholder.
+    let _ = writeln!(o, "GAME {} {} {}", f.id, crate::core::secret::PLACEHOLDER, r.game);
     for u in &r.units {
         let _ = writeln!(o, "\nUNIT {}  # {}", u.id, u.name.replace('#', ""));
         for order in &u.orders {
