@@ -507,6 +507,10 @@ fn mail_check_press_and_report_requests() {
         "{stderr}"
     );
     assert_eq!(fs::read_dir(g.pending_dir(1).join("press")).unwrap().count(), 3);
+    // The same mail submitted again stores its articles once (it once doubled them).
+    let out = bin().arg("submit").arg(&dir).arg(&mail).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(fs::read_dir(g.pending_dir(1).join("press")).unwrap().count(), 3, "no article twice");
     // The stored orders keep the mail's line numbers.
     assert_eq!(
         fs::read_to_string(g.pending_dir(1).join("f01.txt")).unwrap(),

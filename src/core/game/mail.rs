@@ -221,25 +221,45 @@ impl GameDir {
         }
         let turn = current + 1;
         let dir = self.pending_dir(turn).join("press");
-        // The next free number for this faction's articles of the turn.
-        let taken = std::fs::read_dir(&dir)
-            .map(|d| {
-                d.flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{}-", faction.id))).count()
-                    as u32
-            })
-            .unwrap_or(0);
-        let n = taken + 1 + *numbered;
-        if mode == Mode::CheckOnly {
-            *numbered += 1;
-        }
         let kind_word = match a.kind {
             ArticleKind::Press => "press",
             ArticleKind::Rumor => "rumor",
         };
+        let mut body = a.text.clone();
+        body.push('\n');
+        // This faction's articles of the turn (ids have no '-'). The same article
+        // sent again (the same mail submitted twice) is the one already stored.
+        let mut mine: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&format!("{}-", faction.id)))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        mine.sort();
+        let suffix = format!("-{kind_word}.txt");
+        if let Some(same) = mine
+            .iter()
+            .find(|p| p.to_string_lossy().ends_with(&suffix) && std::fs::read(p).is_ok_and(|b| b == body.as_bytes()))
+        {
+            return Ok(Answer::Article {
+                line: a.line,
+                faction: faction.id.to_string(),
+                kind: a.kind,
+                turn,
+                path: same.clone(),
+            });
+        }
+        // The next free number for this faction's articles of the turn.
+        let n = mine.len() as u32 + 1 + *numbered;
+        if mode == Mode::CheckOnly {
+            *numbered += 1;
+        }
         let path = dir.join(format!("{}-{n:02}-{kind_word}.txt", faction.id));
         if mode == Mode::Store {
-            let mut body = a.text.clone();
-            body.push('\n');
             write_atomic(&path, body.as_bytes()).map_err(|e| GameError::io(&path, e))?;
         }
         Ok(Answer::Article { line: a.line, faction: faction.id.to_string(), kind: a.kind, turn, path })
