@@ -295,6 +295,8 @@ fn import(dir: &Path, out: &Path, opts: legacy::ImportOptions, quiet: bool) -> i
     if !imported.diagnostics.iter().any(|d| d.is_error()) {
         let gaps = systems::overlord::gaps::legacy_warnings(&imported.rules, dir);
         imported.diagnostics.extend(gaps);
+        let unreadable = systems::overlord::legacy_orders::drop_unreadable(&mut imported);
+        imported.diagnostics.extend(unreadable);
     }
     print_diags(&imported.diagnostics, !quiet);
     let errors = imported.diagnostics.iter().filter(|d| d.is_error()).count();

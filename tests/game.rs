@@ -683,3 +683,45 @@ fn one_command_changes_a_game_at_a_time() {
     reader.join().unwrap();
     assert!(fs::read_to_string(g.turn_dir(1).join("orders/f05.txt")).unwrap().contains("STUDY cmbt"));
 }
+
+#[test]
+fn every_order_template_checks_clean_as_sent_rpt_template() {
+    // RPT-TEMPLATE: a player who sends the template back with only the password
+    // written in gets no error, on the alpha world (whose legacy data had an order
+    // no engine could read) and on a generated world (whose followers were once
+    // given leaders' BUY and SELL).
+    let t = tempfile::tempdir().unwrap();
+    let generated = t.path().join("generated");
+    let out = bin()
+        .args(["generate", "--locations", "300", "--factions", "12", "--units", "1500", "--seed", "3"])
+        .arg(&generated)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rules = root().join("assets/rules/overlord");
+    for (name, scenario) in [("alpha", root().join("scenarios/alpha")), ("generated", generated)] {
+        let dir = t.path().join(format!("{name}-game"));
+        GameDir::create::<Overlord>(&scenario, Some(&rules), &dir).unwrap();
+        let g = GameDir::open(&dir).unwrap();
+        let state = overlord::systems::overlord::data::load_scenario(&scenario).unwrap();
+        let mut checked = 0;
+        for f in state.factions.iter().filter(|f| !f.password.is_empty()) {
+            let template = fs::read_to_string(g.report_path(0, &f.id, ReportKind::Template)).unwrap();
+            let mail = template.replacen("<password>", &f.password, 1);
+            let answers = g.check_mail::<Overlord>(&mail).unwrap();
+            let Some(overlord::core::game::Answer::Orders(r)) = answers.first() else {
+                panic!("{name} {}: {answers:?}", f.id)
+            };
+            let c = r.check.as_ref().expect("orders for the next turn are checked");
+            let errors: Vec<String> = c
+                .problems
+                .iter()
+                .filter(|p| p.severity == overlord::core::orders::check::Severity::Error)
+                .map(|p| p.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{name} {}: {errors:?}", f.id);
+            checked += 1;
+        }
+        assert!(checked >= 12, "{name}: {checked} templates");
+    }
+}

@@ -154,14 +154,22 @@ fn mini() -> PathBuf {
 fn a_small_legacy_game_imports_with_every_odd_line_named() {
     // The importer on data of this project's own: every record kind it reads, an
     // unknown keyword reported with its file and line, the hex grid from XY.
-    let im = import(&mini(), &ImportOptions::default());
+    let mut im = import(&mini(), &ImportOptions::default());
     let errors: Vec<_> = im.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let c = Counts::of(&im.rules, &im.scenario);
     assert_eq!((c.locations, c.units, c.factions, c.structures), (3, 3, 2, 0));
+    // An order the engine cannot read (a zero for the o of a skill tag) is left out,
+    // named by its line; the orders around it stay.
+    let units = fs::read_to_string(mini().join("units.dat")).unwrap();
+    let line = units.lines().position(|l| l == "ORDER @TEACH 0bse").unwrap() + 1;
+    let dropped = overlord::systems::overlord::legacy_orders::drop_unreadable(&mut im);
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert!(dropped[0].file.ends_with("units.dat") && dropped[0].line == line && !dropped[0].is_error(), "{dropped:?}");
+    assert!(dropped[0].message.contains("'0bse' is not a skill of this game"), "{}", dropped[0]);
+    assert_eq!(im.scenario.units.iter().find(|u| u.id == "U1").unwrap().orders, ["@TEACH cmbt"]);
     assert_eq!((c.skills, c.items, c.races, c.terrains, c.seasons, c.weathers), (1, 2, 2, 2, 2, 2));
     let typo = im.diagnostics.iter().find(|d| d.message.contains("keyword SKIL is not known")).expect("typo reported");
-    let units = fs::read_to_string(mini().join("units.dat")).unwrap();
     let line = units.lines().position(|l| l.starts_with("SKIL ")).unwrap() + 1;
     assert!(typo.file.ends_with("units.dat") && typo.line == line, "{typo}");
     // Every table the game leaves out is named once, as a warning.

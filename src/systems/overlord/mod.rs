@@ -22,6 +22,7 @@ pub mod gaps;
 pub mod generate;
 pub mod join;
 pub mod legacy;
+pub mod legacy_orders;
 pub mod map;
 pub mod mechanics;
 pub mod orders;
@@ -296,7 +297,7 @@ pub const STEPS: &[(&str, &[&str])] = &[
     // After day 1.
     ("control_points", &["mechanics::stats::refresh", "mechanics::control::check_control_points"]),
     // After the last day.
-    ("new_ids", &["mechanics::scheduler::purge_new_ids"]),
+    ("new_ids", &["mechanics::scheduler::purge_new_ids", "mechanics::scheduler::note_waiting"]),
     ("wages", &["mechanics::money::pay_wages"]),
     ("upkeep", &["mechanics::stats::refresh", "mechanics::money::pay_upkeep"]),
     (

@@ -66,6 +66,8 @@ pub fn scenario(ron_text: &str) -> Scenario {
 
 /// An engine on `scenario` with the Overlord rules, on one thread.
 pub fn engine(scenario: Scenario) -> Engine<Overlord> {
+    let issues = data::validate::validate(&overlord_rules(), &scenario);
+    assert!(issues.is_empty(), "the test's world does not validate: {issues:?}");
     Engine::<Overlord>::new(overlord_rules(), scenario, Threads::One).expect("test scenario builds")
 }
 
@@ -96,6 +98,8 @@ fn build(mut rules: Arc<RuleSet>, scenario: Scenario, money: bool, extra: impl F
         r.plan.end.retain(|s| s != "wages");
         rules = Arc::new(r);
     }
+    let issues = data::validate::validate(&rules, &scenario);
+    assert!(issues.is_empty(), "the test's world does not validate: {issues:?}");
     Engine::<Overlord>::with(rules, scenario, Threads::One, |app, rules| {
         Overlord::resources(app, rules);
         let group = OverlordRules.build();
@@ -114,6 +118,15 @@ pub fn run_month(e: &mut Engine<Overlord>, files: &[&str]) {
     let parsed = files.iter().map(|t| e.parse(t).expect("test orders parse")).collect();
     e.submit(parsed);
     e.run_turn(|_, _| {});
+    assert_saved_state_valid(e);
+}
+
+/// Every state the engine saves validates against its rules (README): checked after
+/// every month a test runs, so that no mechanic leaves a state the next run refuses.
+pub fn assert_saved_state_valid(e: &Engine<Overlord>) {
+    let rules = e.world().resource::<Catalog>().rules.clone();
+    let issues = data::validate::validate(&rules, &e.state());
+    assert!(issues.is_empty(), "the state after the month does not validate: {issues:?}");
 }
 
 /// The entity of unit, faction, location or structure `id`.
@@ -425,6 +438,7 @@ impl Game {
     pub fn run(&mut self) -> &mut Self {
         self.submit();
         self.engine.run_turn(|_, _| {});
+        assert_saved_state_valid(&self.engine);
         self
     }
 

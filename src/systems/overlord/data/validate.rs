@@ -1041,9 +1041,7 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             }
             _ => {}
         }
-        if u.figures == 0 {
-            c.push(UNITS, with(base.clone(), &[Seg::Field("figures")]), format!("unit '{}' has no figures", u.id));
-        }
+        // A unit with no figures is a stockpile of its items (ORD-MERGE).
         let loc_ok = locations.contains_key(u.location.as_str());
         if !loc_ok {
             c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
@@ -1105,10 +1103,8 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                     } else if leader.location != u.location || leader.structure != u.structure {
                         let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
                         c.push(UNITS, p, msg);
-                    } else if leader.faction != u.faction {
-                        let msg = format!("unit '{}' is stacked under '{lid}' of another faction", u.id);
-                        c.push(UNITS, p, msg);
                     }
+                    // A stack may hold other factions' units (ORD-STACK, ORD-ACCEPT).
                 }
             }
         }

@@ -576,7 +576,8 @@ fn make_unit(
             u.skills.push(SkillExperience(sk.tag.clone(), sk.system.levels[0].experience));
         }
     }
-    // A plausible order.
+    // A plausible order, one the unit's kind may give (BUY and SELL are leaders').
+    let leader = race.system.kind == RaceKind::Leader;
     let order = match rng.random_range(0..7) {
         0 => pick(rng, &p.study).map(|s| format!("STUDY {}", s.tag)),
         1 => Some("WORK".to_string()),
@@ -587,6 +588,7 @@ fn make_unit(
             format!("USE {}", s.tag)
         }),
         3 => pick(rng, &loc.exits).map(|e| format!("MOVE {}", e.dir)),
+        4 | 5 if !leader => Some("WORK".to_string()),
         4 => loc.market.sells.first().map(|o| format!("BUY {} {}", rng.random_range(1..=o.quantity.max(1)), o.item)),
         5 => loc.market.buys.first().map(|o| {
             let n = rng.random_range(1..=10);

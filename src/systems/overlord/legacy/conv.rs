@@ -9,18 +9,39 @@ use std::path::{Path, PathBuf};
 pub struct Conv {
     /// Warnings and errors so far.
     pub diags: Vec<Diagnostic>,
+    /// Where each unit order was read, for checks that need the order language.
+    pub orders: Vec<OrderSource>,
     file: PathBuf,
+}
+
+/// Where a unit's pending order came from: order `index` of unit `unit` was read
+/// at `file`:`line`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderSource {
+    /// The unit's id.
+    pub unit: String,
+    /// The order's position in the unit's list.
+    pub index: usize,
+    /// The legacy file.
+    pub file: PathBuf,
+    /// The line in it.
+    pub line: usize,
 }
 
 impl Conv {
     /// A converter with no diagnostics yet.
     pub fn new() -> Conv {
-        Conv { diags: Vec::new(), file: PathBuf::new() }
+        Conv { diags: Vec::new(), orders: Vec::new(), file: PathBuf::new() }
     }
 
     /// Sets the file that following warnings name.
     pub fn file(&mut self, path: &Path) {
         self.file = path.to_path_buf();
+    }
+
+    /// Records that order `index` of unit `unit` is read at `line` of the current file.
+    pub fn order_at(&mut self, unit: &str, index: usize, line: usize) {
+        self.orders.push(OrderSource { unit: unit.to_string(), index, file: self.file.clone(), line });
     }
 
     /// A warning at a line of the current file.

@@ -209,6 +209,8 @@ pub struct Imported {
     pub scenario: Scenario,
     /// Warnings (and errors, if any) naming legacy file and line.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each unit order of the scenario was read.
+    pub orders: Vec<conv::OrderSource>,
 }
 
 /// Files of a legacy game folder that the importer reads, besides the world files
@@ -224,7 +226,12 @@ pub fn import(dir: &Path, opts: &ImportOptions) -> Imported {
         Ok(d) => d,
         Err(e) => {
             c.diags.push(e);
-            return Imported { rules: empty_rules(), scenario: empty_scenario(), diagnostics: c.diags };
+            return Imported {
+                rules: empty_rules(),
+                scenario: empty_scenario(),
+                diagnostics: c.diags,
+                orders: Vec::new(),
+            };
         }
     };
     if let Some(n) = &opts.ruleset_name {
@@ -233,7 +240,7 @@ pub fn import(dir: &Path, opts: &ImportOptions) -> Imported {
     if let Some(why) = crate::core::data::validate::id_problem(&d.ruleset_name) {
         let msg = format!("the rule set's name is its folder's name: {why}");
         c.diags.push(Diagnostic::error("--ruleset-name", 0, 0, msg));
-        return Imported { rules: empty_rules(), scenario: empty_scenario(), diagnostics: c.diags };
+        return Imported { rules: empty_rules(), scenario: empty_scenario(), diagnostics: c.diags, orders: Vec::new() };
     }
     if let Some(s) = opts.seed {
         d.seed = s;
@@ -259,7 +266,7 @@ pub fn import(dir: &Path, opts: &ImportOptions) -> Imported {
             }
         }
     }
-    Imported { rules, scenario, diagnostics: c.diags }
+    Imported { rules, scenario, diagnostics: c.diags, orders: c.orders }
 }
 
 fn empty_rules() -> RuleSet {

@@ -624,7 +624,10 @@ fn units(c: &mut Conv, f: &LegacyFile, places: &Places, structures: &[Structure]
                 }
                 "COMBAT_TACTICS" => u.tactics = Some(tactics(c, l)),
                 "COMBAT_ORDER" => u.combat_orders.push(l.rest.clone()),
-                "ORDER" => u.orders.push(l.rest.clone()),
+                "ORDER" => {
+                    c.order_at(&id, u.orders.len(), l.no);
+                    u.orders.push(l.rest.clone());
+                }
                 "SILENT" => u.settings.silent = true,
                 "ADVERTISE" => u.settings.advertise = true,
                 "LOYALITY" | "LOYALTY" => u.settings.loyalty = Some(c.u32(l, 0)),

@@ -7,12 +7,13 @@ use crate::core::engine::plan::Clock;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::mechanics::visibility::Sight;
 use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
+use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::{Catalog, ItemId};
 use crate::systems::overlord::world::resources::{Departures, Directory, Game};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Builds every faction's report into [`Reports`]. Factions are built in parallel
 /// on [`ThreadCount`] threads; the result is in faction order whatever the count.
@@ -356,7 +357,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                 }),
                 orders: r
                     .get::<Orders>()
-                    .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+                    .map(|o| o.0.iter().map(|q| pending(catalog, &q.entry)).collect())
                     .unwrap_or_default(),
                 events: events(r.get::<Events>()),
             }
@@ -370,6 +371,23 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             let le = dir.locations[l];
             let r = world.entity(le);
             let weathers = &catalog.rules.climate.weathers;
+            let units: Vec<SeenUnit> = survey
+                .sighted(world, fe, l, &view)
+                .into_iter()
+                .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight))
+                .collect();
+            // VIS-FACTION: another faction's building shows its owner only when a
+            // unit inside shows that faction; units that hide theirs hide it too.
+            let shown: BTreeSet<(&str, &str)> =
+                units.iter().filter_map(|u| Some((u.structure.as_deref()?, u.faction.as_deref()?))).collect();
+            let structures = survey.structures_at[l]
+                .iter()
+                .map(|&s| {
+                    let mut rec = structure_record(world, catalog, s);
+                    rec.owner = rec.owner.take().filter(|o| *o == faction_id || shown.contains(&(&rec.id[..], &o[..])));
+                    rec
+                })
+                .collect();
             LocationRecord {
                 id: id_of(world, le),
                 days: idx.days_of[i]
@@ -398,12 +416,8 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                             .collect(),
                     })
                     .collect(),
-                units: survey
-                    .sighted(world, fe, l, &view)
-                    .into_iter()
-                    .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight))
-                    .collect(),
-                structures: survey.structures_at[l].iter().map(|&s| structure_record(world, catalog, s)).collect(),
+                units,
+                structures,
                 wages: r.get::<Wages>().map_or(0, |w| w.0),
                 taxes: crate::systems::overlord::mechanics::land::taxes::monthly_taxes(
                     catalog,
@@ -600,6 +614,19 @@ fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRec
         contents: Vec::new(),
         load: None,
         capacity: BTreeMap::new(),
+    }
+}
+
+/// A pending order as the report and the template write it. One that cannot be
+/// read (a game master's edit of the state) is written as a comment with its
+/// reason: the list drops it on the month's first day (PFX-REMOVE), and a
+/// template sent back as it is checks clean.
+fn pending(catalog: &Catalog, entry: &Entry) -> String {
+    match &entry.order {
+        Order::Unreadable { reason, .. } => {
+            format!("# {}  -- cannot be read: {reason}", entry.written(catalog)).replace('\n', " ")
+        }
+        _ => entry.written(catalog).to_string(),
     }
 }
 

@@ -316,3 +316,61 @@ fn a_factions_vessel_lists_who_it_sees_aboard_its_load_and_capacity_rpt_struct()
     let seen = &fb.locations[0].structures[0];
     assert!(seen.contents.is_empty() && seen.load.is_none() && seen.capacity.is_empty());
 }
+
+#[test]
+fn a_building_shows_its_owner_only_as_its_units_show_their_faction_vis_faction_str_owner() {
+    // STR-OWNER, VIS-FACTION: fb owns B1 and B2. Bob, in B1, does not show his faction
+    // to fa, so neither does B1; Cid, in B2, advertises it, and B2 shows it too.
+    let mut g = crate::systems::overlord::testkit::Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .structure("B1", "gtow", "L1")
+        .structure("B2", "gtow", "L1")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fb", "ldr", 1, "L1")
+        .inside("B1")
+        .unit("U3", "fb", "ldr", 1, "L1")
+        .inside("B2")
+        .with_unit(|u| u.settings.advertise = true)
+        .without_money()
+        .build();
+    g.run();
+    let owners = |f: &str| -> Vec<(String, Option<String>)> {
+        let r = g.engine.reports().iter().find(|r| r.faction.id == f).unwrap().clone();
+        r.locations[0].structures.iter().map(|s| (s.id.clone(), s.owner.clone())).collect()
+    };
+    let seen = |f: &str, u: &str| {
+        let r = g.engine.reports().iter().find(|r| r.faction.id == f).unwrap().clone();
+        r.locations[0].units.iter().find(|x| x.id == u).map(|x| x.faction.clone())
+    };
+    assert_eq!(seen("fa", "U2"), Some(None), "fa sees Bob, not his faction");
+    assert_eq!(seen("fa", "U3"), Some(Some("fb".to_string())));
+    assert_eq!(owners("fa"), [("B1".to_string(), None), ("B2".to_string(), Some("fb".to_string()))]);
+    assert_eq!(owners("fb"), [("B1".to_string(), Some("fb".to_string())), ("B2".to_string(), Some("fb".to_string()))]);
+    let text = g.report_text("fa");
+    assert!(text.contains("[B2], guard tower [gtow], of [fb]"), "{text}");
+    assert!(text.contains("[B1], guard tower [gtow]") && !text.contains("[B1], guard tower [gtow], of"), "{text}");
+}
+
+#[test]
+fn an_order_of_the_state_that_cannot_be_read_is_a_comment_of_the_template_rpt_template() {
+    // RPT-TEMPLATE, PFX-REMOVE: a state edited by hand holds an order no one can
+    // read. The template shows it as a comment with its reason, so that the file
+    // sent back as it is reads without a problem; the readable order stays.
+    let mut g = crate::systems::overlord::testkit::Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .with_unit(|u| u.orders = vec!["@TEACH 0bse".into(), "@GUARD".into()])
+        .without_money()
+        .build();
+    g.engine.report_only();
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let t = super::text::template(&r);
+    let unit = "UNIT U1  # U1\n# @TEACH 0bse  -- cannot be read: '0bse' is not a skill of this game\n@GUARD\n";
+    assert!(t.contains(unit), "{t}");
+    let file = g.engine.parse(&t.replacen("<password>", "fa", 1)).unwrap();
+    assert!(file.problems().is_empty(), "{:?}", file.problems());
+    assert_eq!(file.units[0].orders.len(), 1);
+}

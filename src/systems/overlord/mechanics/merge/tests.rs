@@ -46,6 +46,12 @@ fn merged_experience_is_the_figure_weighted_average_tv_merge() {
     assert_eq!(holding(&e, "U2", "swrd"), (1, 0), "items stay behind");
     assert!(e.world().get::<Orders>(unit(&e, "U2")).unwrap().0.is_empty(), "a stockpile has no orders");
     assert_eq!(e.state().units[0].name, "Veterans", "the NAME after the MERGE never ran");
+    // The stockpile is a valid unit of the saved state (run_month validates it), and
+    // the next month starts from it.
+    let saved = ron::to_string(&e.state()).unwrap();
+    let mut e = engine_without_money(scenario(&saved));
+    run_month(&mut e, &[]);
+    assert_eq!((figures(&e, "U2"), holding(&e, "U2", "swrd")), (0, (1, 0)));
 }
 
 #[test]

@@ -51,6 +51,7 @@ impl Plugin for OrdersPlugin {
         app.add_step_system("full_day", full_day_pass);
         app.add_step_system("day_end", end_day);
         app.add_step_system("new_ids", purge_new_ids);
+        app.add_step_system("new_ids", note_waiting);
     }
 }
 
@@ -208,7 +209,7 @@ fn start_month(mut visiting: ResMut<Visiting>, mut lists: Query<&mut Orders>) {
     visiting.stale = true;
     visiting.noted.clear();
     for mut o in &mut lists {
-        if o.0.iter().any(|q| q.ran_on != 0 || q.wake_on != 0) {
+        if o.0.iter().any(|q| q.ran_on != 0 || q.wake_on != 0 || q.waited) {
             o.0.iter_mut().for_each(queue::Queued::new_month);
         }
     }
@@ -446,6 +447,29 @@ pub fn purge_new_ids(world: &mut World) {
             && let Some(mut e) = world.get_mut::<Events>(*faction)
         {
             e.push(day, format!("Orders for {id} dropped: no unit {id} was created this month."));
+        }
+    }
+}
+
+/// Month end: an order that was tried and never ran this month says so in its
+/// unit's report, unless the unit was already told why it waits. Every order a
+/// player gave either runs, is removed with a reason, or is reported waiting.
+pub fn note_waiting(
+    visiting: Res<Visiting>,
+    catalog: Res<Catalog>,
+    clock: Res<Clock>,
+    mut units: Query<(Entity, &Orders, &mut Events)>,
+) {
+    for (u, orders, mut events) in &mut units {
+        let noted = visiting.noted.get(&u).copied().unwrap_or(0);
+        for q in orders.0.iter().filter(|q| q.waited_all_month()) {
+            if noted & (1 << q.entry.order.index()) == 0 {
+                let text = q.entry.written(&*catalog);
+                events.push(
+                    clock.tick,
+                    format!("{text}: waited all month, its conditions never met. The order stays in the list."),
+                );
+            }
         }
     }
 }

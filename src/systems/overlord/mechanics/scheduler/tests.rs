@@ -100,6 +100,25 @@ fn synchro_pairs_fire_together_anywhere_in_one_faction_ord_synchro() {
 }
 
 #[test]
+fn an_order_that_waits_all_month_says_so_once_pfx_seq() {
+    // PFX-SEQ: GIVE U4 waits for Cid, who stays in L2. The order is kept, and the
+    // last day of the month says so; the dashed order behind it was never tried.
+    let mut e = game();
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n-NAME \"x\"\n"]);
+    let ev = events(&e, "U1");
+    let waits: Vec<&String> = ev.iter().filter(|x| x.contains("waited all month")).collect();
+    assert_eq!(
+        waits,
+        ["30: GIVE U4 coin 10: waited all month, its conditions never met. The order stays in the list."]
+    );
+    assert_eq!(orders(&e, "U1"), ["GIVE U4 coin 10", "-NAME \"x\""]);
+    // An order that ran on some day of the month says nothing of the days it waited.
+    let mut e = game();
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\n@NAME \"Ann\"\n"]);
+    assert!(!has(&events(&e, "U1"), "waited all month"), "{:?}", events(&e, "U1"));
+}
+
+#[test]
 fn one_synchro_per_unit_per_day_ord_synchro() {
     // ORD-SYNCHRO: "One SYNCHRO per day." The second pair waits for day 2.
     let mut e = game();
@@ -143,14 +162,26 @@ fn units_are_visited_by_location_then_report_order_and_promote_changes_it_sch_un
     let mut e = recording_engine();
     run_month(&mut e, &["GAME fa pa\nUNIT U2\nENTER B1\n"]);
     assert_eq!(visits_on(&e, 1), ["U1", "U3", "U2", "U4", "U5"], "U2 entered B1 on day 1");
-    // ORD-PROMOTE, SCH-ORDERDEP: Ann promotes Bob, who then acts before her.
+    // ORD-PROMOTE, SCH-ORDERDEP: Ann's men leave her stack on day 1; on day 2 she
+    // promotes them, and they act before her from then on.
     let mut e = recording_engine();
-    run_month(&mut e, &["GAME fa pa\nUNIT U1\nD2 PROMOTE U3\n"]);
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\nUNSTACK\nUNIT U1\nD2 PROMOTE U2\n"]);
     assert_eq!(visits_on(&e, 1), ["U1", "U2", "U3", "U4", "U5"]);
-    assert_eq!(visits_on(&e, 2), ["U3", "U1", "U2", "U4", "U5"], "U3 acts before U1 from day 2");
+    assert_eq!(visits_on(&e, 2), ["U2", "U1", "U3", "U4", "U5"], "U2 acts before U1 from day 2");
     let s = e.state();
     let ids: Vec<&str> = s.units.iter().map(|u| u.id.as_str()).collect();
-    assert_eq!(ids, ["U3", "U1", "U2", "U4", "U5"], "the report order is saved");
+    assert_eq!(ids, ["U2", "U1", "U3", "U4", "U5"], "the report order is saved");
+}
+
+#[test]
+fn promote_moves_only_the_faction_s_own_units_ord_promote() {
+    // ORD-PROMOTE (docs/orders.md): Bob of fb stands beside Ann at the same level, but
+    // fa's order cannot reorder fb's units; the order goes with its reason.
+    let mut e = recording_engine();
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nPROMOTE U3\n"]);
+    assert_eq!(visits_on(&e, 2), ["U1", "U2", "U3", "U4", "U5"], "nothing moved");
+    assert!(has(&events(&e, "U1"), "1: PROMOTE U3: removed from the orders: Bob [U3] is not a unit of this faction."));
+    assert!(orders(&e, "U1").is_empty());
 }
 
 #[test]

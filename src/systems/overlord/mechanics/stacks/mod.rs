@@ -125,6 +125,11 @@ fn promote(act: &mut Act, entry: &mut Entry) -> Outcome {
     if !act.present(t) || act.at(t) != act.at(me) || act.leader_of(t) != act.leader_of(me) {
         return Outcome::NotNow;
     }
+    // A unit promotes only its own faction's units: the report order of another
+    // faction's units is theirs to arrange (docs/orders.md, "The day").
+    if act.faction_of(t) != act.faction_of(me) {
+        return Outcome::Invalid(format!("{} is not a unit of this faction", act.name(t)));
+    }
     let mut dir = act.world.resource_mut::<Directory>();
     let (Some(mine), Some(theirs)) = (dir.units.iter().position(|&u| u == me), dir.units.iter().position(|&u| u == t))
     else {

@@ -44,7 +44,7 @@ use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::ordinal;
 use crate::systems::overlord::data::{RaceKind, SkillFlag};
-use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers};
+use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, waits};
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::orders::syntax::{Duration, Entry, Order};
@@ -225,6 +225,7 @@ fn teach(act: &mut Act, entry: &mut Entry) -> Outcome {
     let me = act.unit;
     // GRD-HALF: a unit on guard cannot teach.
     if act.on_guard(me) {
+        waits(act.world, me, act.day, entry, "a unit on guard cannot teach");
         return Outcome::NotNow;
     }
     // ORD-TEACH: several students only if all are leaders.
@@ -282,6 +283,9 @@ fn forget(act: &mut Act, entry: &mut Entry) -> Outcome {
     let me = act.unit;
     let has = act.world.get::<Skills>(me).is_some_and(|s| s.0.iter().any(|x| x.0 == skill && x.1 > 0));
     if !has {
+        let k = &act.catalog().rules.skills[skill.index()];
+        let why = format!("the unit has no experience of {} [{}] to forget", k.name, k.tag);
+        waits(act.world, me, act.day, entry, &why);
         return Outcome::NotNow;
     }
     let catalog = act.catalog().clone();
@@ -338,6 +342,7 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
     // not at all with one figure.
     let guarding = act.on_guard(me);
     if guarding && act.working_figures(me) == 0 {
+        waits(act.world, me, act.day, entry, "a unit on guard studies with half its figures, and this one has too few");
         return Outcome::NotNow;
     }
     let Some(skills) = act.world.get::<Skills>(me) else { return Outcome::NotNow };
@@ -360,6 +365,12 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
                 .and_then(|f| act.world.get::<KnownSkills>(f))
                 .is_some_and(|k| k.0.iter().any(|k| k.0 == skill));
             if !knows {
+                let (r, k) = (&catalog.rules.skills[req.index()], &catalog.rules.skills[skill.index()]);
+                let why = format!(
+                    "{} [{}] needs {} [{}] first, studied first only when the faction knows {} [{}]",
+                    k.name, k.tag, r.name, r.tag, k.name, k.tag
+                );
+                waits(act.world, me, act.day, entry, &why);
                 return Outcome::NotNow;
             }
             if let Some(why) = refusal(&catalog, race, req) {
@@ -453,6 +464,9 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         && taught.is_none_or(|t| t <= current)
         && title.levels <= 0
     {
+        let why =
+            format!("{} [{}] is a specialist skill: it needs a teacher or a place that teaches it", st.name, st.tag);
+        waits(act.world, me, act.day, entry, &why);
         return Outcome::NotNow;
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.

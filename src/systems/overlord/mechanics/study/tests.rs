@@ -104,6 +104,10 @@ fn requirements_are_studied_first_when_the_faction_knows_the_skill_skl_autopre()
     run_month(&mut e, &["GAME fa pa\nUNIT U2\n@STUDY blde\n"]);
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde")), (0, 0));
     assert_eq!(orders(&e, "U2"), ["@STUDY blde"]);
+    // The report says why, once.
+    let why = "1: @STUDY blde: waits: blades [blde] needs combat [cmbt] first, studied first only when the faction knows blades [blde]. The order stays in the list.";
+    let ev = events(&e, "U2");
+    assert_eq!(ev.iter().filter(|x| x.contains("waits") || x.contains("waited")).collect::<Vec<_>>(), [why], "{ev:?}");
 }
 
 #[test]
@@ -200,6 +204,9 @@ fn forget_takes_the_skill_and_its_dependants_ord_forget() {
     assert_eq!((points(&e, "U2", "cmbt"), points(&e, "U2", "blde"), points(&e, "U2", "digg")), (0, 0, 100));
     assert!(events(&e, "U2").contains(&"1: Forgot combat [cmbt], blades [blde].".to_string()));
     assert_eq!(orders(&e, "U2"), ["FORGET arch"]);
+    let why =
+        "1: FORGET arch: waits: the unit has no experience of archery [arch] to forget. The order stays in the list.";
+    assert!(events(&e, "U2").iter().any(|x| x == why), "{:?}", events(&e, "U2"));
 }
 
 #[test]
@@ -238,6 +245,9 @@ fn specialist_skills_need_a_teacher_and_magic_stops_at_2nd_even_taught_skl_kinds
     );
     assert_eq!(points(&e, "U1", "ianc"), 0);
     assert_eq!(orders(&e, "U1"), ["@STUDY ianc"], "waits for a teacher");
+    assert!(events(&e, "U1").iter().any(|x| x.contains(
+        "@STUDY ianc: waits: invoke ancestors [ianc] is a specialist skill: it needs a teacher or a place that teaches it."
+    )));
     assert_eq!(points(&e, "U2", "ianc"), 5 * 200, "taught: double speed");
     assert_eq!(points(&e, "U4", "mage"), 9000);
     assert!(events(&e, "U4").iter().any(|x| x.contains("Cannot study magecraft [mage] beyond level 2, even taught")));
@@ -285,7 +295,9 @@ fn guild_and_master_titles_speed_their_tree_and_masters_need_no_teacher_ttl_hog_
     // Ann at 8900 points of ppst (1st level; 2nd at 9000): a leader's limit in magic
     // is 1st level, the title's one more; she reaches 2nd and stops there.
     let ann = mage("U1", "Ann", "L1", r#"("mage", 3000), ("eart", 18000), ("ppst", 8900)"#);
-    let mut e = engine_without_money(scenario(&titled(&ann)));
+    let alone = world(&ann, "")
+        .replace(r#"population: 1000),"#, r#"population: 1000, titles: [(title: "emag", holder: Some("U1"))]),"#);
+    let mut e = engine_without_money(scenario(&alone));
     run_month(&mut e, &["GAME fa pa\nUNIT U1\n@STUDY ppst\n"]);
     assert_eq!(points(&e, "U1", "ppst"), 8900 + 120, "one day, then the limit: {:?}", events(&e, "U1"));
     assert!(orders(&e, "U1").is_empty(), "the @STUDY ends at the limit");

@@ -34,18 +34,27 @@ pub struct Queued {
     /// The first day of the month it may be tried again, when its handler said it
     /// cannot run before ([`Outcome::NotUntil`]; 0: any day).
     pub wake_on: u32,
+    /// Whether it was tried this month and its conditions did not hold.
+    pub waited: bool,
 }
 
 impl Queued {
     /// A pending entry that has not run this month.
     pub fn new(entry: Entry) -> Self {
-        Queued { entry, ran_on: 0, wake_on: 0 }
+        Queued { entry, ran_on: 0, wake_on: 0, waited: false }
     }
 
     /// A new month: the entry has not run and sleeps no more.
     pub fn new_month(&mut self) {
         self.ran_on = 0;
         self.wake_on = 0;
+        self.waited = false;
+    }
+
+    /// Whether the entry was tried this month and never ran: what the month's end
+    /// tells the player, so that no order waits unseen.
+    pub fn waited_all_month(&self) -> bool {
+        self.waited && self.ran_on == 0
     }
 
     /// Whether the entry sleeps on `day` ([`Outcome::NotUntil`]).
@@ -128,9 +137,13 @@ pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut
             continue;
         }
         match run(&mut q.entry) {
-            Outcome::NotNow => i += 1,
+            Outcome::NotNow => {
+                q.waited = true;
+                i += 1;
+            }
             Outcome::NotUntil(day) => {
                 q.wake_on = day;
+                q.waited = true;
                 i += 1;
             }
             Outcome::Invalid(reason) => {
