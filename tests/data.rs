@@ -517,4 +517,19 @@ fn numbers_that_would_hang_or_overflow_a_turn_are_errors() {
     let turn = text.lines().find(|l| l.trim_start().starts_with("turn:")).unwrap().trim().to_string();
     let line = edit(t.path(), "game.ron", &turn, "turn: 4294967295,");
     assert_one(&check(t.path()), "game.ron", line, "turn 4294967295 is past the last turn a game may reach");
+    // A skill requiring a level its prerequisite does not have (4294967295 once
+    // made the reports' knowledge walk every level up to it).
+    let t = alpha_copy();
+    let line = edit(
+        t.path(),
+        "rules/skills.ron",
+        "          skill: \"scou\",\n          level: 1,",
+        "          skill: \"scou\",\n          level: 4294967295,",
+    ) + 1;
+    assert_one(
+        &check(t.path()),
+        "rules/skills.ron",
+        line,
+        "skill 'scou' has 4 level(s): level 4294967295 cannot be required",
+    );
 }

@@ -146,3 +146,5 @@ pub fn check(
         }
     }
 }
+
+pub mod fuzz;

@@ -33,6 +33,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The most ticks a turn may have: a bound that keeps a mistyped number from
+/// running a turn for ever.
+pub const MAX_TICKS: u32 = 1000;
+
 /// A rule system's turn, as its rule set gives it (`plan.ron`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -156,6 +160,10 @@ impl TurnPlan {
         let mut out = Vec::new();
         if self.ticks == 0 {
             out.push(self.error_at(&[Seg::Field("ticks")], "a turn needs at least one tick".into()));
+        }
+        if self.ticks > MAX_TICKS {
+            let msg = format!("a turn has at most {MAX_TICKS} ticks (a longer one would run for hours)");
+            out.push(self.error_at(&[Seg::Field("ticks")], msg));
         }
         for (k, a) in self.after_tick.iter().enumerate() {
             if a.tick == 0 || a.tick > self.ticks {
@@ -430,6 +438,17 @@ mod tests {
                 "rules/plan.ron:1:1: error: the mechanics run overlord::core::engine::plan::tests::app::{{closure}} in a step \"x\" that the plan does not list",
             ]
         );
+    }
+
+    #[test]
+    fn a_turn_of_more_ticks_than_the_bound_is_refused() {
+        // A plan of 4294967295 ticks once ran a generals turn for ever.
+        let plan = TurnPlan::from_ron(&PLAN.replace("ticks: 3", "ticks: 4294967295"), "plan.ron").unwrap();
+        let app = app(&["a", "b", "c", "d", "e", "f"]);
+        let errors: Vec<String> =
+            plan.check(app.world().resource::<StepBook>()).iter().map(|d| d.to_string()).collect();
+        assert!(errors.iter().any(|e| e.contains("a turn has at most 1000 ticks")), "{errors:?}");
+        assert!(errors.iter().all(|e| !e.contains("outside the turn")), "{errors:?}");
     }
 
     #[test]

@@ -280,7 +280,11 @@ fn sneaky<'a>(rules: &RuleSet, generals: impl Iterator<Item = &'a General>) -> u
 
 /// Men as a scout counts them: to the nearest `r`, at least `r`.
 fn rounded(men: u32, r: u32) -> u32 {
-    if r <= 1 { men } else { ((men + r / 2) / r * r).max(r) }
+    if r <= 1 {
+        return men;
+    }
+    let (men, r) = (u64::from(men), u64::from(r));
+    u32::try_from(((men + r / 2) / r * r).max(r)).unwrap_or(u32::MAX)
 }
 
 /// Who holds what and who is where, taken once for every report.

@@ -137,3 +137,11 @@ fn formal_alliances_are_known_to_all_and_secret_ones_to_their_members() {
     assert_eq!(g.report("p1").player.diplomacy["p3"], "neutral");
     assert!(text::render(g.report("p4")).contains("\nAlliances\n  p1 and p2\n"));
 }
+
+#[test]
+fn scouts_round_any_number_of_men_without_overflow() {
+    // Ruling 15: to the nearest 10, at least 10; 4294967295 men once overflowed.
+    assert_eq!([super::rounded(3, 10), super::rounded(15, 10), super::rounded(24, 10)], [10, 20, 20]);
+    assert_eq!(super::rounded(u32::MAX, 10), u32::MAX);
+    assert_eq!(super::rounded(7, 1), 7);
+}

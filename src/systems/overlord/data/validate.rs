@@ -654,6 +654,14 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
             match c.skills.get(req.skill.as_str()) {
                 Some(&k) => {
                     graph.add_edge(i, k, ());
+                    let levels = r.skills[k].system.levels.len();
+                    if req.level as usize > levels {
+                        let msg = format!(
+                            "skill '{}' has {levels} level(s): level {} cannot be required",
+                            req.skill, req.level
+                        );
+                        c.push(SKILLS, with(p, &[Seg::Field("level")]), msg);
+                    }
                 }
                 None => c.push(SKILLS, with(p, &[Seg::Field("skill")]), format!("unknown skill '{}'", req.skill)),
             }

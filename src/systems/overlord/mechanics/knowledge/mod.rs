@@ -227,6 +227,8 @@ fn lessons(world: &World, f: Entity, mut met: Met) -> (Vec<Topic>, Vec<(SkillId,
                 }
             }
             Reference::Skill(s, l) => {
+                // A level the skill does not have names nothing more than its last.
+                let l = l.min(catalog.rules.skills[s.index()].system.levels.len() as u32);
                 let was = skills.get(&s).map_or(level(s), |x| x.1);
                 if l > was {
                     let from = skills.get(&s).map_or(level(s) + 1, |x| x.0);

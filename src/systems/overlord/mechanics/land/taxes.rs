@@ -151,7 +151,7 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
         }
         let v = armed.entry(at.location).or_default();
         match v.iter_mut().find(|x| x.0 == o.0) {
-            Some(x) => x.1 += n.0,
+            Some(x) => x.1 = x.1.saturating_add(n.0),
             None => v.push((o.0, n.0)),
         }
     }

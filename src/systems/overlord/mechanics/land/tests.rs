@@ -154,6 +154,17 @@ fn a_significant_armed_force_occupies_the_land_and_stops_the_taxes_own_occupy_ow
 }
 
 #[test]
+fn a_force_counts_its_figures_without_wrapping_own_force() {
+    // OWN-FORCE: 4294967295 armed men and 2 more of one faction once added up to 1
+    // figure (found by tests/fuzz.rs); they occupy the land.
+    let big = armed(owned(1500).unit("U2", "fb", "man", u32::MAX, "L1"), u32::MAX);
+    let mut g = armed(big.unit("U3", "fb", "man", 2, "L1"), 2).build();
+    let before = funds(&g.engine, "fa", "coin");
+    g.run();
+    assert_eq!(funds(&g.engine, "fa", "coin") - before, 0, "occupied: the owner collects nothing");
+}
+
+#[test]
 fn a_significant_force_is_one_figure_in_fifty_people_within_twenty_and_fifty_own_force() {
     let rule = crate::systems::overlord::testkit::overlord_rules().economy.land.force.clone();
     let need = |people| rule.figures_for(people);
