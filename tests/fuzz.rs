@@ -9,7 +9,7 @@ mod common;
 
 use common::fuzz::{HANG, fuzz, mutate, within};
 use common::root;
-use overlord::core::data::ronpos;
+use overlord::core::data::{ronpos, ronread};
 use overlord::core::engine::{Engine, Threads};
 use overlord::core::game::GameDir;
 use overlord::systems::overlord::Overlord;
@@ -171,7 +171,7 @@ macro_rules! swap_rule_file {
                 Err(_) => {}
             },
             $($name => {
-                if let Ok(mut v) = ron::Options::default().from_str($text) {
+                if let Some(mut v) = read_both($text) {
                     std::mem::swap(&mut $rules.$field, &mut v);
                     // The rule set is put back even when the case fails.
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| $then(&mut *$rules)));
@@ -198,16 +198,26 @@ fn with_rule_file(rules: &mut RuleSet, file: &str, text: &str, then: impl FnOnce
     );
 }
 
+/// Reads `text` with `ron`, and with the engine's fast reader of the saved layout,
+/// which must read the same value whenever it reads one (else it must give up and
+/// leave the text to `ron`).
+fn read_both<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(text: &str) -> Option<T> {
+    let slow = ron::Options::default().from_str::<T>(text).ok();
+    if let Some(fast) = ronread::from_str::<T>(text) {
+        assert_eq!(Some(&fast), slow.as_ref(), "the fast RON reader reads what ron does not");
+    }
+    slow
+}
+
 /// Reads `text` as state file `file` into a copy of `base`.
 fn with_state_file(base: &Scenario, file: &str, text: &str) -> Option<Scenario> {
-    let o = ron::Options::default();
     let mut s = base.clone();
     match file {
-        "game.ron" => s.game = o.from_str(text).ok()?,
-        "factions.ron" => s.factions = o.from_str(text).ok()?,
-        "locations.ron" => s.locations = o.from_str(text).ok()?,
-        "structures.ron" => s.structures = o.from_str(text).ok()?,
-        "units.ron" => s.units = o.from_str(text).ok()?,
+        "game.ron" => s.game = read_both(text)?,
+        "factions.ron" => s.factions = read_both(text)?,
+        "locations.ron" => s.locations = read_both(text)?,
+        "structures.ron" => s.structures = read_both(text)?,
+        "units.ron" => s.units = read_both(text)?,
         other => panic!("no state file {other}"),
     }
     Some(s)

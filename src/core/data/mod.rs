@@ -10,6 +10,7 @@
 
 pub mod intern;
 pub mod ronpos;
+pub mod ronread;
 pub(crate) mod ronwrite;
 pub mod stances;
 pub mod tables;
@@ -37,6 +38,11 @@ pub fn read_ron<T: DeserializeOwned>(path: &Path, required: bool, diags: &mut Ve
             return None;
         }
     };
+    // The saved layout is read by the fast reader; anything else, and every
+    // error, by `ron`.
+    if let Some(v) = ronread::from_str(&text) {
+        return Some(v);
+    }
     match ron::Options::default().from_str::<T>(&text) {
         Ok(v) => Some(v),
         Err(e) => {
