@@ -1139,9 +1139,16 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 || structures.contains_key(t.as_str())
                 || factions.contains_key(t.as_str())
                 || c.constructions.contains_key(t.as_str())
-                || crate::systems::overlord::data::is_new_id(t, 'B');
+                || crate::systems::overlord::data::is_new_id(t, 'B')
+                // ORD-TARGET: a target is kept as given; one naming a unit gone or
+                // a place that is not there leaves the skill without a target.
+                || t.len() > 1
+                    && matches!(t.as_bytes()[0], b'U' | b'L' | b'B')
+                    && t.bytes().skip(1).all(|b| b.is_ascii_digit());
             if !known {
-                let msg = format!("unknown target '{t}': not a unit, location, structure, faction or construction");
+                let msg = format!(
+                    "unknown target '{t}': not a unit, location, structure, faction or construction, nor an id of one"
+                );
                 c.push(UNITS, with(base.clone(), &[Seg::Field("target")]), msg);
             }
         }

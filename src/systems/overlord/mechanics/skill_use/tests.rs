@@ -36,3 +36,31 @@ fn every_kind_of_use_in_the_data_has_its_mechanic() {
         }
     }
 }
+
+#[test]
+fn a_target_naming_nothing_is_kept_and_the_state_stays_valid_ord_target() {
+    // ORD-TARGET: a target is kept as given, "if no valid targets are selected,
+    // the skill cannot be used at all". A target may name a place that is not
+    // there, or a unit gone by the month's end; the saved state holds it and the
+    // next month plays on it.
+    let mut g = Tiny::new()
+        .faction("fa")
+        .location("L1", "plai")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U2", "fa", "man", 1, "L1")
+        .unit("U3", "fa", "ldr", 1, "L1")
+        .build();
+    g.orders("fa", "UNIT U1\nTARGET U2\nUNIT U2\nDISBAND CONFIRM\nUNIT U3\nTARGET L0\n");
+    g.run();
+    use crate::systems::overlord::world::components::SkillTarget;
+    assert_eq!(g.get::<SkillTarget>("U1").0.as_deref(), Some("U2"));
+    assert_eq!(g.get::<SkillTarget>("U3").0.as_deref(), Some("L0"));
+    assert!(
+        g.engine
+            .world()
+            .resource::<crate::systems::overlord::world::resources::Directory>()
+            .get(crate::systems::overlord::world::resources::Kind::Unit, "U2")
+            .is_none()
+    );
+    g.run();
+}
