@@ -418,18 +418,32 @@ impl GameDir {
         let started = Instant::now();
         let io = |e| GameError::io(&partial, e);
         let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
-        let (state, files) = state_files::<S>(engine.world()).map_err(io)?;
+        let world = engine.world();
+        let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
+        let reports = S::reports(world);
+        let factions = reports.factions();
+        let mut batches = batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)).into_iter();
+        // With threads to spare, the state is extracted and written out while the
+        // first batch of reports is made: both only read the world. The files are
+        // written in the same order either way.
+        let (made, first) = if threads <= 1 {
+            (state_files::<S>(world), batches.next().map(|b| reports.files(b, threads)))
+        } else {
+            std::thread::scope(|s| {
+                let job = s.spawn(|| state_files::<S>(world));
+                let first = batches.next().map(|b| reports.files(b, threads));
+                (job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), first)
+            })
+        };
+        let (state, files) = made.map_err(io)?;
         w.write(&files).map_err(io)?;
         drop(files);
         w.write(&more(&state)).map_err(io)?;
         let units = S::units(&state);
         drop(state);
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
-        let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
-        let reports = S::reports(engine.world());
-        let factions = reports.factions();
-        for batch in batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)) {
-            w.write(&reports.files(batch, threads)).map_err(io)?;
+        for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
+            w.write(&batch).map_err(io)?;
         }
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
         w.finish().map_err(io)?;

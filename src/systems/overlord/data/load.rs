@@ -168,11 +168,22 @@ pub fn load_scenario(dir: &Path) -> Result<Scenario, Vec<Diagnostic>> {
         return Err(vec![Diagnostic::error(dir, 0, 0, "scenario folder not found")]);
     }
     let [game, factions, locations, structures, units] = STATE_FILES;
-    let game: Option<GameSettings> = read_ron(&dir.join(game), true, &mut diags);
-    let factions = part(dir, factions, &mut diags);
-    let locations = part(dir, locations, &mut diags);
-    let structures = part(dir, structures, &mut diags);
-    let units = part(dir, units, &mut diags);
+    // The units, the largest file, are read beside the others; the problems are
+    // listed in the files' order all the same.
+    let (game, factions, locations, structures, (units, unit_diags)) = std::thread::scope(|s| {
+        let units = s.spawn(|| {
+            let mut diags = Vec::new();
+            let units: Vec<Unit> = part(dir, units, &mut diags);
+            (units, diags)
+        });
+        let game: Option<GameSettings> = read_ron(&dir.join(game), true, &mut diags);
+        let factions: Vec<Faction> = part(dir, factions, &mut diags);
+        let locations: Vec<Location> = part(dir, locations, &mut diags);
+        let structures: Vec<Structure> = part(dir, structures, &mut diags);
+        let units = units.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (game, factions, locations, structures, units)
+    });
+    diags.extend(unit_diags);
     let orders = read_orders(dir, &mut diags);
     match game {
         Some(game) if diags.is_empty() => Ok(Scenario { game, factions, locations, structures, units, orders }),
