@@ -1,0 +1,71 @@
+#!/bin/sh
+# Whole-process figures of `overlord run`: from the game folder to the flushed
+# turn, reading the state, playing the month, writing the state and every report.
+# Prints one line per world: runs, wall seconds (min, median, max), peak memory.
+#
+#   benches/whole-process.sh [WORK_DIR] [RUNS]
+#
+# WORK_DIR (default /dev/shm/overlord-bench, memory-backed so that the disk's
+# other traffic does not count) holds the worlds, made once and kept. Worlds:
+#   alpha-x100  the original alpha game cloned 100 times and imported (27,500
+#               units); made only when ../shared/reference/overlord-alpha and
+#               ../shared/tools/clone_legacy_world.py are there, skipped otherwise;
+#   gen-100k    a generated world of 100,000 units (20,000 places, 500 factions);
+#   gen-1m      a generated world of 1,000,000 units (200,000 places, 5,000
+#               factions), only with BENCH_1M=1 (it takes minutes and GBs).
+# Each run copies the game folder first (not timed), so every run plays the same
+# turn. Needs /usr/bin/time (GNU time).
+set -eu
+cd "$(dirname "$0")/.."
+WORK=${1:-/dev/shm/overlord-bench}
+RUNS=${2:-5}
+BIN=target/release/overlord
+cargo build --release --quiet
+mkdir -p "$WORK"
+
+make_generated() { # name locations factions units
+    [ -d "$WORK/$1" ] && return 0
+    "$BIN" generate --locations "$2" --factions "$3" --units "$4" "$WORK/$1-scenario" >/dev/null
+    "$BIN" new "$WORK/$1-scenario" "$WORK/$1" >/dev/null
+}
+
+make_alpha() { # name copies
+    [ -d "$WORK/$1" ] && return 0
+    ref=../shared/reference/overlord-alpha
+    tool=../shared/tools/clone_legacy_world.py
+    if [ ! -d "$ref" ] || [ ! -f "$tool" ]; then
+        echo "$1: skipped ($ref or $tool is not there)" >&2
+        return 1
+    fi
+    python3 "$tool" "$ref" "$WORK/$1-legacy" "$2" 0 >/dev/null
+    "$BIN" import-legacy "$WORK/$1-legacy" "$WORK/$1-import" >/dev/null 2>&1
+    "$BIN" new "$WORK/$1-import/scenarios/alpha" "$WORK/$1" >/dev/null
+}
+
+measure() { # name
+    times=""
+    peak=0
+    i=0
+    while [ "$i" -lt "$RUNS" ]; do
+        rm -rf "$WORK/run"
+        cp -r "$WORK/$1" "$WORK/run"
+        out=$(/usr/bin/time -f "%e %M" "$BIN" run "$WORK/run" 2>&1 >/dev/null | tail -n 1)
+        times="$times ${out% *}"
+        kb=${out#* }
+        [ "$kb" -gt "$peak" ] && peak=$kb
+        i=$((i + 1))
+    done
+    rm -rf "$WORK/run"
+    sorted=$(echo $times | tr ' ' '\n' | sort -n)
+    min=$(echo "$sorted" | head -n 1)
+    max=$(echo "$sorted" | tail -n 1)
+    med=$(echo "$sorted" | sed -n "$(((RUNS + 1) / 2))p")
+    printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024))
+}
+
+printf '%-12s %7s  %8s  %8s  %8s  %8s\n' world runs min median max peak
+if make_alpha alpha-x100 100; then measure alpha-x100; fi
+make_generated gen-100k 20000 500 100000 && measure gen-100k
+if [ "${BENCH_1M:-0}" = 1 ]; then
+    make_generated gen-1m 200000 5000 1000000 && measure gen-1m
+fi
