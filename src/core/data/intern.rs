@@ -1,13 +1,13 @@
 //! Interning: a two-way table between the tags of one kind of record and their
 //! indices, so that the engine compares small integers, never strings.
 
-use std::collections::HashMap;
+use super::FastMap;
 
 /// A two-way table between the tags of one kind of record and their indices.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    by_tag: HashMap<String, u16>,
-    by_folded: HashMap<String, u16>,
+    by_tag: FastMap<String, u16>,
+    by_folded: FastMap<String, u16>,
     tags: Vec<String>,
 }
 

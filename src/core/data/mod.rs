@@ -23,6 +23,11 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// A hash map with a fast hasher of fixed seed (the one Bevy uses), for lookups by
+/// tag and id where the keys come from the game's own data. Iterating it gives an
+/// order of no meaning: where order matters, use a `BTreeMap` or a `Vec`.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, bevy_platform::hash::FixedHasher>;
+
 /// An identifier of a record in a rule set or a scenario (`"swrd"`, `"L12"`).
 pub type Tag = String;
 

@@ -73,7 +73,7 @@ impl Table {
 }
 
 /// A table's records by tag: the index of each in the list.
-pub type Ids<'a> = HashMap<&'a str, usize>;
+pub type Ids<'a> = super::FastMap<&'a str, usize>;
 
 /// The last turn a game may reach: turn numbers count up by one and name the
 /// turn folders, so a state is refused long before they could overflow.
@@ -152,7 +152,7 @@ impl Issues {
     /// Indexes a table by tag, reporting empty and duplicate tags (`kind` names a
     /// record in messages: "terrain").
     pub fn index<'a, T>(&mut self, t: Table, kind: &str, list: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Ids<'a> {
-        let mut ids: Ids<'a> = HashMap::with_capacity(list.len());
+        let mut ids: Ids<'a> = Ids::with_capacity_and_hasher(list.len(), Default::default());
         for (i, rec) in list.iter().enumerate() {
             let k = key(rec);
             if k.is_empty() {
@@ -174,7 +174,8 @@ impl Issues {
     /// from an earlier one only in case (orders and mail read ids in any case).
     pub fn index_ids<'a, T>(&mut self, t: Table, kind: &str, list: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Ids<'a> {
         let ids = self.index(t, kind, list, &key);
-        let mut seen: HashMap<NoCase<'a>, usize> = HashMap::with_capacity(list.len());
+        let mut seen: super::FastMap<NoCase<'a>, usize> =
+            super::FastMap::with_capacity_and_hasher(list.len(), Default::default());
         for (i, rec) in list.iter().enumerate() {
             let k = key(rec);
             if k.is_empty() {

@@ -217,7 +217,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         places.push((e, seq, terrain, l));
     }
     let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
-    let direction: std::collections::HashMap<&str, usize> =
+    let direction: crate::core::data::FastMap<&str, usize> =
         directions.iter().enumerate().map(|(i, d)| (d.tag.as_str(), i)).collect();
     for (e, seq, terrain, mut l) in places {
         let id = l.id.clone();

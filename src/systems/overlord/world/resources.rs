@@ -6,7 +6,6 @@ use crate::systems::overlord::data::{GameSettings, Tag};
 use crate::systems::overlord::orders::OrderFile;
 use bevy_ecs::prelude::*;
 use rand::rngs::ChaCha8Rng;
-use std::collections::HashMap;
 
 /// The month of the turn being played (of the loaded state when no turn runs):
 /// its index in the rule set's calendar.
@@ -47,7 +46,7 @@ pub struct Directory {
     pub structures: Vec<Entity>,
     /// Units in report order.
     pub units: Vec<Entity>,
-    by_id: [HashMap<Tag, Entity>; 4],
+    by_id: [crate::core::data::FastMap<Tag, Entity>; 4],
     /// Entities of each kind ever listed: the next one's [`super::components::Seq`].
     issued: [u32; 4],
     /// The highest number of an id `<letter><number>` of each kind (`U12`, `B3`).

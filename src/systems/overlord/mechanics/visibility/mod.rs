@@ -251,8 +251,8 @@ pub struct Watch(std::sync::Mutex<WatchDay>);
 #[derive(Debug, Default)]
 pub struct WatchDay {
     stamp: Option<(u32, u32)>,
-    best: std::collections::HashMap<(Entity, Entity), i32>,
-    present: std::collections::HashMap<Entity, Vec<Entity>>,
+    best: crate::core::data::FastMap<(Entity, Entity), i32>,
+    present: bevy_ecs::entity::EntityHashMap<Vec<Entity>>,
 }
 
 /// Where unit `u` can be seen from: its location (a structure is seen into).
