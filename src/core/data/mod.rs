@@ -12,6 +12,8 @@ pub mod intern;
 pub mod ronpos;
 pub mod ronread;
 pub(crate) mod ronwrite;
+#[cfg(test)]
+mod shapes;
 pub mod stances;
 pub mod tables;
 pub mod validate;

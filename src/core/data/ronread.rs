@@ -531,8 +531,9 @@ impl<'a> de::Deserializer<'a> for &mut Reader<'a> {
 mod tests {
     use super::from_str;
     use crate::core::data::ronwrite::to_string_pretty;
+    use crate::core::data::shapes::Shape;
+    use serde::Deserialize;
     use serde::de::DeserializeOwned;
-    use serde::{Deserialize, Serialize};
     use std::collections::BTreeMap;
     use std::fmt::Debug;
 
@@ -547,75 +548,15 @@ mod tests {
         (fast, slow)
     }
 
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    enum Shape {
-        Unit,
-        New(u32),
-        Tuple(i8, String),
-        Record { a: Option<u8>, b: Vec<u8> },
-    }
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Pair(String, i64, u64);
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Wrap(Vec<u32>);
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    struct Empty {}
-
-    #[derive(Debug, PartialEq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Deep {
-        name: String,
-        shapes: Vec<Shape>,
-        pairs: Vec<Pair>,
-        map: BTreeMap<String, Vec<i32>>,
-        empty_map: BTreeMap<String, u8>,
-        empty_list: Vec<Deep>,
-        inner: Option<Box<Deep>>,
-        wrap: Wrap,
-        empty: Empty,
-        unit: (),
-        flags: (bool, bool),
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        skipped: Option<u8>,
-        small: (u8, u16, i16, i32),
-    }
-
-    fn sample(level: u32) -> Deep {
-        let mut map = BTreeMap::new();
-        map.insert("k\"ey\n".to_string(), vec![-3, 0, i32::MAX, i32::MIN]);
-        map.insert("plain".to_string(), Vec::new());
-        Deep {
-            name: "It's a \"test\" \\ with\ttabs\r, é, ⚔, \0 and \u{7f}\u{301}\u{10ffff}".into(),
-            shapes: vec![
-                Shape::Unit,
-                Shape::New(7),
-                Shape::Tuple(-1, "x".into()),
-                Shape::Record { a: Some(1), b: vec![1, 2] },
-                Shape::Record { a: None, b: vec![] },
-            ],
-            pairs: vec![Pair("a".into(), i64::MIN, u64::MAX), Pair(String::new(), i64::MAX, 0)],
-            map,
-            empty_map: BTreeMap::new(),
-            empty_list: Vec::new(),
-            inner: (level > 0).then(|| Box::new(sample(level - 1))),
-            wrap: Wrap(vec![1, 2, 3]),
-            empty: Empty {},
-            unit: (),
-            flags: (true, false),
-            skipped: None,
-            small: (255, 65535, -32768, -1),
-        }
-    }
+    /// Numbers of every width this reader reads.
+    type Extra = (u8, u16, i16, i32);
 
     #[test]
     fn reads_what_the_saved_layout_writes_as_ron_does() {
-        let value = sample(3);
+        let value = crate::core::data::shapes::sample::<Extra>(3, (255, 65535, -32768, -1));
         for depth in [0, 1, 2, 4, 8] {
             let text = to_string_pretty(&value, depth).unwrap();
-            let (fast, slow) = agree::<Deep>(&text);
+            let (fast, slow) = agree::<crate::core::data::shapes::Deep<Extra>>(&text);
             assert_eq!(fast.as_ref(), Some(&value), "depth {depth}");
             assert_eq!(slow.as_ref(), Some(&value));
         }
