@@ -8,6 +8,7 @@
 //! fields ([`RuleSetHead`]); a scenario folder has a `game.ron` whose record has a
 //! `ruleset` field naming the rule set's folder ([`ScenarioHead`]).
 
+pub mod bin;
 pub mod intern;
 pub mod ronpos;
 pub mod ronread;

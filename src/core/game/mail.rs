@@ -118,15 +118,25 @@ impl GameDir {
     pub(super) fn take_mail<S: GameSystem>(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
         let _hold = super::lock::take(self.root(), super::lock::Hold::Read)?;
         let current = self.current_turn()?;
+        let t = std::time::Instant::now();
         let state = self.state::<S>(current)?;
-        let words = S::words(&std::sync::Arc::new(self.rules::<S>()?));
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state read");
+        let t = std::time::Instant::now();
+        let r = self.rules::<S>()?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "rules read");
+        let t = std::time::Instant::now();
+        let words = S::words(&std::sync::Arc::new(r));
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "words made");
+        let t = std::time::Instant::now();
         let mail = S::read_mail(&words, text).map_err(|e| GameError::new("orders", e.to_string()))?;
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "mail read");
         let factions = S::factions(&state);
         let game = S::game(&state);
         let mut answers = Vec::new();
         for file in &mail.orders {
             let h = S::header(file);
             let refuse = |m: String| Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") };
+            let t = std::time::Instant::now();
             let faction = match authenticate(&factions, &h.faction, &h.password) {
                 Ok(f) => f,
                 Err(m) => {
@@ -134,6 +144,7 @@ impl GameDir {
                     continue;
                 }
             };
+            tracing::debug!(seconds = t.elapsed().as_secs_f64(), "password verified");
             let turn = match &h.target {
                 HeaderTarget::Next => current + 1,
                 HeaderTarget::Turn(n) if *n <= current => {
@@ -148,7 +159,9 @@ impl GameDir {
                 }
                 HeaderTarget::Game(_) => current + 1,
             };
+            let t = std::time::Instant::now();
             let check = (turn == current + 1).then(|| S::check(&words, &state, faction.id, file));
+            tracing::debug!(seconds = t.elapsed().as_secs_f64(), "orders checked");
             answers.push(self.store_orders(
                 text,
                 h.line,

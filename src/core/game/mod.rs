@@ -28,6 +28,7 @@
 //! folders exchanged in one step.
 
 mod fsutil;
+pub mod index;
 pub mod lock;
 pub mod mail;
 

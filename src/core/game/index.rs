@@ -1,0 +1,549 @@
+//! The mail index of a turn (`turns/<turn>/mail.index`): what taking in and
+//! checking a mail needs, written with the turn, so that a mail costs the same on
+//! a world of a thousand units or a million.
+//!
+//! It is a store of records by key, each a value in the binary form of
+//! [`crate::core::data::bin`]. The core's own records are the game (`game`), the
+//! rule set (`rules`) and each faction's id, name and password hash (`f/<id in
+//! lower case>`); a rule system adds what its checker needs under keys of its own
+//! ([`SystemRecords`], read back through [`SystemLookup`]), and builds from them a
+//! state that holds just enough to check one order file
+//! ([`GameSystem::mail_state`](crate::core::system::GameSystem::mail_state)).
+//!
+//! Layout (integers little-endian):
+//!
+//! ```text
+//! header   64 bytes: "OVLINDEX", format, turn, entry count, where the entries,
+//!          the page directory and the meta record are, and a checksum of the header
+//! records  key and value of each record, one after another
+//! meta     what the index was made from (engine version, rule system, turn, and
+//!          the length and modification time of every file of the turn's state and
+//!          of the rule set), and its checksum
+//! entries  32 bytes each, sorted by key hash: hash, offset, key and value lengths,
+//!          and a checksum of key and value
+//! pages    for each page of 64 entries its first hash and the checksum of its
+//!          entries; then the checksum of the page directory
+//! ```
+//!
+//! Opening an index reads its header, meta and page directory; a lookup reads one
+//! page of entries and one record. Every part read is checked against its
+//! checksum, and the meta against the files on disk: an index that is missing,
+//! damaged, of another engine version, or older than an edit of the state or the
+//! rule set is not used ([`Damage`]). The game then reads the whole state and
+//! writes the index again.
+
+use crate::core::data::bin;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// The index's file name in a turn folder.
+pub const FILE: &str = "mail.index";
+
+const MAGIC: &[u8; 8] = b"OVLINDEX";
+/// The layout's version; an index of another is written again.
+const FORMAT: u32 = 1;
+const HEADER: usize = 64;
+const ENTRY: usize = 32;
+/// Entries per page.
+const PAGE: usize = 64;
+
+/// Why an index cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage(pub String);
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn damage<T>(what: impl Into<String>) -> Result<T, Damage> {
+    Err(Damage(what.into()))
+}
+
+/// A checksum of `bytes` (for damage, not for malice), eight bytes at a time.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = 0x2545_F491_4F6C_DD1D ^ (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or_default());
+        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K).rotate_left(29);
+    h ^ (h >> 32)
+}
+
+/// Records by key, as built before they are written (and, in tests, looked up
+/// as they are).
+#[derive(Debug, Default, Clone)]
+pub struct Records {
+    map: BTreeMap<String, Vec<u8>>,
+}
+
+impl Records {
+    /// Adds (or replaces) the record `key`.
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), bin::Error> {
+        self.map.insert(key, bin::to_bytes(value)?);
+        Ok(())
+    }
+    /// How many records there are.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// Where records are looked up: an index file, or [`Records`] in memory.
+pub trait Lookup {
+    /// The value of record `key`, if there is one.
+    fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Damage>;
+}
+
+impl Lookup for Records {
+    fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Damage> {
+        Ok(self.map.get(key).cloned())
+    }
+}
+
+/// Record `key` read as a `T`.
+pub fn get<T: DeserializeOwned>(lookup: &(impl Lookup + ?Sized), key: &str) -> Result<Option<T>, Damage> {
+    match lookup.bytes(key)? {
+        Some(b) => bin::from_bytes(&b).map(Some).map_err(|e| Damage(format!("record {key}: {e}"))),
+        None => Ok(None),
+    }
+}
+
+/// A rule system's records: its keys never meet the core's.
+pub struct SystemRecords<'a>(&'a mut Records);
+
+impl SystemRecords<'_> {
+    /// Adds (or replaces) the rule system's record `key`.
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), bin::Error> {
+        self.0.put(format!("x/{key}"), value)
+    }
+}
+
+/// The rule system's records, as [`SystemRecords`] wrote them.
+pub struct SystemLookup<'a>(&'a dyn Lookup);
+
+impl<'a> SystemLookup<'a> {
+    /// The rule system's records in `lookup`.
+    pub fn new(lookup: &'a dyn Lookup) -> Self {
+        SystemLookup(lookup)
+    }
+    /// Record `key` read as a `T`.
+    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, Damage> {
+        get(self.0, &format!("x/{key}"))
+    }
+}
+
+/// The game, as the index holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's name.
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// The turn of the state.
+    pub turn: u32,
+}
+
+/// A faction, as the index holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FactionRecord {
+    /// Its id, as the state writes it.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its password (a hash, see [`crate::core::secret`]).
+    pub password: String,
+}
+
+/// The key of faction `id` (any case).
+pub fn faction_key(id: &str) -> String {
+    format!("f/{}", id.to_ascii_lowercase())
+}
+
+/// The core's records of a state, and room for the rule system's.
+pub fn records<R: Serialize>(
+    game: GameRecord,
+    rules: &R,
+    factions: impl IntoIterator<Item = FactionRecord>,
+    system: impl FnOnce(&mut SystemRecords) -> Result<(), bin::Error>,
+) -> Result<Records, bin::Error> {
+    let mut r = Records::default();
+    r.put("game".into(), &game)?;
+    r.put("rules".into(), rules)?;
+    for f in factions {
+        r.put(faction_key(&f.id), &f)?;
+    }
+    system(&mut SystemRecords(&mut r))?;
+    Ok(r)
+}
+
+/// One file an index was made from: its path (below the game folder for the rule
+/// set, `rules/…`, below the turn folder for the state, `state/…`), length and
+/// modification time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    path: String,
+    len: u64,
+    secs: i64,
+    nanos: u32,
+}
+
+/// What an index was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    format: u32,
+    version: String,
+    system: String,
+    turn: u32,
+    stamps: Vec<Stamp>,
+}
+
+impl Meta {
+    /// The meta of an index of turn `turn` of a game of rule system `system` whose
+    /// rule set is in `rules_dir` and whose turn folder is `turn_dir`, as the files
+    /// stand now.
+    pub fn now(system: &str, turn: u32, rules_dir: &Path, turn_dir: &Path) -> std::io::Result<Meta> {
+        let mut stamps = stamps_of(rules_dir, "rules")?;
+        stamps.extend(stamps_of(&turn_dir.join("state"), "state")?);
+        Ok(Meta { format: FORMAT, version: env!("CARGO_PKG_VERSION").into(), system: system.into(), turn, stamps })
+    }
+}
+
+fn stamps_of(dir: &Path, prefix: &str) -> std::io::Result<Vec<Stamp>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let m = e.metadata()?;
+        if !m.is_file() {
+            continue;
+        }
+        let (secs, nanos) = match m.modified()?.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => (d.as_secs() as i64, d.subsec_nanos()),
+            Err(e) => (-(e.duration().as_secs() as i64), e.duration().subsec_nanos()),
+        };
+        let path = format!("{prefix}/{}", e.file_name().to_string_lossy());
+        out.push(Stamp { path, len: m.len(), secs, nanos });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The bytes of an index of `records`, made from the files `meta` names.
+pub fn encode(meta: &Meta, records: &Records) -> Result<Vec<u8>, bin::Error> {
+    let mut out = vec![0u8; HEADER];
+    let mut entries: Vec<[u64; 4]> = Vec::with_capacity(records.len());
+    for (key, value) in &records.map {
+        let off = out.len() as u64;
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(value);
+        let sum = checksum(&out[off as usize..]);
+        let lens = (key.len() as u64) | ((value.len() as u64) << 32);
+        if key.len() > u32::MAX as usize || value.len() > u32::MAX as usize {
+            return Err(bin::Error(format!("record {key} is too large for the index")));
+        }
+        entries.push([checksum(key.as_bytes()), off, lens, sum]);
+    }
+    let meta_off = out.len() as u64;
+    let m = bin::to_bytes(meta)?;
+    out.extend_from_slice(&m);
+    out.extend_from_slice(&checksum(&m).to_le_bytes());
+    entries.sort_by_key(|e| (e[0], e[1]));
+    let entries_off = out.len() as u64;
+    for e in &entries {
+        for x in e {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let dir_off = out.len() as u64;
+    let mut dir = Vec::new();
+    for (i, page) in out[entries_off as usize..dir_off as usize].chunks(PAGE * ENTRY).enumerate() {
+        dir.extend_from_slice(&entries[i * PAGE][0].to_le_bytes());
+        dir.extend_from_slice(&checksum(page).to_le_bytes());
+    }
+    let dir_sum = checksum(&dir);
+    out.extend_from_slice(&dir);
+    out.extend_from_slice(&dir_sum.to_le_bytes());
+    let header = [
+        u64::from_le_bytes(*MAGIC),
+        u64::from(FORMAT) | (u64::from(meta.turn) << 32),
+        entries.len() as u64,
+        entries_off,
+        dir_off,
+        meta_off,
+        m.len() as u64,
+    ];
+    for (i, x) in header.iter().enumerate() {
+        out[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
+    }
+    let sum = checksum(&out[..56]);
+    out[56..64].copy_from_slice(&sum.to_le_bytes());
+    Ok(out)
+}
+
+/// An index file, open for lookups.
+#[derive(Debug)]
+pub struct Index {
+    file: std::cell::RefCell<std::fs::File>,
+    len: u64,
+    entries: u64,
+    entries_off: u64,
+    /// First hash of each page.
+    pages: Vec<u64>,
+    /// Checksum of each page.
+    sums: Vec<u64>,
+}
+
+fn word(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i * 8..i * 8 + 8].try_into().unwrap_or_default())
+}
+
+impl Index {
+    /// Opens the index at `path` if it was made from the files `expect` names as
+    /// they stand: the same engine, rule system, turn, and the same length and
+    /// modification time of every file of the rule set and the turn's state.
+    pub fn open(path: &Path, expect: &Meta) -> Result<Index, Damage> {
+        let file = std::fs::File::open(path).map_err(|e| Damage(format!("cannot be read: {e}")))?;
+        let len = file.metadata().map_err(|e| Damage(format!("cannot be read: {e}")))?.len();
+        let mut ix = Index {
+            file: std::cell::RefCell::new(file),
+            len,
+            entries: 0,
+            entries_off: 0,
+            pages: Vec::new(),
+            sums: Vec::new(),
+        };
+        let h = ix.read(0, HEADER as u64)?;
+        if &h[..8] != MAGIC {
+            return damage("not a mail index");
+        }
+        if checksum(&h[..56]) != word(&h, 7) {
+            return damage("its header is damaged");
+        }
+        if word(&h, 1) as u32 != FORMAT {
+            return damage("written in another layout");
+        }
+        let [entries, entries_off, dir_off, meta_off, meta_len] = [2, 3, 4, 5, 6].map(|i| word(&h, i));
+        let n_pages = entries.div_ceil(PAGE as u64);
+        let sizes_fit = entries.checked_mul(ENTRY as u64).and_then(|e| e.checked_add(entries_off)) == Some(dir_off)
+            && meta_off.checked_add(meta_len).and_then(|m| m.checked_add(8)) == Some(entries_off)
+            && dir_off.checked_add(n_pages * 16 + 8) == Some(len);
+        if !sizes_fit {
+            return damage("its parts do not fit its length");
+        }
+        let m = ix.read(meta_off, meta_len + 8)?;
+        let (m, sum) = m.split_at(meta_len as usize);
+        if checksum(m) != u64::from_le_bytes(sum.try_into().unwrap_or_default()) {
+            return damage("its record of what it was made from is damaged");
+        }
+        let meta: Meta = bin::from_bytes(m).map_err(|e| Damage(format!("its meta cannot be read: {e}")))?;
+        if meta.format != expect.format || meta.version != expect.version || meta.system != expect.system {
+            return damage(format!("written by engine {} for {}", meta.version, meta.system));
+        }
+        if meta.turn != expect.turn {
+            return damage(format!("made for turn {}", meta.turn));
+        }
+        if let Some(s) = expect.stamps.iter().find(|s| !meta.stamps.contains(s)) {
+            return damage(format!("{} changed after it was made", s.path));
+        }
+        if let Some(s) = meta.stamps.iter().find(|s| !expect.stamps.iter().any(|e| e.path == s.path)) {
+            return damage(format!("{} is gone", s.path));
+        }
+        let d = ix.read(dir_off, n_pages * 16 + 8)?;
+        let (d, sum) = d.split_at(n_pages as usize * 16);
+        if checksum(d) != u64::from_le_bytes(sum.try_into().unwrap_or_default()) {
+            return damage("its page directory is damaged");
+        }
+        ix.pages = (0..n_pages as usize).map(|i| word(d, 2 * i)).collect();
+        ix.sums = (0..n_pages as usize).map(|i| word(d, 2 * i + 1)).collect();
+        ix.entries = entries;
+        ix.entries_off = entries_off;
+        Ok(ix)
+    }
+
+    fn read(&self, at: u64, n: u64) -> Result<Vec<u8>, Damage> {
+        if at.checked_add(n).is_none_or(|end| end > self.len) {
+            return damage("a part lies past its end");
+        }
+        let mut buf = vec![0; n as usize];
+        let mut f = self.file.borrow_mut();
+        f.seek(SeekFrom::Start(at)).and_then(|_| f.read_exact(&mut buf)).map_err(|e| Damage(e.to_string()))?;
+        Ok(buf)
+    }
+}
+
+impl Lookup for Index {
+    fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Damage> {
+        let hash = checksum(key.as_bytes());
+        // Entries of this hash may begin on the page before the first page that
+        // starts at or after it.
+        let mut p = self.pages.partition_point(|&first| first < hash).saturating_sub(1);
+        while p < self.pages.len() {
+            let first = p as u64 * PAGE as u64;
+            let n = (self.entries - first).min(PAGE as u64);
+            let page = self.read(self.entries_off + first * ENTRY as u64, n * ENTRY as u64)?;
+            if checksum(&page) != self.sums[p] {
+                return damage(format!("page {p} of its entries is damaged"));
+            }
+            for e in page.chunks_exact(ENTRY) {
+                let [h, off, lens, sum] = [0, 1, 2, 3].map(|i| word(e, i));
+                if h > hash {
+                    return Ok(None);
+                }
+                if h < hash {
+                    continue;
+                }
+                let (klen, vlen) = (lens & 0xffff_ffff, lens >> 32);
+                let rec = self.read(off, klen + vlen)?;
+                if checksum(&rec) != sum {
+                    return damage(format!("the record of {key} is damaged"));
+                }
+                if &rec[..klen as usize] == key.as_bytes() {
+                    return Ok(Some(rec[klen as usize..].to_vec()));
+                }
+            }
+            p += 1;
+        }
+        Ok(None)
+    }
+}
+
+/// Writes `bytes` as the index at `path`, atomically, under a name of this
+/// process's own (two mails taken in at once may both write it again).
+pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(".{FILE}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(n: usize) -> Records {
+        let mut r = Records::default();
+        for i in 0..n {
+            r.put(format!("k{i}"), &(i as u64, format!("value {i}"))).unwrap();
+        }
+        r
+    }
+
+    fn meta(dir: &Path) -> Meta {
+        std::fs::create_dir_all(dir.join("rules")).unwrap();
+        std::fs::create_dir_all(dir.join("t/state")).unwrap();
+        std::fs::write(dir.join("rules/ruleset.ron"), "()").unwrap();
+        std::fs::write(dir.join("t/state/units.ron"), "[]").unwrap();
+        Meta::now("test", 3, &dir.join("rules"), &dir.join("t")).unwrap()
+    }
+
+    #[test]
+    fn every_record_is_found_and_no_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        // Pages: none, one part-filled, several with a last part-filled one.
+        for n in [0, 1, 63, 64, 65, 1000] {
+            let r = sample(n);
+            let path = dir.path().join(format!("{n}.index"));
+            write(&path, &encode(&m, &r).unwrap()).unwrap();
+            let ix = Index::open(&path, &m).unwrap();
+            for i in 0..n {
+                let v: (u64, String) = get(&ix, &format!("k{i}")).unwrap().unwrap();
+                assert_eq!(v, (i as u64, format!("value {i}")));
+            }
+            for k in ["k", "missing", &format!("k{n}"), "K1"] {
+                assert_eq!(ix.bytes(k).unwrap(), None, "{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_change_to_the_files_it_was_made_from_makes_it_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let path = dir.path().join("t").join(FILE);
+        write(&path, &encode(&m, &sample(10)).unwrap()).unwrap();
+        let now = || Meta::now("test", 3, &dir.path().join("rules"), &dir.path().join("t")).unwrap();
+        assert!(Index::open(&path, &now()).is_ok());
+        let other = Meta { turn: 4, ..now() };
+        assert!(Index::open(&path, &other).unwrap_err().0.contains("turn 3"));
+        let other = Meta { system: "x".into(), ..now() };
+        assert!(Index::open(&path, &other).is_err());
+        // An edit of the same length, later; a file added; a file removed.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(dir.path().join("t/state/units.ron"), "()").unwrap();
+        assert_eq!(Index::open(&path, &now()).unwrap_err().0, "state/units.ron changed after it was made");
+        write(&path, &encode(&now(), &sample(10)).unwrap()).unwrap();
+        std::fs::write(dir.path().join("rules/items.ron"), "[]").unwrap();
+        assert!(Index::open(&path, &now()).unwrap_err().0.contains("rules/items.ron"));
+        std::fs::remove_file(dir.path().join("rules/items.ron")).unwrap();
+        assert!(Index::open(&path, &now()).is_ok());
+        std::fs::remove_file(dir.path().join("rules/ruleset.ron")).unwrap();
+        assert_eq!(Index::open(&path, &now()).unwrap_err().0, "rules/ruleset.ron is gone");
+    }
+
+    #[test]
+    fn damage_anywhere_is_found_where_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let r = sample(40);
+        let bytes = encode(&m, &r).unwrap();
+        let path = dir.path().join("d.index");
+        // Every byte changed in turn: opening fails, or every lookup gives the
+        // right value or an error, never a wrong value.
+        for i in 0..bytes.len() {
+            let mut d = bytes.clone();
+            d[i] ^= 0x41;
+            std::fs::write(&path, &d).unwrap();
+            let Ok(ix) = Index::open(&path, &m) else { continue };
+            for k in 0..40 {
+                match get::<(u64, String)>(&ix, &format!("k{k}")) {
+                    Ok(Some(v)) => assert_eq!(v, (k as u64, format!("value {k}")), "byte {i}"),
+                    Ok(None) => panic!("byte {i}: k{k} not found"),
+                    Err(_) => {}
+                }
+            }
+        }
+        // Cut short anywhere.
+        for n in [0, 8, 63, 64, bytes.len() / 2, bytes.len() - 1] {
+            std::fs::write(&path, &bytes[..n]).unwrap();
+            assert!(Index::open(&path, &m).is_err());
+        }
+    }
+
+    #[test]
+    fn the_rule_system_s_keys_never_meet_the_core_s() {
+        let r = records(
+            GameRecord { name: "g".into(), title: "G".into(), turn: 1 },
+            &(),
+            [FactionRecord { id: "F1".into(), name: "One".into(), password: "h".into() }],
+            |s| s.put("game", &7u32),
+        )
+        .unwrap();
+        let g: GameRecord = get(&r, "game").unwrap().unwrap();
+        assert_eq!(g.turn, 1);
+        assert_eq!(SystemLookup::new(&r).get::<u32>("game").unwrap(), Some(7));
+        assert_eq!(get::<FactionRecord>(&r, &faction_key("f1")).unwrap().unwrap().id, "F1");
+    }
+}
