@@ -383,6 +383,60 @@ fn extreme_rule_values_neither_hang_nor_overflow() {
 }
 
 #[test]
+fn a_check_through_the_mail_index_says_what_the_whole_state_says() {
+    // FILE-CHECK at mail speed: random order files (orders of every keyword with
+    // ids, tags and words, mutated) checked against the state the mail index gives
+    // and against the whole state, on a generated world and on the alpha world.
+    use overlord::core::game::index::{self, FactionRecord, GameRecord, SystemLookup};
+    use overlord::systems::overlord::check::{check, records};
+    let worlds: Vec<Scenario> = vec![small_world(), data::load_scenario(&root().join("scenarios/alpha")).unwrap()];
+    let indexes: Vec<index::Records> = worlds
+        .iter()
+        .map(|w| {
+            let g = GameRecord { name: w.game.name.clone(), title: w.game.title.clone(), turn: w.game.turn };
+            let factions = w.factions.iter().map(|f| FactionRecord {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                password: f.password.clone(),
+            });
+            index::records(g, &*rules(), factions, |out| records::records(w, out)).unwrap()
+        })
+        .collect();
+    let vocabularies: Vec<Vec<String>> = worlds.iter().map(|w| vocabulary(w, &rules())).collect();
+    let catalog = Catalog::new(rules());
+    let problems = std::cell::Cell::new(0usize);
+    fuzz(
+        "mail_index",
+        3000,
+        |rng| {
+            let w = rng.random_range(0..worlds.len());
+            let f = rng.random_range(0..worlds[w].factions.len());
+            let file = order_file(rng, &worlds[w], f, &vocabularies[w]);
+            let rounds = rng.random_range(0..3);
+            format!("{w}\n{}", mutate(rng, &file, &vocabularies[w], rounds))
+        },
+        |input| {
+            let Some((w, text)) = input.split_once('\n') else { return };
+            let Some(w) = w.parse::<usize>().ok().filter(|&w| w < worlds.len()) else { return };
+            let Ok(mail) = overlord::systems::overlord::orders::parse_mail(text, &catalog) else { return };
+            for file in &mail.orders {
+                let Some(f) = worlds[w].factions.iter().find(|f| f.id.eq_ignore_ascii_case(&file.header.faction))
+                else {
+                    continue;
+                };
+                let whole = check(file, &f.id, &worlds[w], &catalog);
+                let part = records::state(&SystemLookup::new(&indexes[w]), &f.id, file).unwrap();
+                assert_eq!(check(file, &f.id, &part, &catalog), whole, "faction {}", f.id);
+                problems.set(problems.get() + whole.problems.len());
+            }
+        },
+    );
+    // The harness is not vacuous: the checks found things to say.
+    eprintln!("fuzz mail_index: {} problems said alike", problems.get());
+    assert!(problems.get() > 0 || std::env::var_os("OVERLORD_FUZZ_REPLAY").is_some());
+}
+
+#[test]
 fn whole_turns_from_random_orders_leave_a_valid_state() {
     // Random order files for every player faction of a small world (keywords of
     // every order, ids, tags and hostile words), mutated, then a whole month: no

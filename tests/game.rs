@@ -201,6 +201,7 @@ fn a_run_killed_at_any_point_leaves_the_last_turn_and_reruns_to_the_same_bytes()
     // Abort after each file of the turn, and just before the final rename.
     let mut points: Vec<String> = (1..=files_in_turn).step_by(7).map(|n| n.to_string()).collect();
     points.push(files_in_turn.to_string());
+    points.dedup();
     points.push("rename".into());
     for point in points {
         let dir = t.path().join(format!("crash-{point}"));
@@ -388,7 +389,10 @@ fn a_new_player_joins_between_turns_and_plays_the_next() {
     for (k, v) in &before {
         let is_state = k.starts_with(t0.join("state"));
         let grows = is_state && ["factions.ron", "units.ron"].iter().any(|f| k.ends_with(f));
-        if grows {
+        if k == &t0.join(overlord::core::game::index::FILE) {
+            // Made again, for the state with the new faction.
+            assert!(after[k].len() > v.len(), "the mail index holds the new faction");
+        } else if grows {
             // The faction and its units are added at the end of their files.
             let (old, new) = (String::from_utf8_lossy(v), String::from_utf8_lossy(&after[k]));
             assert!(new.starts_with(old.trim_end().trim_end_matches(']')), "{} only grows", k.display());

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{alpha_game, bin, root, tree};
+use overlord::core::game::GameDir;
 use overlord::systems::overlord::testkit::copy_dir;
 use std::fs;
 
@@ -140,4 +141,67 @@ fn passwords_are_kept_hashed_and_never_written_in_clear() {
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
     }
+}
+
+#[test]
+fn a_mail_index_missing_damaged_or_older_than_the_state_is_made_again_and_said_once() {
+    // FILE-CHECK at mail speed: mail is checked through the turn's mail index. An
+    // index that is gone, damaged or older than a game master's edit of the state
+    // is not used: the mail is checked against the whole state, exactly as before,
+    // the game master is told once, and the index is written again.
+    use overlord::core::game::index::FILE;
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    let g = GameDir::create::<overlord::systems::overlord::Overlord>(&root().join("scenarios/alpha"), None, &dir);
+    g.unwrap();
+    let index = dir.join("turns/0000").join(FILE);
+    assert!(index.is_file(), "a game starts with the mail index of turn 0");
+    let mail = t.path().join("mail.txt");
+    fs::write(&mail, "GAME f01 pswd1\nUNIT U1\nMOVE N\nUNIT U2\n@ guard\nUNIT U500\nSTUDY cmbt\n").unwrap();
+    let check = || {
+        let out = bin().arg("check").arg(&dir).arg(&mail).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), said)
+    };
+    let (answer, said) = check();
+    assert!(answer.contains("U500 is not one of your units"), "{answer}");
+    assert!(!said.contains("mail index"), "{said}");
+    let bytes = fs::read(&index).unwrap();
+    let mut header = bytes.clone();
+    header[20] ^= 1;
+    let damages: [(&str, Option<Vec<u8>>); 4] = [
+        ("it is missing", None),
+        ("its header is damaged", Some(header)),
+        ("its parts do not fit its length", Some(bytes[..bytes.len() - 9].to_vec())),
+        ("it is not a mail index", Some(b"not an index".to_vec())),
+    ];
+    for (why, damaged) in damages {
+        match damaged {
+            Some(b) => fs::write(&index, b).unwrap(),
+            None => fs::remove_file(&index).unwrap(),
+        }
+        let (again, said) = check();
+        assert_eq!(again, answer, "{why}: the same answer from the whole state");
+        let told = format!("the mail index of turn 0 cannot be used ({why})");
+        assert_eq!(said.matches("cannot be used").count(), 1, "{why}: said once: {said}");
+        assert!(said.contains(&told), "{said}");
+        let (again, said) = check();
+        assert_eq!(again, answer);
+        assert!(!said.contains("mail index"), "{why}: the index was written again: {said}");
+    }
+    // A game master's edit of the state: U500 given to f01. The index made before
+    // it is not used, and the check sees the edit.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let units = dir.join("turns/0000/state/units.ron");
+    let text = fs::read_to_string(&units).unwrap();
+    let at = text.find("id: \"U500\"").unwrap();
+    let faction = at + text[at..].find("faction: \"").unwrap();
+    let end = faction + text[faction + 10..].find('"').unwrap() + 11;
+    fs::write(&units, format!("{}faction: \"f01\"{}", &text[..faction], &text[end..])).unwrap();
+    let (edited, said) = check();
+    assert!(said.contains("state/units.ron changed after it was made"), "{said}");
+    assert!(!edited.contains("U500 is not one of your units"), "{edited}");
+    let (again, said) = check();
+    assert_eq!(again, edited);
+    assert!(!said.contains("mail index"), "{said}");
 }

@@ -118,8 +118,10 @@ pub trait ReportWriter {
 }
 
 /// What the core's game folders and mail handling need of a rule system, besides
-/// running its turns: its data folders, its order files and its reports.
-pub trait GameSystem: RuleSystem {
+/// running its turns: its data folders, its order files and its reports. The rule
+/// set is kept in each turn's mail index, in the binary form of
+/// [`crate::core::data::bin`].
+pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::DeserializeOwned> {
     /// The words of a rule set that its order language reads (built once, used for
     /// every order file of a turn).
     type Words: Send + Sync;
@@ -189,6 +191,27 @@ pub trait GameSystem: RuleSystem {
         faction: &str,
         file: &Self::Orders,
     ) -> crate::core::orders::check::Check;
+    /// Adds to a turn's mail index ([`crate::core::game::index`]) the records
+    /// [`mail_state`](Self::mail_state) reads back. Nothing unless the system says:
+    /// the check of a mail then reads the whole state.
+    fn mail_records(
+        _state: &Self::State,
+        _out: &mut crate::core::game::index::SystemRecords,
+    ) -> Result<(), crate::core::data::bin::Error> {
+        Ok(())
+    }
+    /// A state that holds what [`check`](Self::check) needs to check `file` of
+    /// faction `faction` (its header verified), made from the records of
+    /// [`mail_records`](Self::mail_records): the check against it says exactly what
+    /// the check against the whole state says. `Ok(None)` when the system writes no
+    /// such records.
+    fn mail_state(
+        _records: &crate::core::game::index::SystemLookup,
+        _faction: &str,
+        _file: &Self::Orders,
+    ) -> Result<Option<Self::State>, crate::core::game::index::Damage> {
+        Ok(None)
+    }
 
     /// The reports of `world` as it stands.
     fn reports(world: &World) -> Self::Reports<'_>;

@@ -62,8 +62,7 @@ impl<S: GameSystem> Commands for Driver<S> {
         if store { game.submit_mail::<S>(text) } else { game.check_mail::<S>(text) }
     }
     fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<String>, GameError> {
-        let state = game.state::<S>(turn)?;
-        Ok(S::factions(&state).iter().find(|f| f.id.eq_ignore_ascii_case(id)).map(|f| f.id.to_string()))
+        game.faction_id::<S>(turn, id)
     }
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError> {
         let (r, s, rules_dir) = load_scenario::<S>(scenario, rules)?;

@@ -76,10 +76,16 @@ pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// The same files with the same bytes under `a` and `b`; but for each turn's mail
+/// index, whose bytes hold the times its files were written, and which must only
+/// be there.
 pub fn assert_same_tree(a: &Path, b: &Path) {
     let (ta, tb) = (tree(a), tree(b));
     assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>(), "same files");
     for (k, v) in &ta {
+        if k.ends_with(overlord::core::game::index::FILE) {
+            continue;
+        }
         assert!(v == &tb[k], "{} differs", k.display());
     }
 }

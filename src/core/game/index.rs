@@ -117,7 +117,7 @@ impl Lookup for Records {
 /// Record `key` read as a `T`.
 pub fn get<T: DeserializeOwned>(lookup: &(impl Lookup + ?Sized), key: &str) -> Result<Option<T>, Damage> {
     match lookup.bytes(key)? {
-        Some(b) => bin::from_bytes(&b).map(Some).map_err(|e| Damage(format!("record {key}: {e}"))),
+        Some(b) => bin::from_bytes(&b).map(Some).map_err(|e| Damage(format!("its record {key} cannot be read: {e}"))),
         None => Ok(None),
     }
 }
@@ -315,8 +315,11 @@ impl Index {
     /// they stand: the same engine, rule system, turn, and the same length and
     /// modification time of every file of the rule set and the turn's state.
     pub fn open(path: &Path, expect: &Meta) -> Result<Index, Damage> {
-        let file = std::fs::File::open(path).map_err(|e| Damage(format!("cannot be read: {e}")))?;
-        let len = file.metadata().map_err(|e| Damage(format!("cannot be read: {e}")))?.len();
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Damage("it is missing".into()),
+            _ => Damage(format!("it cannot be read: {e}")),
+        })?;
+        let len = file.metadata().map_err(|e| Damage(format!("it cannot be read: {e}")))?.len();
         let mut ix = Index {
             file: std::cell::RefCell::new(file),
             len,
@@ -325,15 +328,18 @@ impl Index {
             pages: Vec::new(),
             sums: Vec::new(),
         };
+        if len < HEADER as u64 {
+            return damage("it is not a mail index");
+        }
         let h = ix.read(0, HEADER as u64)?;
         if &h[..8] != MAGIC {
-            return damage("not a mail index");
+            return damage("it is not a mail index");
         }
         if checksum(&h[..56]) != word(&h, 7) {
             return damage("its header is damaged");
         }
         if word(&h, 1) as u32 != FORMAT {
-            return damage("written in another layout");
+            return damage("it is written in another layout");
         }
         let [entries, entries_off, dir_off, meta_off, meta_len] = [2, 3, 4, 5, 6].map(|i| word(&h, i));
         let n_pages = entries.div_ceil(PAGE as u64);
@@ -348,12 +354,13 @@ impl Index {
         if checksum(m) != u64::from_le_bytes(sum.try_into().unwrap_or_default()) {
             return damage("its record of what it was made from is damaged");
         }
-        let meta: Meta = bin::from_bytes(m).map_err(|e| Damage(format!("its meta cannot be read: {e}")))?;
+        let meta: Meta = bin::from_bytes(m)
+            .map_err(|e| Damage(format!("its record of what it was made from cannot be read: {e}")))?;
         if meta.format != expect.format || meta.version != expect.version || meta.system != expect.system {
-            return damage(format!("written by engine {} for {}", meta.version, meta.system));
+            return damage(format!("it was written by engine {} for {}", meta.version, meta.system));
         }
         if meta.turn != expect.turn {
-            return damage(format!("made for turn {}", meta.turn));
+            return damage(format!("it was made for turn {}", meta.turn));
         }
         if let Some(s) = expect.stamps.iter().find(|s| !meta.stamps.contains(s)) {
             return damage(format!("{} changed after it was made", s.path));
@@ -375,7 +382,7 @@ impl Index {
 
     fn read(&self, at: u64, n: u64) -> Result<Vec<u8>, Damage> {
         if at.checked_add(n).is_none_or(|end| end > self.len) {
-            return damage("a part lies past its end");
+            return damage("a part of it lies past its end");
         }
         let mut buf = vec![0; n as usize];
         let mut f = self.file.borrow_mut();

@@ -15,6 +15,7 @@
 //! Each section is authenticated on its own: a wrong faction or password refuses that
 //! section and stores nothing of it. A faction without a password takes no mail.
 
+use super::index::{self, Damage, FactionRecord, GameRecord, Index, Meta};
 use super::{GameDir, GameError, ReportKind};
 use crate::core::data::write_atomic;
 use crate::core::orders::check::Check;
@@ -90,12 +91,9 @@ pub(super) enum Mode {
     CheckOnly,
 }
 
-/// The faction `id` (any case) if `password` is its password.
-fn authenticate<'a>(factions: &[FactionEntry<'a>], id: &str, password: &str) -> Result<FactionEntry<'a>, String> {
-    let f = factions
-        .iter()
-        .find(|f| f.id.eq_ignore_ascii_case(id))
-        .ok_or_else(|| format!("there is no faction '{id}' in this game"))?;
+/// The faction `id` (any case), as the game found it, if `password` is its password.
+fn authenticate(found: Option<FactionRecord>, id: &str, password: &str) -> Result<FactionRecord, String> {
+    let f = found.ok_or_else(|| format!("there is no faction '{id}' in this game"))?;
     if f.password.is_empty() {
         return Err(format!("faction {} takes no mail", f.id));
     }
@@ -106,10 +104,109 @@ fn authenticate<'a>(factions: &[FactionEntry<'a>], id: &str, password: &str) -> 
             crate::core::secret::PLACEHOLDER
         ));
     }
-    if !crate::core::secret::verify(f.password, password) {
+    if !crate::core::secret::verify(&f.password, password) {
         return Err(format!("wrong password for faction {}", f.id));
     }
-    Ok(*f)
+    Ok(f)
+}
+
+/// What a mail is taken in against: the turn's mail index, or, when the index
+/// cannot be used, the whole state (and the index is written again, so that this
+/// is said once).
+pub(super) struct Source<'g, S: GameSystem> {
+    game: &'g GameDir,
+    turn: u32,
+    index: Option<Index>,
+    rules: Option<S::Rules>,
+    state: Option<S::State>,
+}
+
+impl<'g, S: GameSystem> Source<'g, S> {
+    /// The source of turn `turn`'s state.
+    pub(super) fn open(game: &'g GameDir, turn: u32) -> Result<Self, GameError> {
+        let mut src = Source { game, turn, index: None, rules: None, state: None };
+        let dir = game.turn_dir(turn);
+        let opened = Meta::now(S::NAME, turn, &game.root().join("rules"), &dir)
+            .map_err(|e| Damage(format!("the files it was made from cannot be listed: {e}")))
+            .and_then(|meta| Index::open(&dir.join(index::FILE), &meta));
+        match opened {
+            Ok(ix) => src.index = Some(ix),
+            Err(d) => src.give_up(d)?,
+        }
+        Ok(src)
+    }
+
+    /// The index cannot be used: the game master is told, the whole state is read
+    /// and the index written again.
+    fn give_up(&mut self, d: Damage) -> Result<(), GameError> {
+        self.index = None;
+        tracing::warn!(
+            "the mail index of turn {} cannot be used ({d}): the whole state is read, and the index written again",
+            self.turn
+        );
+        let state = self.game.state::<S>(self.turn)?;
+        let rules = self.game.rules::<S>()?;
+        if let Err(e) = self.game.write_index::<S>(self.turn, &rules, &state) {
+            tracing::warn!("the mail index of turn {} could not be written: {e}", self.turn);
+        }
+        self.rules = Some(rules);
+        self.state = Some(state);
+        Ok(())
+    }
+
+    /// `f` of the index, if it can be used; `None` when the state must be read.
+    fn indexed<T>(&mut self, f: impl FnOnce(&Index) -> Result<T, Damage>) -> Result<Option<T>, GameError> {
+        let Some(ix) = &self.index else { return Ok(None) };
+        match f(ix) {
+            Ok(v) => Ok(Some(v)),
+            Err(d) => self.give_up(d).map(|_| None),
+        }
+    }
+
+    fn state(&mut self) -> Result<&S::State, GameError> {
+        if self.state.is_none() {
+            self.state = Some(self.game.state::<S>(self.turn)?);
+        }
+        Ok(self.state.as_ref().expect("just read"))
+    }
+
+    /// The game's rule set.
+    pub(super) fn rules(&mut self) -> Result<S::Rules, GameError> {
+        if let Some(r) = self.rules.take() {
+            return Ok(r);
+        }
+        let found = self.indexed(|ix| index::get::<S::Rules>(ix, "rules"))?.flatten();
+        match found {
+            Some(r) => Ok(r),
+            None => self.game.rules::<S>(),
+        }
+    }
+
+    /// The game's name, title and turn.
+    pub(super) fn game(&mut self) -> Result<GameRecord, GameError> {
+        if let Some(Some(g)) = self.indexed(|ix| index::get::<GameRecord>(ix, "game"))? {
+            return Ok(g);
+        }
+        let g = S::game(self.state()?);
+        Ok(GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn })
+    }
+
+    /// Faction `id` (any case), if the game has it.
+    pub(super) fn faction(&mut self, id: &str) -> Result<Option<FactionRecord>, GameError> {
+        if let Some(f) = self.indexed(|ix| index::get::<FactionRecord>(ix, &index::faction_key(id)))? {
+            return Ok(f);
+        }
+        let found = S::factions(self.state()?).into_iter().find(|f| f.id.eq_ignore_ascii_case(id));
+        Ok(found.map(|f| FactionRecord { id: f.id.into(), name: f.name.into(), password: f.password.into() }))
+    }
+
+    /// The check of `file` of faction `faction`.
+    fn check(&mut self, words: &S::Words, faction: &str, file: &S::Orders) -> Result<Check, GameError> {
+        if let Some(Some(st)) = self.indexed(|ix| S::mail_state(&index::SystemLookup::new(ix), faction, file))? {
+            return Ok(S::check(words, &st, faction, file));
+        }
+        Ok(S::check(words, self.state()?, faction, file))
+    }
 }
 
 impl GameDir {
@@ -118,33 +215,21 @@ impl GameDir {
     pub(super) fn take_mail<S: GameSystem>(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
         let _hold = super::lock::take(self.root(), super::lock::Hold::Read)?;
         let current = self.current_turn()?;
-        let t = std::time::Instant::now();
-        let state = self.state::<S>(current)?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state read");
-        let t = std::time::Instant::now();
-        let r = self.rules::<S>()?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "rules read");
-        let t = std::time::Instant::now();
-        let words = S::words(&std::sync::Arc::new(r));
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "words made");
-        let t = std::time::Instant::now();
+        let mut src = Source::<S>::open(self, current)?;
+        let words = S::words(&std::sync::Arc::new(src.rules()?));
         let mail = S::read_mail(&words, text).map_err(|e| GameError::new("orders", e.to_string()))?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "mail read");
-        let factions = S::factions(&state);
-        let game = S::game(&state);
+        let game = src.game()?;
         let mut answers = Vec::new();
         for file in &mail.orders {
             let h = S::header(file);
             let refuse = |m: String| Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") };
-            let t = std::time::Instant::now();
-            let faction = match authenticate(&factions, &h.faction, &h.password) {
+            let faction = match authenticate(src.faction(&h.faction)?, &h.faction, &h.password) {
                 Ok(f) => f,
                 Err(m) => {
                     answers.push(refuse(m));
                     continue;
                 }
             };
-            tracing::debug!(seconds = t.elapsed().as_secs_f64(), "password verified");
             let turn = match &h.target {
                 HeaderTarget::Next => current + 1,
                 HeaderTarget::Turn(n) if *n <= current => {
@@ -152,20 +237,18 @@ impl GameDir {
                     continue;
                 }
                 HeaderTarget::Turn(n) => *n,
-                HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(game.name) => {
+                HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&game.name) => {
                     let m = format!("these orders are for game '{name}', but this game is '{}'", game.name);
                     answers.push(refuse(m));
                     continue;
                 }
                 HeaderTarget::Game(_) => current + 1,
             };
-            let t = std::time::Instant::now();
-            let check = (turn == current + 1).then(|| S::check(&words, &state, faction.id, file));
-            tracing::debug!(seconds = t.elapsed().as_secs_f64(), "orders checked");
+            let check = if turn == current + 1 { Some(src.check(&words, &faction.id, file)?) } else { None };
             answers.push(self.store_orders(
                 text,
                 h.line,
-                faction.id,
+                &faction.id,
                 turn,
                 (S::blocks(file), S::BLOCK),
                 check,
@@ -174,10 +257,12 @@ impl GameDir {
         }
         let mut numbered = 0;
         for a in &mail.articles {
-            answers.push(self.take_article(a, &factions, game, current, mode, &mut numbered)?);
+            let found = src.faction(&a.faction)?;
+            answers.push(self.take_article(a, found, &game, current, mode, &mut numbered)?);
         }
         for r in &mail.reports {
-            answers.push(self.take_report_request(r, &factions, current, mode)?);
+            let found = src.faction(&r.faction)?;
+            answers.push(self.take_report_request(r, found, current, mode)?);
         }
         answers.sort_by_key(|a| match a {
             Answer::Orders(r) => r.line,
@@ -213,19 +298,19 @@ impl GameDir {
     fn take_article(
         &self,
         a: &Article,
-        factions: &[FactionEntry],
-        game: GameEntry,
+        found: Option<FactionRecord>,
+        game: &GameRecord,
         current: u32,
         mode: Mode,
         numbered: &mut u32,
     ) -> Result<Answer, GameError> {
         let refuse = |m: String| Ok(Answer::Refused { line: a.line, message: format!("{m}; nothing was stored") });
-        let faction = match authenticate(factions, &a.faction, &a.password) {
+        let faction = match authenticate(found, &a.faction, &a.password) {
             Ok(f) => f,
             Err(m) => return refuse(m),
         };
         if let Some(g) = &a.game
-            && !g.eq_ignore_ascii_case(game.name)
+            && !g.eq_ignore_ascii_case(&game.name)
         {
             return refuse(format!("this article is for game '{g}', but this game is '{}'", game.name));
         }
@@ -281,12 +366,12 @@ impl GameDir {
     fn take_report_request(
         &self,
         r: &ReportRequest,
-        factions: &[FactionEntry],
+        found: Option<FactionRecord>,
         current: u32,
         mode: Mode,
     ) -> Result<Answer, GameError> {
         let refuse = |m: String| Ok(Answer::Refused { line: r.line, message: m });
-        let faction = match authenticate(factions, &r.faction, &r.password) {
+        let faction = match authenticate(found, &r.faction, &r.password) {
             Ok(f) => f,
             Err(m) => return refuse(m),
         };
@@ -294,7 +379,7 @@ impl GameDir {
         if turn > current {
             return refuse(format!("turn {turn} has not been run yet (the last turn is {current})"));
         }
-        let path = self.report_path(turn, faction.id, ReportKind::Text);
+        let path = self.report_path(turn, &faction.id, ReportKind::Text);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(_) => return refuse(format!("there is no report of faction {} for turn {turn}", faction.id)),

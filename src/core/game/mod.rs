@@ -32,6 +32,7 @@ pub mod index;
 pub mod lock;
 pub mod mail;
 
+use crate::core::data::bin;
 use crate::core::diag::Diagnostic;
 use crate::core::engine::{Engine, ThreadCount, Threads};
 use crate::core::system::{FolderFile, GameSystem, JoinRequest, Joined, ReportWriter};
@@ -213,7 +214,7 @@ impl GameDir {
             .map_err(|e| GameError::io(&tmp_rules, e))?;
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
-        let mut summary = g.write_turn(&engine, turn, |state| {
+        let mut summary = g.write_turn(&engine, &rules, turn, |state| {
             let newspaper = mail::newspaper(turn, &[], &mail::articles(S::game(state), &[], &[]));
             vec![(PathBuf::from("newspaper.txt"), newspaper.into_bytes())]
         })?;
@@ -377,7 +378,7 @@ impl GameDir {
         inputs.extend(mail.files);
         inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
         let later = self.pending::<S>(next + 1, &words)?;
-        let mut summary = self.write_turn(&engine, next, |state| {
+        let mut summary = self.write_turn(&engine, &rules, next, |state| {
             let factions = S::factions(state);
             let checks = later.iter().filter_map(|(_, _, file)| {
                 let h = S::header(file);
@@ -404,6 +405,7 @@ impl GameDir {
     fn write_turn<S: GameSystem>(
         &self,
         engine: &Engine<S>,
+        rules: &S::Rules,
         turn: u32,
         more: impl FnOnce(&S::State) -> Vec<FolderFile>,
     ) -> Result<TurnSummary, GameError> {
@@ -427,21 +429,35 @@ impl GameDir {
         // With threads to spare, the state is extracted and written out while the
         // first batch of reports is made: both only read the world. The files are
         // written in the same order either way.
+        // The mail index's records are made with the state; the index is written
+        // once the state's files are, and names them.
+        let state_and_records = || {
+            state_files::<S>(world).map(|(state, files)| {
+                let records = index_records::<S>(rules, &state);
+                (state, files, records)
+            })
+        };
         let (made, first) = if threads <= 1 {
-            (state_files::<S>(world), batches.next().map(|b| reports.files(b, threads)))
+            (state_and_records(), batches.next().map(|b| reports.files(b, threads)))
         } else {
             std::thread::scope(|s| {
-                let job = s.spawn(|| state_files::<S>(world));
+                let job = s.spawn(state_and_records);
                 let first = batches.next().map(|b| reports.files(b, threads));
                 (job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), first)
             })
         };
-        let (state, files) = made.map_err(io)?;
+        let (state, files, records) = made.map_err(io)?;
         w.write(&files).map_err(io)?;
         drop(files);
         w.write(&more(&state)).map_err(io)?;
         let units = S::units(&state);
         drop(state);
+        let index = records
+            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
+            .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
+        if let Ok(bytes) = index {
+            w.write(&[(PathBuf::from(index::FILE), bytes)]).map_err(io)?;
+        }
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
         for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
             w.write(&batch).map_err(io)?;
@@ -484,7 +500,8 @@ impl GameDir {
         let joined = S::join(&rules, &mut state, &request).map_err(|m| GameError::new(dir.join("state"), m))?;
         let index = S::factions(&state).iter().position(|f| f.id == joined.faction);
         let index = index.ok_or_else(|| GameError::new(&dir, "the new faction is not in the state"))?;
-        let mut engine = Engine::<S>::new(rules, state, threads).map_err(|e| GameError::new(&dir, e.join("; ")))?;
+        let mut engine =
+            Engine::<S>::new(rules.clone(), state, threads).map_err(|e| GameError::new(&dir, e.join("; ")))?;
         engine.defer_reports();
         engine.report_only();
 
@@ -493,8 +510,15 @@ impl GameDir {
         fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
         let io = |e| GameError::io(&partial, e);
         let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
-        let (_, files) = state_files::<S>(engine.world()).map_err(io)?;
+        let (state, files) = state_files::<S>(engine.world()).map_err(io)?;
         w.write(&files).map_err(io)?;
+        let mail_index = index_records::<S>(&rules, &state)
+            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
+            .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
+        drop(state);
+        if let Ok(bytes) = mail_index {
+            w.write(&[(PathBuf::from(index::FILE), bytes)]).map_err(io)?;
+        }
         let reports = S::reports(engine.world());
         let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         w.write(&reports.files(index..index + 1, threads)).map_err(io)?;
@@ -524,6 +548,26 @@ impl GameDir {
         fsutil::remove_if_exists(&partial).map_err(io)?;
         tracing::info!(turn, faction = %joined.faction, "faction joined");
         Ok((joined, request.password))
+    }
+
+    /// Writes the mail index of complete turn `turn` again, from `state` and `rules`
+    /// as they are on disk.
+    pub(super) fn write_index<S: GameSystem>(
+        &self,
+        turn: u32,
+        rules: &S::Rules,
+        state: &S::State,
+    ) -> Result<(), bin::Error> {
+        let dir = self.turn_dir(turn);
+        let bytes = index::encode(&index_meta::<S>(&self.root, turn, &dir)?, &index_records::<S>(rules, state)?)?;
+        index::write(&dir.join(index::FILE), &bytes).map_err(|e| bin::Error(e.to_string()))
+    }
+
+    /// The id of faction `id` (any case) in the state of turn `turn`, as the
+    /// game writes it, read from the turn's mail index when it can be used.
+    pub fn faction_id<S: GameSystem>(&self, turn: u32, id: &str) -> Result<Option<String>, GameError> {
+        let _hold = lock::take(&self.root, lock::Hold::Read)?;
+        Ok(mail::Source::<S>::open(self, turn)?.faction(id)?.map(|f| f.id))
     }
 
     /// The newspaper published with `turn`.
@@ -647,6 +691,26 @@ pub fn turn_files<S: GameSystem>(
     files.extend(rendered);
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state and reports made");
     Ok((files, state))
+}
+
+/// The mail index's records of a state (see [`index`]).
+fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<index::Records, bin::Error> {
+    let g = S::game(state);
+    let game = index::GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn };
+    let factions = S::factions(state).into_iter().map(|f| index::FactionRecord {
+        id: f.id.into(),
+        name: f.name.into(),
+        password: f.password.into(),
+    });
+    index::records(game, rules, factions, |out| S::mail_records(state, out))
+}
+
+/// What the index of turn `turn`, whose folder is (or is being written as)
+/// `turn_dir`, is made from: the game's rule set and the turn's state as they
+/// stand.
+fn index_meta<S: GameSystem>(root: &Path, turn: u32, turn_dir: &Path) -> Result<index::Meta, bin::Error> {
+    index::Meta::now(S::NAME, turn, &root.join("rules"), turn_dir)
+        .map_err(|e| bin::Error(format!("the files of turn {turn} cannot be listed: {e}")))
 }
 
 /// The state folder's files of the world as it stands, and the state itself.

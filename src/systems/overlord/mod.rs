@@ -163,6 +163,21 @@ impl GameSystem for Overlord {
         check::check(file, faction, state, words)
     }
 
+    fn mail_records(
+        state: &data::Scenario,
+        out: &mut crate::core::game::index::SystemRecords,
+    ) -> Result<(), crate::core::data::bin::Error> {
+        check::records::records(state, out)
+    }
+
+    fn mail_state(
+        records: &crate::core::game::index::SystemLookup,
+        faction: &str,
+        file: &orders::OrderFile,
+    ) -> Result<Option<data::Scenario>, crate::core::game::index::Damage> {
+        check::records::state(records, faction, file).map(Some)
+    }
+
     fn reports(world: &World) -> report::Writer<'_> {
         report::Writer::new(world)
     }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 pub type Tag = String;
 
 /// The whole rule set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleSet {
     /// `ruleset.ron`.
     pub info: RuleSetInfo,

@@ -32,6 +32,7 @@ use crate::systems::overlord::world::ids::{ItemId, RaceId, SkillId};
 use petgraph::graphmap::DiGraphMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+pub mod records;
 #[cfg(test)]
 mod tests;
 

@@ -41,7 +41,24 @@ fn run(text: &str) -> Check {
     let state = scenario(WORLD);
     let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
     let file = parse(text, &catalog).expect("header");
-    check(&file, "fa", &state, &catalog)
+    check_both(&file, "fa", &state, &catalog)
+}
+
+/// The check of `file` against `state`, and the same check against the state the
+/// turn's mail index gives (`records.rs`), which must say the same.
+fn check_both(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalog) -> Check {
+    use crate::core::game::index::{self, FactionRecord, GameRecord, SystemLookup};
+    let whole = check(file, faction, state, catalog);
+    let game = GameRecord { name: state.game.name.clone(), title: String::new(), turn: state.game.turn };
+    let factions = state.factions.iter().map(|f| FactionRecord {
+        id: f.id.clone(),
+        name: f.name.clone(),
+        password: String::new(),
+    });
+    let r = index::records(game, &(), factions, |out| records::records(state, out)).unwrap();
+    let part = records::state(&SystemLookup::new(&r), faction, file).unwrap();
+    assert_eq!(check(file, faction, &part, catalog), whole, "the check through the mail index says the same");
+    whole
 }
 
 fn lines(c: &Check) -> Vec<String> {
@@ -296,6 +313,21 @@ fn a_cancel_names_a_title_of_its_place_and_comes_from_a_title_holder_ord_cancel(
 }
 
 #[test]
+fn a_title_held_away_from_where_its_holder_stands_counts_for_a_cancel_ord_cancel() {
+    // Ann, in Ford, holds the Sheriff's title of Heath, where no unit of hers
+    // stands: she is a title holder, whether the file is checked against the whole
+    // state or through the mail index.
+    let mut state = scenario(WORLD);
+    state.locations[1].titles[0].holder = Some("U1".into());
+    state.units.iter_mut().find(|u| u.id == "U5").unwrap().location = "L1".into();
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    let file = parse("GAME fa pa\nUNIT U1\nCANCEL shrf L1\nUNIT U2\nCANCEL shrf L1\n", &catalog).expect("header");
+    let got = lines(&check_both(&file, "fa", &state, &catalog));
+    assert!(!got.iter().any(|l| l.starts_with("line 3: warning")), "{got:#?}");
+    assert!(got.iter().any(|l| l.starts_with("line 5: warning: this unit holds no title now")), "{got:#?}");
+}
+
+#[test]
 fn mana_never_changes_hands_itm_give() {
     let c = run("GAME fa pa\nUNIT U1\nGIVE U2 mana 1\nDROP mana\nGIVE U2 coin 1\n");
     let got = lines(&c);
@@ -331,7 +363,7 @@ fn a_spell_costing_more_mana_than_the_unit_has_is_flagged_mag_cost() {
     };
     let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
     let file = parse("GAME fa pa\nUNIT U7\nUSE wwal\n", &catalog).expect("header");
-    let got = lines(&check(&file, "fa", &state, &catalog));
+    let got = lines(&check_both(&file, "fa", &state, &catalog));
     assert!(
         got.iter().any(|l| l.starts_with("line 3: warning: water walking (wwal) costs 1 mana and the unit has 0")),
         "{got:#?}"

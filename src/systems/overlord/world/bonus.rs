@@ -5,6 +5,7 @@
 //! rule set, so that a lookup on a unit's day is an index, never a tag.
 
 use super::ids::SkillId;
+use crate::core::data::FastMap;
 use crate::systems::overlord::data::{Bonuses, RuleSet, TagMap};
 
 /// One kind of bonus (`use` or `study`) by source, then by skill: the sum of the
@@ -13,14 +14,25 @@ use crate::systems::overlord::data::{Bonuses, RuleSet, TagMap};
 pub struct Table(Vec<Vec<i32>>);
 
 impl Table {
-    fn new<'a>(sources: impl Iterator<Item = &'a TagMap>, lineage: &[Vec<usize>], tags: &[&str]) -> Table {
+    fn new<'a>(
+        sources: impl Iterator<Item = &'a TagMap>,
+        lineage: &[Vec<usize>],
+        index: &FastMap<&str, usize>,
+    ) -> Table {
         Table(
             sources
                 .map(|m| {
                     if m.is_empty() {
                         return Vec::new();
                     }
-                    lineage.iter().map(|l| l.iter().map(|&k| m.get(tags[k]).copied().unwrap_or(0)).sum()).collect()
+                    // The source's bonus by skill index, then summed along each lineage.
+                    let mut own = vec![0; lineage.len()];
+                    for (tag, v) in m {
+                        if let Some(&k) = index.get(tag.as_str()) {
+                            own[k] = *v;
+                        }
+                    }
+                    lineage.iter().map(|l| l.iter().map(|&k| own[k]).sum()).collect()
                 })
                 .collect(),
         )
@@ -59,11 +71,15 @@ pub struct SkillBonuses {
 impl SkillBonuses {
     /// The tables of `rules`.
     pub fn new(rules: &RuleSet) -> SkillBonuses {
-        let tags: Vec<&str> = rules.skills.iter().map(|s| s.tag.as_str()).collect();
-        let index = |t: &str| tags.iter().position(|x| *x == t);
+        // The first skill of each tag, as a lookup by tag finds it.
+        let mut tags: FastMap<&str, usize> = FastMap::default();
+        for (i, s) in rules.skills.iter().enumerate() {
+            tags.entry(s.tag.as_str()).or_insert(i);
+        }
+        let index = |t: &str| tags.get(t).copied();
         // Each skill with the skills it derives from, itself first.
-        let mut lineage: Vec<Vec<usize>> = Vec::with_capacity(tags.len());
-        for s in 0..tags.len() {
+        let mut lineage: Vec<Vec<usize>> = Vec::with_capacity(rules.skills.len());
+        for s in 0..rules.skills.len() {
             let mut seen = vec![s];
             let mut i = 0;
             while i < seen.len() {

@@ -1,0 +1,143 @@
+//! What the checker reads of a state, kept in each turn's mail index
+//! ([`crate::core::game::index`]) so that a mail is checked (FILE-CHECK) without
+//! reading the whole state.
+//!
+//! Records: `game` (the game's settings); `f/<faction id in lower case>` (the
+//! faction); `u/<faction id in lower case>` (its units in state order, and the
+//! places where they hold titles);
+//! `l/<location id>` (the location, and the id, faction and race of every unit
+//! there); `s/<structure id>` (the structure). [`state`] reads those an order file
+//! can reach: its faction's, the places where its units stand or hold titles, the
+//! places, factions and structures its orders name; that is a state on which
+//! [`super::check`] says exactly what it says on the whole state (tested on random
+//! order files in `tests/fuzz.rs`).
+
+use super::{factions_named, locations_named};
+use crate::core::data::{FastMap, bin};
+use crate::core::game::index::{Damage, SystemLookup, SystemRecords};
+use crate::systems::overlord::data::{Faction, GameSettings, Location, Scenario, Structure, Unit};
+use crate::systems::overlord::orders::{Order, OrderFile, Target};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// A faction's units and the places where they hold titles, as written.
+#[derive(Serialize)]
+struct UnitsOut<'a> {
+    units: Vec<&'a Unit>,
+    titled: BTreeSet<&'a str>,
+}
+
+/// A faction's units and the places where they hold titles, as read.
+#[derive(Deserialize)]
+struct UnitsIn {
+    units: Vec<Unit>,
+    titled: Vec<String>,
+}
+
+/// A location's record, as written.
+#[derive(Serialize)]
+struct PlaceOut<'a> {
+    location: &'a Location,
+    present: Vec<(&'a str, &'a str, &'a str)>,
+}
+
+/// A location's record, as read.
+#[derive(Deserialize)]
+struct PlaceIn {
+    location: Location,
+    present: Vec<(String, String, String)>,
+}
+
+fn faction_key(id: &str) -> String {
+    format!("f/{}", id.to_ascii_lowercase())
+}
+
+fn units_key(id: &str) -> String {
+    format!("u/{}", id.to_ascii_lowercase())
+}
+
+/// Adds the checker's records of `state` to a mail index.
+pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Error> {
+    out.put("game", &state.game)?;
+    let mut units: FastMap<String, Vec<&Unit>> = FastMap::default();
+    let mut present: FastMap<&str, Vec<(&str, &str, &str)>> = FastMap::default();
+    let mut faction_of: FastMap<&str, &str> = FastMap::default();
+    for u in &state.units {
+        units.entry(u.faction.to_ascii_lowercase()).or_default().push(u);
+        present.entry(u.location.as_str()).or_default().push((&u.id, &u.faction, &u.race));
+        faction_of.insert(&u.id, &u.faction);
+    }
+    let mut titled: FastMap<String, BTreeSet<&str>> = FastMap::default();
+    for l in &state.locations {
+        for t in &l.titles {
+            if let Some(f) = t.holder.as_deref().and_then(|h| faction_of.get(h)) {
+                titled.entry(f.to_ascii_lowercase()).or_default().insert(&l.id);
+            }
+        }
+        let here = present.remove(l.id.as_str()).unwrap_or_default();
+        out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
+    }
+    for f in &state.factions {
+        let key = f.id.to_ascii_lowercase();
+        out.put(&faction_key(&f.id), f)?;
+        let record =
+            UnitsOut { units: units.remove(&key).unwrap_or_default(), titled: titled.remove(&key).unwrap_or_default() };
+        out.put(&units_key(&f.id), &record)?;
+    }
+    for s in &state.structures {
+        out.put(&format!("s/{}", s.id), s)?;
+    }
+    Ok(())
+}
+
+/// The state [`super::check`] needs to check `file` of faction `faction`, read
+/// from the records [`records`] wrote.
+pub fn state(records: &SystemLookup, faction: &str, file: &OrderFile) -> Result<Scenario, Damage> {
+    let missing = |what: &str| Damage(format!("it has no record of {what}"));
+    let game: GameSettings = records.get("game")?.ok_or_else(|| missing("the game"))?;
+    let own: Faction = records.get(&faction_key(faction))?.ok_or_else(|| missing(faction))?;
+    let own_units: UnitsIn = records.get(&units_key(faction))?.ok_or_else(|| missing(faction))?;
+    let mut places: BTreeSet<&str> = own_units.units.iter().map(|u| u.location.as_str()).collect();
+    places.extend(own_units.titled.iter().map(String::as_str));
+    let mut factions = BTreeSet::new();
+    let mut structures = BTreeSet::new();
+    for order in file.units.iter().flat_map(|b| &b.orders).map(|l| &l.entry.order) {
+        places.extend(locations_named(order));
+        factions.extend(factions_named(order).into_iter().map(str::to_ascii_lowercase));
+        if let Order::Attack(Target::Structure(id)) = order {
+            structures.insert(id.as_str());
+        }
+    }
+    factions.remove(&faction.to_ascii_lowercase());
+    let mut state = Scenario {
+        game,
+        factions: vec![own],
+        locations: Vec::new(),
+        structures: Vec::new(),
+        units: Vec::new(),
+        orders: Vec::new(),
+    };
+    let mut others = Vec::new();
+    for id in places {
+        let Some(p) = records.get::<PlaceIn>(&format!("l/{id}"))? else { continue };
+        for (unit, f, race) in p.present {
+            if !f.eq_ignore_ascii_case(faction) {
+                others.push(Unit { id: unit, faction: f, race, location: p.location.id.clone(), ..Unit::default() });
+            }
+        }
+        state.locations.push(p.location);
+    }
+    for f in factions {
+        if let Some(r) = records.get::<Faction>(&faction_key(&f))? {
+            state.factions.push(r);
+        }
+    }
+    for id in structures {
+        if let Some(s) = records.get::<Structure>(&format!("s/{id}"))? {
+            state.structures.push(s);
+        }
+    }
+    state.units = own_units.units;
+    state.units.extend(others);
+    Ok(state)
+}
