@@ -533,3 +533,22 @@ fn numbers_that_would_hang_or_overflow_a_turn_are_errors() {
         "skill 'scou' has 4 level(s): level 4294967295 cannot be required",
     );
 }
+
+#[test]
+fn rule_sets_come_back_from_the_mail_index_as_they_went() {
+    // Each turn's mail index keeps the rule set in the binary form: read back, it
+    // is the rule set (for Overlord, the one without descriptions the index keeps).
+    use overlord::core::data::bin;
+    use overlord::core::system::GameSystem;
+    use overlord::systems::overlord::Overlord;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = data::load_ruleset(&root.join("assets/rules/overlord")).unwrap();
+    let kept = Overlord::mail_rules(&o).unwrap();
+    assert!(kept.skills.iter().all(|s| s.description.is_empty()) && kept.skills.len() == o.skills.len());
+    for r in [&o, &kept] {
+        assert!(&bin::from_bytes::<data::RuleSet>(&bin::to_bytes(r).unwrap()).unwrap() == r);
+    }
+    let g = overlord::systems::generals::data::load::load_ruleset(&root.join("assets/rules/generals")).unwrap();
+    let back: overlord::systems::generals::data::RuleSet = bin::from_bytes(&bin::to_bytes(&g).unwrap()).unwrap();
+    assert_eq!(back, g);
+}

@@ -191,6 +191,12 @@ pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::Deserializ
         faction: &str,
         file: &Self::Orders,
     ) -> crate::core::orders::check::Check;
+    /// The rule set as a turn's mail index keeps it: what reading and checking
+    /// orders reads of it, without the texts only reports show (descriptions).
+    /// `None` keeps the whole rule set.
+    fn mail_rules(_rules: &Self::Rules) -> Option<Self::Rules> {
+        None
+    }
     /// Adds to a turn's mail index ([`crate::core::game::index`]) the records
     /// [`mail_state`](Self::mail_state) reads back. Nothing unless the system says:
     /// the check of a mail then reads the whole state.

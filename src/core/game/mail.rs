@@ -213,11 +213,17 @@ impl GameDir {
     /// Reads a mail and stores (or, with [`Mode::CheckOnly`], only checks) each of
     /// its sections. Fails when the mail cannot be read at all, or on I/O errors.
     pub(super) fn take_mail<S: GameSystem>(&self, text: &str, mode: Mode) -> Result<Vec<Answer>, GameError> {
+        let started = std::time::Instant::now();
         let _hold = super::lock::take(self.root(), super::lock::Hold::Read)?;
         let current = self.current_turn()?;
         let mut src = Source::<S>::open(self, current)?;
-        let words = S::words(&std::sync::Arc::new(src.rules()?));
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), index = src.index.is_some(), "source open");
+        let rules = src.rules()?;
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "rules read");
+        let words = S::words(&std::sync::Arc::new(rules));
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "words made");
         let mail = S::read_mail(&words, text).map_err(|e| GameError::new("orders", e.to_string()))?;
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "mail read");
         let game = src.game()?;
         let mut answers = Vec::new();
         for file in &mail.orders {
@@ -244,7 +250,9 @@ impl GameDir {
                 }
                 HeaderTarget::Game(_) => current + 1,
             };
+            tracing::debug!(seconds = started.elapsed().as_secs_f64(), "password verified");
             let check = if turn == current + 1 { Some(src.check(&words, &faction.id, file)?) } else { None };
+            tracing::debug!(seconds = started.elapsed().as_secs_f64(), "orders checked");
             answers.push(self.store_orders(
                 text,
                 h.line,
@@ -268,6 +276,7 @@ impl GameDir {
             Answer::Orders(r) => r.line,
             Answer::Article { line, .. } | Answer::Report { line, .. } | Answer::Refused { line, .. } => *line,
         });
+        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "mail taken in");
         Ok(answers)
     }
 

@@ -702,7 +702,8 @@ fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<in
         name: f.name.into(),
         password: f.password.into(),
     });
-    index::records(game, rules, factions, |out| S::mail_records(state, out))
+    let kept = S::mail_rules(rules);
+    index::records(game, kept.as_ref().unwrap_or(rules), factions, |out| S::mail_records(state, out))
 }
 
 /// What the index of turn `turn`, whose folder is (or is being written as)

@@ -163,6 +163,10 @@ impl GameSystem for Overlord {
         check::check(file, faction, state, words)
     }
 
+    fn mail_rules(rules: &data::RuleSet) -> Option<data::RuleSet> {
+        Some(check::records::mail_rules(rules))
+    }
+
     fn mail_records(
         state: &data::Scenario,
         out: &mut crate::core::game::index::SystemRecords,

@@ -15,7 +15,7 @@
 use super::{factions_named, locations_named};
 use crate::core::data::{FastMap, bin};
 use crate::core::game::index::{Damage, SystemLookup, SystemRecords};
-use crate::systems::overlord::data::{Faction, GameSettings, Location, Scenario, Structure, Unit};
+use crate::systems::overlord::data::{Faction, GameSettings, Location, RuleSet, Scenario, Structure, Unit};
 use crate::systems::overlord::orders::{Order, OrderFile, Target};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -54,6 +54,25 @@ fn faction_key(id: &str) -> String {
 
 fn units_key(id: &str) -> String {
     format!("u/{}", id.to_ascii_lowercase())
+}
+
+/// The rule set as the mail index keeps it: without the descriptions of skills,
+/// their levels, items and races, which only reports show (half its bytes).
+pub fn mail_rules(rules: &RuleSet) -> RuleSet {
+    let mut r = rules.clone();
+    for s in &mut r.skills {
+        s.description.clear();
+        for l in &mut s.system.levels {
+            l.description.clear();
+        }
+    }
+    for i in &mut r.items {
+        i.description.clear();
+    }
+    for x in &mut r.races {
+        x.description.clear();
+    }
+    r
 }
 
 /// Adds the checker's records of `state` to a mail index.

@@ -40,14 +40,15 @@ const WORLD: &str = r#"(
 fn run(text: &str) -> Check {
     let state = scenario(WORLD);
     let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
-    let file = parse(text, &catalog).expect("header");
-    check_both(&file, "fa", &state, &catalog)
+    check_both(text, "fa", &state, &catalog)
 }
 
-/// The check of `file` against `state`, and the same check against the state the
-/// turn's mail index gives (`records.rs`), which must say the same.
-fn check_both(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catalog) -> Check {
+/// The check of order file `text` against `state`, and the same file read and
+/// checked as the turn's mail index gives them (its rule set, and the state of
+/// `records.rs`), which must say the same.
+fn check_both(text: &str, faction: &str, state: &Scenario, catalog: &Catalog) -> Check {
     use crate::core::game::index::{self, FactionRecord, GameRecord, SystemLookup};
+    let file = &parse(text, catalog).expect("header");
     let whole = check(file, faction, state, catalog);
     let game = GameRecord { name: state.game.name.clone(), title: String::new(), turn: state.game.turn };
     let factions = state.factions.iter().map(|f| FactionRecord {
@@ -57,7 +58,10 @@ fn check_both(file: &OrderFile, faction: &str, state: &Scenario, catalog: &Catal
     });
     let r = index::records(game, &(), factions, |out| records::records(state, out)).unwrap();
     let part = records::state(&SystemLookup::new(&r), faction, file).unwrap();
-    assert_eq!(check(file, faction, &part, catalog), whole, "the check through the mail index says the same");
+    // Read and checked with the rule set the index keeps.
+    let kept = Catalog::new(Arc::new(records::mail_rules(&catalog.rules)));
+    let again = parse(text, &kept).expect("header");
+    assert_eq!(check(&again, faction, &part, &kept), whole, "the check through the mail index says the same");
     whole
 }
 
@@ -321,8 +325,8 @@ fn a_title_held_away_from_where_its_holder_stands_counts_for_a_cancel_ord_cancel
     state.locations[1].titles[0].holder = Some("U1".into());
     state.units.iter_mut().find(|u| u.id == "U5").unwrap().location = "L1".into();
     let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
-    let file = parse("GAME fa pa\nUNIT U1\nCANCEL shrf L1\nUNIT U2\nCANCEL shrf L1\n", &catalog).expect("header");
-    let got = lines(&check_both(&file, "fa", &state, &catalog));
+    let text = "GAME fa pa\nUNIT U1\nCANCEL shrf L1\nUNIT U2\nCANCEL shrf L1\n";
+    let got = lines(&check_both(text, "fa", &state, &catalog));
     assert!(!got.iter().any(|l| l.starts_with("line 3: warning")), "{got:#?}");
     assert!(got.iter().any(|l| l.starts_with("line 5: warning: this unit holds no title now")), "{got:#?}");
 }
@@ -362,8 +366,7 @@ fn a_spell_costing_more_mana_than_the_unit_has_is_flagged_mag_cost() {
         s
     };
     let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
-    let file = parse("GAME fa pa\nUNIT U7\nUSE wwal\n", &catalog).expect("header");
-    let got = lines(&check_both(&file, "fa", &state, &catalog));
+    let got = lines(&check_both("GAME fa pa\nUNIT U7\nUSE wwal\n", "fa", &state, &catalog));
     assert!(
         got.iter().any(|l| l.starts_with("line 3: warning: water walking (wwal) costs 1 mana and the unit has 0")),
         "{got:#?}"
