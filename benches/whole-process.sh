@@ -14,7 +14,10 @@
 #   gen-1m      a generated world of 1,000,000 units (200,000 places, 5,000
 #               factions), only with BENCH_1M=1 (it takes minutes and GBs).
 # Each run copies the game folder first (not timed), so every run plays the same
-# turn. Needs /usr/bin/time (GNU time).
+# turn. Then a mail: `overlord check` and `overlord submit` of the first player's
+# order template, 20 times each (through the turn's mail index; the first, not
+# timed, makes the index when the world was made by an older engine). Needs
+# /usr/bin/time (GNU time) and python3.
 set -eu
 cd "$(dirname "$0")/.."
 WORK=${1:-/dev/shm/overlord-bench}
@@ -63,9 +66,35 @@ measure() { # name
     printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024))
 }
 
+mail() { # name scenario
+    rm -rf "$WORK/mail"
+    cp -a "$WORK/$1" "$WORK/mail"
+    set -- "$1" "$(awk '/^    id: "/ { id = $2 } /^    password: "/ { print id, $2; exit }' "$2/factions.ron" | tr -d '",')"
+    faction=${2% *}
+    sed "s/<password>/${2#* }/" "$WORK/mail/turns/0000/reports/$faction.orders.txt" >"$WORK/mail.txt"
+    python3 - "$BIN" "$WORK/mail" "$WORK/mail.txt" "$1" <<'PY'
+import statistics, subprocess, sys, time
+bin, game, mail, name = sys.argv[1:]
+subprocess.run([bin, "check", game, mail], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for command in ("check", "submit"):
+    times = []
+    for _ in range(20):
+        t = time.perf_counter()
+        subprocess.run([bin, command, game, mail], stdout=subprocess.DEVNULL, check=True)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    print("%-12s %-7s 20 runs  %5.1f ms  %5.1f ms  %5.1f ms" % (name, command, times[0], statistics.median(times), times[-1]))
+PY
+    rm -rf "$WORK/mail" "$WORK/mail.txt"
+}
+
 printf '%-12s %7s  %8s  %8s  %8s  %8s\n' world runs min median max peak
 if make_alpha alpha-x100 100; then measure alpha-x100; fi
 make_generated gen-100k 20000 500 100000 && measure gen-100k
 if [ "${BENCH_1M:-0}" = 1 ]; then
     make_generated gen-1m 200000 5000 1000000 && measure gen-1m
 fi
+printf '%-12s %-7s %7s  %8s  %8s  %8s\n' world mail runs min median max
+if [ -d "$WORK/alpha-x100" ]; then mail alpha-x100 "$WORK/alpha-x100-import/scenarios/alpha"; fi
+mail gen-100k "$WORK/gen-100k-scenario"
+if [ "${BENCH_1M:-0}" = 1 ]; then mail gen-1m "$WORK/gen-1m-scenario"; fi

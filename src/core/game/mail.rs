@@ -229,30 +229,35 @@ impl GameDir {
         for file in &mail.orders {
             let h = S::header(file);
             let refuse = |m: String| Answer::Refused { line: h.line, message: format!("{m}; nothing was stored") };
-            let faction = match authenticate(src.faction(&h.faction)?, &h.faction, &h.password) {
-                Ok(f) => f,
-                Err(m) => {
-                    answers.push(refuse(m));
-                    continue;
-                }
-            };
+            let found = src.faction(&h.faction)?;
             let turn = match &h.target {
-                HeaderTarget::Next => current + 1,
+                HeaderTarget::Next => Ok(current + 1),
                 HeaderTarget::Turn(n) if *n <= current => {
-                    answers.push(refuse(format!("turn {n} has already been run (the next turn is {})", current + 1)));
-                    continue;
+                    Err(format!("turn {n} has already been run (the next turn is {})", current + 1))
                 }
-                HeaderTarget::Turn(n) => *n,
+                HeaderTarget::Turn(n) => Ok(*n),
                 HeaderTarget::Game(name) if !name.eq_ignore_ascii_case(&game.name) => {
-                    let m = format!("these orders are for game '{name}', but this game is '{}'", game.name);
+                    Err(format!("these orders are for game '{name}', but this game is '{}'", game.name))
+                }
+                HeaderTarget::Game(_) => Ok(current + 1),
+            };
+            // The password is verified (a deliberately slow hash) while the orders
+            // are checked; the check is used only if the password is right.
+            let checked = found.as_ref().filter(|_| turn == Ok(current + 1)).map(|f| f.id.clone());
+            let (auth, check) = std::thread::scope(|scope| {
+                let auth = scope.spawn(|| authenticate(found, &h.faction, &h.password));
+                let check = checked.map(|id| src.check(&words, &id, file)).transpose();
+                (auth.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), check)
+            });
+            tracing::debug!(seconds = started.elapsed().as_secs_f64(), "password verified and orders checked");
+            let (faction, turn) = match (auth, turn) {
+                (Ok(f), Ok(t)) => (f, t),
+                (Err(m), _) | (_, Err(m)) => {
                     answers.push(refuse(m));
                     continue;
                 }
-                HeaderTarget::Game(_) => current + 1,
             };
-            tracing::debug!(seconds = started.elapsed().as_secs_f64(), "password verified");
-            let check = if turn == current + 1 { Some(src.check(&words, &faction.id, file)?) } else { None };
-            tracing::debug!(seconds = started.elapsed().as_secs_f64(), "orders checked");
+            let check = check?;
             answers.push(self.store_orders(
                 text,
                 h.line,

@@ -13,6 +13,7 @@
 //!     reports/<faction>.json    JSON report (docs/report-schema.json),
 //!     reports/<faction>.orders.txt  and order template
 //!     joins/<faction>.txt       factions that joined after the turn (`join`)
+//!     mail.index                what taking in and checking mail reads ([`index`])
 //! ```
 //!
 //! Turn folders are named with four or more digits (`0000`, `0001`, …). The current

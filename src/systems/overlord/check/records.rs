@@ -2,7 +2,8 @@
 //! ([`crate::core::game::index`]) so that a mail is checked (FILE-CHECK) without
 //! reading the whole state.
 //!
-//! Records: `game` (the game's settings); `f/<faction id in lower case>` (the
+//! Records: `game` (the game's settings, but the places new factions may start);
+//! `f/<faction id in lower case>` (the
 //! faction); `u/<faction id in lower case>` (its units in state order, and the
 //! places where they hold titles);
 //! `l/<location id>` (the location, and the id, faction and race of every unit
@@ -77,7 +78,10 @@ pub fn mail_rules(rules: &RuleSet) -> RuleSet {
 
 /// Adds the checker's records of `state` to a mail index.
 pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Error> {
-    out.put("game", &state.game)?;
+    // The game's settings but where new factions may start, which grows with the
+    // world and which no check reads.
+    let game = GameSettings { joining: Default::default(), ..state.game.clone() };
+    out.put("game", &game)?;
     let mut units: FastMap<String, Vec<&Unit>> = FastMap::default();
     let mut present: FastMap<&str, Vec<(&str, &str, &str)>> = FastMap::default();
     let mut faction_of: FastMap<&str, &str> = FastMap::default();
