@@ -116,15 +116,19 @@ fn authenticate(found: Option<FactionRecord>, id: &str, password: &str) -> Resul
 pub(super) struct Source<'g, S: GameSystem> {
     game: &'g GameDir,
     turn: u32,
+    /// Whether an index that cannot be used is written again (for the current
+    /// turn's mail; a look at an archived turn only reads).
+    mend: bool,
     index: Option<Index>,
     rules: Option<S::Rules>,
     state: Option<S::State>,
 }
 
 impl<'g, S: GameSystem> Source<'g, S> {
-    /// The source of turn `turn`'s state.
-    pub(super) fn open(game: &'g GameDir, turn: u32) -> Result<Self, GameError> {
-        let mut src = Source { game, turn, index: None, rules: None, state: None };
+    /// The source of turn `turn`'s state; with `mend`, an index that cannot be
+    /// used is written again.
+    pub(super) fn open(game: &'g GameDir, turn: u32, mend: bool) -> Result<Self, GameError> {
+        let mut src = Source { game, turn, mend, index: None, rules: None, state: None };
         let dir = game.turn_dir(turn);
         let opened = Meta::now(S::NAME, turn, &game.root().join("rules"), &dir)
             .map_err(|e| Damage(format!("the files it was made from cannot be listed: {e}")))
@@ -140,6 +144,10 @@ impl<'g, S: GameSystem> Source<'g, S> {
     /// and the index written again.
     fn give_up(&mut self, d: Damage) -> Result<(), GameError> {
         self.index = None;
+        if !self.mend {
+            tracing::debug!("the mail index of turn {} is not used ({d}): the whole state is read", self.turn);
+            return Ok(());
+        }
         tracing::warn!(
             "the mail index of turn {} cannot be used ({d}): the whole state is read, and the index written again",
             self.turn
@@ -216,7 +224,7 @@ impl GameDir {
         let started = std::time::Instant::now();
         let _hold = super::lock::take(self.root(), super::lock::Hold::Read)?;
         let current = self.current_turn()?;
-        let mut src = Source::<S>::open(self, current)?;
+        let mut src = Source::<S>::open(self, current, true)?;
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), index = src.index.is_some(), "source open");
         let rules = src.rules()?;
         tracing::debug!(seconds = started.elapsed().as_secs_f64(), "rules read");

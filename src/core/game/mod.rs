@@ -22,7 +22,9 @@
 //! a run killed at any moment leaves the game at its last complete turn, and the next
 //! run removes the leftovers and starts again, giving the same bytes.
 //!
-//! A turn folder is never changed again, but for one thing: a new player joining
+//! A turn folder is never changed again, but for the current turn's mail index (a
+//! cache of the state, written again by the next mail when it cannot be used) and
+//! for one thing more: a new player joining
 //! between two turns ([`GameDir::join`]). The turn is then written again beside
 //! itself, with the new faction in its state, the faction's first report and the
 //! record of the join, every other file linked from the old folder, and the two
@@ -568,7 +570,7 @@ impl GameDir {
     /// game writes it, read from the turn's mail index when it can be used.
     pub fn faction_id<S: GameSystem>(&self, turn: u32, id: &str) -> Result<Option<String>, GameError> {
         let _hold = lock::take(&self.root, lock::Hold::Read)?;
-        Ok(mail::Source::<S>::open(self, turn)?.faction(id)?.map(|f| f.id))
+        Ok(mail::Source::<S>::open(self, turn, false)?.faction(id)?.map(|f| f.id))
     }
 
     /// The newspaper published with `turn`.
