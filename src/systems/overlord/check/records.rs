@@ -16,7 +16,7 @@
 use super::{factions_named, locations_named};
 use crate::core::data::{FastMap, bin};
 use crate::core::game::index::{Damage, SystemLookup, SystemRecords};
-use crate::systems::overlord::data::{Faction, GameSettings, Location, RuleSet, Scenario, Structure, Unit};
+use crate::systems::overlord::data::{Faction, GameSettings, Location, RuleSet, Scenario, SkillLevel, Structure, Unit};
 use crate::systems::overlord::orders::{Order, OrderFile, Target};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -57,22 +57,51 @@ fn units_key(id: &str) -> String {
     format!("u/{}", id.to_ascii_lowercase())
 }
 
-/// The rule set as the mail index keeps it: without the descriptions of skills,
-/// their levels, items and races, which only reports show (half its bytes).
+/// The rule set as the mail index keeps it: what reading orders and the checker
+/// use. Left out are the descriptions of skills, their levels, items and races,
+/// which only reports show, and what levels, items and enchantments do to a unit's
+/// numbers (stats, capacity, bonuses, production, grants, summons, combat
+/// actions), which only the month reads: a fifth of the bytes, so the rule set is
+/// read in a fifth of the time. `check_both` in the checker's tests and the
+/// `mail_index` fuzz target prove the check the same with either rule set.
 pub fn mail_rules(rules: &RuleSet) -> RuleSet {
     let mut r = rules.clone();
     for s in &mut r.skills {
         s.description.clear();
         for l in &mut s.system.levels {
-            l.description.clear();
+            *l = SkillLevel {
+                experience: l.experience,
+                leader_only: l.leader_only,
+                target: l.target.take(),
+                use_mana: l.use_mana,
+                ..SkillLevel::default()
+            };
         }
     }
     for i in &mut r.items {
         i.description.clear();
+        i.capacity.clear();
+        let x = &mut i.system;
+        x.equipped_capacity.clear();
+        x.stats = Default::default();
+        x.bonuses = Default::default();
+        x.combat = None;
     }
     for x in &mut r.races {
         x.description.clear();
+        x.system.stats = Default::default();
+        x.system.bonuses = Default::default();
     }
+    let e = &mut r.enchantments;
+    for x in &mut e.enchantments {
+        x.description.clear();
+        x.stats = Default::default();
+        x.capacity.clear();
+        x.bonuses = Default::default();
+        x.combat = None;
+    }
+    e.effects.clear();
+    e.actions.clear();
     r
 }
 
