@@ -30,8 +30,9 @@ pub struct CatalogTables {
     month_seasons: Vec<Option<usize>>,
     /// The stances, resolved (§7).
     pub stances: StanceTable,
-    /// `use` and `study` bonuses by source and skill (CLI-MAGIC).
-    pub bonuses: super::bonus::SkillBonuses,
+    /// `use` and `study` bonuses by source and skill (CLI-MAGIC), made when first
+    /// asked for: reading and checking orders never asks.
+    bonuses: std::sync::OnceLock<super::bonus::SkillBonuses>,
 }
 
 impl std::ops::Deref for Catalog {
@@ -55,7 +56,7 @@ impl Catalog {
         let month_seasons =
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
         let stances = StanceTable::new(&rules.stances);
-        let bonuses = super::bonus::SkillBonuses::new(&rules);
+        let bonuses = std::sync::OnceLock::new();
         Catalog(Arc::new(CatalogTables {
             rules,
             items,
@@ -71,6 +72,10 @@ impl Catalog {
         }))
     }
 
+    /// `use` and `study` bonuses by source and skill (CLI-MAGIC).
+    pub fn bonuses(&self) -> &super::bonus::SkillBonuses {
+        self.bonuses.get_or_init(|| super::bonus::SkillBonuses::new(&self.rules))
+    }
     /// The id of item `tag`.
     pub fn item(&self, tag: &str) -> Option<ItemId> {
         self.items.get(tag).map(ItemId)

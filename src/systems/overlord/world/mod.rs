@@ -48,7 +48,7 @@ pub fn complete_structure_kind(world: &World, u: Entity) -> Option<usize> {
 /// structure's and its enchantments'.
 pub fn skill_bonus(world: &World, u: Entity, skill: SkillId, study: bool) -> i64 {
     let catalog = world.resource::<Catalog>();
-    let b = if study { &catalog.bonuses.study } else { &catalog.bonuses.use_ };
+    let b = if study { &catalog.bonuses().study } else { &catalog.bonuses().use_ };
     let mut sum = 0i64;
     if let Some(r) = world.get::<Race>(u) {
         sum += i64::from(b.race.get(r.0.index(), skill));
