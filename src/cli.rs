@@ -2,8 +2,7 @@
 
 use crate::core::diag::Diagnostic;
 use crate::core::engine::Threads;
-use crate::core::game::{Answer, GameDir, GameError, ReportKind};
-use crate::core::orders::mail::ArticleKind;
+use crate::core::game::{Answer, GameDir, GameError, ReportKind, describe};
 use crate::core::progress::Progress;
 use crate::core::system::JoinRequest;
 use crate::systems;
@@ -384,63 +383,18 @@ fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
         Err(e) => return fail(e),
     };
     let src = mail_file.display();
-    let mut failed = false;
-    let mut reports = Vec::new();
-    for a in &answers {
-        match a {
-            Answer::Orders(r) => {
-                let what = format!("line {}: orders of {} for turn {}", r.line, r.faction, r.turn);
-                if store {
-                    println!(
-                        "{src}: {what} stored ({} {}(s)){}",
-                        r.blocks,
-                        r.block,
-                        if r.replaced { "; they replace the earlier submission" } else { "" }
-                    );
-                } else {
-                    println!("{src}: {what}");
-                }
-                match &r.check {
-                    Some(c) => {
-                        for p in &c.problems {
-                            println!("{src}: {p}");
-                        }
-                        println!("{src}: {}, turn {}: {}", r.faction, r.turn, c.summary());
-                        failed |= !store && c.errors() > 0;
-                    }
-                    None => println!(
-                        "{src}: orders for turn {} are checked when turn {} has run",
-                        r.turn,
-                        r.turn.saturating_sub(1)
-                    ),
-                }
-            }
-            Answer::Article { line, faction, kind, turn, .. } => {
-                let kind = match kind {
-                    ArticleKind::Press => "signed article",
-                    ArticleKind::Rumor => "rumour",
-                };
-                let done = if store { "stored" } else { "accepted" };
-                println!("{src}: line {line}: {kind} of {faction} {done} for the newspaper of turn {turn}");
-            }
-            Answer::Report { line, faction, turn, text } => {
-                if store {
-                    println!("{src}: line {line}: the report of {faction} for turn {turn} follows");
-                    reports.push(text);
-                } else {
-                    println!("{src}: line {line}: the report of {faction} for turn {turn} would be sent");
-                }
-            }
-            Answer::Refused { line, message } => {
-                eprintln!("{src}: error: line {line}: {message}");
-                failed = true;
-            }
+    let said = describe(&answers, store);
+    for (error, line) in &said.lines {
+        if *error {
+            eprintln!("{src}: {line}");
+        } else {
+            println!("{src}: {line}");
         }
     }
-    for text in reports {
+    for text in &said.reports {
         print!("\n{text}");
     }
-    i32::from(failed)
+    i32::from(said.failed)
 }
 
 fn newspaper(game_dir: &Path, turn: Option<u32>) -> i32 {
@@ -507,13 +461,13 @@ fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: ReportKind) -
             Some(t) => t,
             None => g.current_turn()?,
         };
-        let Some(id) = systems::of_game(&g)?.faction(&g, turn, faction)? else {
+        let Some(f) = systems::of_game(&g)?.faction(&g, turn, faction)? else {
             return Err(GameError {
                 path: g.turn_dir(turn),
                 message: format!("no faction '{faction}' in turn {turn}"),
             });
         };
-        let path = g.report_path(turn, &id, kind);
+        let path = g.report_path(turn, &f.id, kind);
         std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
     });
     match result {

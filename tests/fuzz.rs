@@ -398,6 +398,7 @@ fn a_check_through_the_mail_index_says_what_the_whole_state_says() {
                 id: f.id.clone(),
                 name: f.name.clone(),
                 password: f.password.clone(),
+                email: f.email.clone(),
             });
             index::records(g, &records::mail_rules(&rules()), factions, |out| records::records(w, out)).unwrap()
         })

@@ -72,6 +72,8 @@ pub struct FactionEntry<'a> {
     pub name: &'a str,
     /// Its password; an empty password takes no mail.
     pub password: &'a str,
+    /// Where its reports go; empty when it has no address.
+    pub email: &'a str,
 }
 
 /// A new player asking to join a game (`overlord join`): what the rule system needs

@@ -8,6 +8,7 @@ pub mod overlord;
 use crate::core::data::{find_ruleset_dir, rule_set_head, scenario_head};
 use crate::core::diag::Diagnostic;
 use crate::core::engine::{Engine, Threads};
+use crate::core::game::index::FactionRecord;
 use crate::core::game::{Answer, GameDir, GameError, TurnSummary, load_scenario};
 use crate::core::system::{GameSystem, JoinRequest, Joined};
 use std::marker::PhantomData;
@@ -28,8 +29,9 @@ pub trait Commands: Sync {
     ) -> Result<TurnSummary, GameError>;
     /// Takes in a mail, or only checks it (`overlord submit`, `overlord check`).
     fn take_mail(&self, game: &GameDir, text: &str, store: bool) -> Result<Vec<Answer>, GameError>;
-    /// The id of faction `id` (any case) in a turn's state, as the game writes it.
-    fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<String>, GameError>;
+    /// Faction `id` (any case) in a turn's state: its id as the game writes it,
+    /// its name, password hash and address.
+    fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<FactionRecord>, GameError>;
     /// Loads and checks a scenario and its rule set: the problems (warnings
     /// included) and, when it loads, a one-line count of what it holds.
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError>;
@@ -61,8 +63,8 @@ impl<S: GameSystem> Commands for Driver<S> {
     fn take_mail(&self, game: &GameDir, text: &str, store: bool) -> Result<Vec<Answer>, GameError> {
         if store { game.submit_mail::<S>(text) } else { game.check_mail::<S>(text) }
     }
-    fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<String>, GameError> {
-        game.faction_id::<S>(turn, id)
+    fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<FactionRecord>, GameError> {
+        game.faction::<S>(turn, id)
     }
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError> {
         let (r, s, rules_dir) = load_scenario::<S>(scenario, rules)?;

@@ -44,7 +44,7 @@ pub const FILE: &str = "mail.index";
 
 const MAGIC: &[u8; 8] = b"OVLINDEX";
 /// The layout's version; an index of another is written again.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const HEADER: usize = 64;
 const ENTRY: usize = 32;
 /// Entries per page.
@@ -166,6 +166,14 @@ pub struct FactionRecord {
     pub name: String,
     /// Its password (a hash, see [`crate::core::secret`]).
     pub password: String,
+    /// Where its reports go; empty when it has no address.
+    pub email: String,
+}
+
+impl From<crate::core::system::FactionEntry<'_>> for FactionRecord {
+    fn from(f: crate::core::system::FactionEntry<'_>) -> Self {
+        FactionRecord { id: f.id.into(), name: f.name.into(), password: f.password.into(), email: f.email.into() }
+    }
 }
 
 /// The key of faction `id` (any case).
@@ -544,7 +552,12 @@ mod tests {
         let r = records(
             GameRecord { name: "g".into(), title: "G".into(), turn: 1 },
             &(),
-            [FactionRecord { id: "F1".into(), name: "One".into(), password: "h".into() }],
+            [FactionRecord {
+                id: "F1".into(),
+                name: "One".into(),
+                password: "h".into(),
+                email: "one@example.org".into(),
+            }],
             |s| s.put("game", &7u32),
         )
         .unwrap();

@@ -91,6 +91,83 @@ pub(super) enum Mode {
     CheckOnly,
 }
 
+/// What a mail's answers say: the lines `submit` and `check` print, and a reply
+/// by mail carries.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Described {
+    /// The lines, in the mail's order: whether the line is an error, and its text.
+    pub lines: Vec<(bool, String)>,
+    /// The stored reports asked for, in order (sent only when the mail is stored).
+    pub reports: Vec<String>,
+    /// Whether a section was refused or, for a check, an order has an error.
+    pub failed: bool,
+}
+
+/// The lines saying what became of each section of a mail; `store` when it was
+/// stored, not only checked.
+pub fn describe(answers: &[Answer], store: bool) -> Described {
+    let mut d = Described::default();
+    let mut say = |error: bool, line: String| d.lines.push((error, line));
+    for a in answers {
+        match a {
+            Answer::Orders(r) => {
+                let what = format!("line {}: orders of {} for turn {}", r.line, r.faction, r.turn);
+                if store {
+                    say(
+                        false,
+                        format!(
+                            "{what} stored ({} {}(s)){}",
+                            r.blocks,
+                            r.block,
+                            if r.replaced { "; they replace the earlier submission" } else { "" }
+                        ),
+                    );
+                } else {
+                    say(false, what);
+                }
+                match &r.check {
+                    Some(c) => {
+                        for p in &c.problems {
+                            say(false, p.to_string());
+                        }
+                        say(false, format!("{}, turn {}: {}", r.faction, r.turn, c.summary()));
+                        d.failed |= !store && c.errors() > 0;
+                    }
+                    None => say(
+                        false,
+                        format!(
+                            "orders for turn {} are checked when turn {} has run",
+                            r.turn,
+                            r.turn.saturating_sub(1)
+                        ),
+                    ),
+                }
+            }
+            Answer::Article { line, faction, kind, turn, .. } => {
+                let kind = match kind {
+                    ArticleKind::Press => "signed article",
+                    ArticleKind::Rumor => "rumour",
+                };
+                let done = if store { "stored" } else { "accepted" };
+                say(false, format!("line {line}: {kind} of {faction} {done} for the newspaper of turn {turn}"));
+            }
+            Answer::Report { line, faction, turn, text } => {
+                if store {
+                    say(false, format!("line {line}: the report of {faction} for turn {turn} follows"));
+                    d.reports.push(text.clone());
+                } else {
+                    say(false, format!("line {line}: the report of {faction} for turn {turn} would be sent"));
+                }
+            }
+            Answer::Refused { line, message } => {
+                say(true, format!("error: line {line}: {message}"));
+                d.failed = true;
+            }
+        }
+    }
+    d
+}
+
 /// The faction `id` (any case), as the game found it, if `password` is its password.
 fn authenticate(found: Option<FactionRecord>, id: &str, password: &str) -> Result<FactionRecord, String> {
     let f = found.ok_or_else(|| format!("there is no faction '{id}' in this game"))?;
@@ -205,7 +282,7 @@ impl<'g, S: GameSystem> Source<'g, S> {
             return Ok(f);
         }
         let found = S::factions(self.state()?).into_iter().find(|f| f.id.eq_ignore_ascii_case(id));
-        Ok(found.map(|f| FactionRecord { id: f.id.into(), name: f.name.into(), password: f.password.into() }))
+        Ok(found.map(FactionRecord::from))
     }
 
     /// The check of `file` of faction `faction`.

@@ -45,7 +45,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use fsutil::{ABORT_ENV, write_tree};
-pub use mail::{Answer, Receipt};
+pub use mail::{Answer, Described, Receipt, describe};
 
 /// An error from a game command, with the file it concerns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -566,11 +566,12 @@ impl GameDir {
         index::write(&dir.join(index::FILE), &bytes).map_err(|e| bin::Error(e.to_string()))
     }
 
-    /// The id of faction `id` (any case) in the state of turn `turn`, as the
-    /// game writes it, read from the turn's mail index when it can be used.
-    pub fn faction_id<S: GameSystem>(&self, turn: u32, id: &str) -> Result<Option<String>, GameError> {
+    /// Faction `id` (any case) in the state of turn `turn` (its id as the game
+    /// writes it, its name, password hash and address), read from the turn's mail
+    /// index when it can be used.
+    pub fn faction<S: GameSystem>(&self, turn: u32, id: &str) -> Result<Option<index::FactionRecord>, GameError> {
         let _hold = lock::take(&self.root, lock::Hold::Read)?;
-        Ok(mail::Source::<S>::open(self, turn, false)?.faction(id)?.map(|f| f.id))
+        mail::Source::<S>::open(self, turn, false)?.faction(id)
     }
 
     /// The newspaper published with `turn`.
@@ -700,11 +701,7 @@ pub fn turn_files<S: GameSystem>(
 fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<index::Records, bin::Error> {
     let g = S::game(state);
     let game = index::GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn };
-    let factions = S::factions(state).into_iter().map(|f| index::FactionRecord {
-        id: f.id.into(),
-        name: f.name.into(),
-        password: f.password.into(),
-    });
+    let factions = S::factions(state).into_iter().map(index::FactionRecord::from);
     let kept = S::mail_rules(rules);
     index::records(game, kept.as_ref().unwrap_or(rules), factions, |out| S::mail_records(state, out))
 }

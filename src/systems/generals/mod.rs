@@ -105,7 +105,11 @@ impl GameSystem for Generals {
     }
 
     fn factions(state: &data::Scenario) -> Vec<FactionEntry<'_>> {
-        state.players.iter().map(|p| FactionEntry { id: &p.id, name: &p.name, password: &p.password }).collect()
+        state
+            .players
+            .iter()
+            .map(|p| FactionEntry { id: &p.id, name: &p.name, password: &p.password, email: &p.email })
+            .collect()
     }
 
     fn passwords_mut(state: &mut data::Scenario) -> Vec<(&str, &mut String)> {

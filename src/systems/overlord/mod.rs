@@ -116,7 +116,11 @@ impl GameSystem for Overlord {
     }
 
     fn factions(state: &data::Scenario) -> Vec<FactionEntry<'_>> {
-        state.factions.iter().map(|f| FactionEntry { id: &f.id, name: &f.name, password: &f.password }).collect()
+        state
+            .factions
+            .iter()
+            .map(|f| FactionEntry { id: &f.id, name: &f.name, password: &f.password, email: &f.email })
+            .collect()
     }
 
     fn passwords_mut(state: &mut data::Scenario) -> Vec<(&str, &mut String)> {

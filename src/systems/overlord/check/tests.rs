@@ -55,6 +55,7 @@ fn check_both(text: &str, faction: &str, state: &Scenario, catalog: &Catalog) ->
         id: f.id.clone(),
         name: f.name.clone(),
         password: String::new(),
+        email: String::new(),
     });
     let r = index::records(game, &(), factions, |out| records::records(state, out)).unwrap();
     let part = records::state(&SystemLookup::new(&r), faction, file).unwrap();
