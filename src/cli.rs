@@ -109,6 +109,33 @@ pub enum Command {
         /// The mail or order file (`-` for standard input).
         order_file: PathBuf,
     },
+    /// Take in the new messages of a Maildir (`new/`), as `submit` takes in a file:
+    /// orders, articles and report requests, in the body or in text attachments. Each
+    /// message is answered in the game's outbox (`outbox/new/`) and moved to `cur/`;
+    /// one that holds no section, or was sent automatically, is set aside in
+    /// `mail/set-aside/` with a note. Running it twice takes nothing twice. Needs the
+    /// game's `mail.ron` (docs/mail.md).
+    MailIn {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// The Maildir (holding new/ and cur/).
+        maildir: PathBuf,
+    },
+    /// Write each faction's report mail of the latest turn into the outbox (once
+    /// per turn: the text report in the body, the JSON report and the order template
+    /// attached), and with --sendmail send every message waiting there.
+    MailOut {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Turn whose reports are mailed (default: the latest).
+        #[arg(long)]
+        turn: Option<u32>,
+        /// A command that sends one message read from its standard input and takes the
+        /// recipients from it, run by `sh -c`, e.g. "/usr/sbin/sendmail -t -i".
+        /// Messages it refuses stay in the outbox.
+        #[arg(long)]
+        sendmail: Option<String>,
+    },
     /// Print the newspaper published with a turn.
     Newspaper {
         /// The game directory.
@@ -213,6 +240,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::New { scenario, game_dir, rules } => new_game(&scenario, &game_dir, rules.as_deref()),
         Command::Submit { game_dir, order_file } => take_mail(&game_dir, &order_file, true),
         Command::Check { game_dir, order_file } => take_mail(&game_dir, &order_file, false),
+        Command::MailIn { game_dir, maildir } => mail_in(&game_dir, &maildir),
+        Command::MailOut { game_dir, turn, sendmail } => mail_out(&game_dir, turn, sendmail.as_deref()),
         Command::Newspaper { game_dir, turn } => newspaper(&game_dir, turn),
         Command::Run { game_dir, threads, no_progress } => run_turn(&game_dir, threads, !no_progress),
         Command::Report { game_dir, faction, turn, json, template } => {
@@ -395,6 +424,64 @@ fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
         print!("\n{text}");
     }
     i32::from(said.failed)
+}
+
+fn mail_in(game_dir: &Path, maildir: &Path) -> i32 {
+    use crate::mailroom::inbound::Outcome;
+    let result = GameDir::open(game_dir).and_then(|g| crate::mailroom::mail_in(systems::of_game(&g)?, &g, maildir));
+    let done = match result {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    for m in &done.messages {
+        match &m.outcome {
+            Outcome::Taken { sections, refused, answer } => {
+                let answer = match answer {
+                    Some(p) => format!("answer {}", p.display()),
+                    None => "no address to answer".to_string(),
+                };
+                println!("{}: from {}: {sections} section(s), {refused} refused; {answer}", m.name, m.from);
+            }
+            Outcome::SetAside { why, kept } => {
+                println!("{}: from {}: set aside in {}: {why}", m.name, m.from, kept.display());
+            }
+        }
+    }
+    println!("{} message(s) taken from {}", done.messages.len(), maildir.display());
+    0
+}
+
+fn mail_out(game_dir: &Path, turn: Option<u32>, sendmail: Option<&str>) -> i32 {
+    let result =
+        GameDir::open(game_dir).and_then(|g| crate::mailroom::mail_out(systems::of_game(&g)?, &g, turn, sendmail));
+    let done = match result {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    if done.already {
+        println!("the report mails of turn {} were written before", done.turn);
+    } else {
+        println!("{} report mail(s) of turn {} written to the outbox", done.written, done.turn);
+    }
+    if !done.no_address.is_empty() {
+        println!(
+            "{} faction(s) have no address; their reports stay in the turn folder: {}{}",
+            done.no_address.len(),
+            done.no_address.iter().take(10).cloned().collect::<Vec<_>>().join(" "),
+            if done.no_address.len() > 10 { " …" } else { "" }
+        );
+    }
+    let mut failed = false;
+    for s in &done.sent {
+        match &s.result {
+            Ok(()) => println!("{}: sent", s.name),
+            Err(e) => {
+                eprintln!("{}: error: not sent, it stays in the outbox: {e}", s.name);
+                failed = true;
+            }
+        }
+    }
+    i32::from(failed)
 }
 
 fn newspaper(game_dir: &Path, turn: Option<u32>) -> i32 {

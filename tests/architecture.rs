@@ -76,6 +76,25 @@ fn the_core_names_no_rule_system() {
 }
 
 #[test]
+fn the_tools_for_game_masters_and_players_sit_above_the_rule_systems() {
+    // `mailroom` (mail in and out) uses the core and the rule systems' commands;
+    // neither uses it, and it names no rule system.
+    for dir in ["core", "systems"] {
+        for (path, text) in sources(&src().join(dir)) {
+            assert!(!code(&text).contains("crate::mailroom"), "{} imports the mail room", path.display());
+        }
+    }
+    for (path, text) in sources(&src().join("mailroom")) {
+        let code = code(&text);
+        assert!(
+            !code.contains("systems::overlord") && !code.contains("systems::generals"),
+            "{} names a rule system",
+            path.display()
+        );
+    }
+}
+
+#[test]
 fn rule_systems_do_not_import_each_other() {
     // A second rule system is written over the core, never by borrowing the first's
     // code.

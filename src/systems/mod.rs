@@ -32,6 +32,8 @@ pub trait Commands: Sync {
     /// Faction `id` (any case) in a turn's state: its id as the game writes it,
     /// its name, password hash and address.
     fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<FactionRecord>, GameError>;
+    /// [`Commands::faction`] of each of `ids`, in order.
+    fn factions(&self, game: &GameDir, turn: u32, ids: &[&str]) -> Result<Vec<Option<FactionRecord>>, GameError>;
     /// Loads and checks a scenario and its rule set: the problems (warnings
     /// included) and, when it loads, a one-line count of what it holds.
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError>;
@@ -65,6 +67,9 @@ impl<S: GameSystem> Commands for Driver<S> {
     }
     fn faction(&self, game: &GameDir, turn: u32, id: &str) -> Result<Option<FactionRecord>, GameError> {
         game.faction::<S>(turn, id)
+    }
+    fn factions(&self, game: &GameDir, turn: u32, ids: &[&str]) -> Result<Vec<Option<FactionRecord>>, GameError> {
+        game.factions::<S>(turn, ids)
     }
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError> {
         let (r, s, rules_dir) = load_scenario::<S>(scenario, rules)?;

@@ -570,8 +570,18 @@ impl GameDir {
     /// writes it, its name, password hash and address), read from the turn's mail
     /// index when it can be used.
     pub fn faction<S: GameSystem>(&self, turn: u32, id: &str) -> Result<Option<index::FactionRecord>, GameError> {
+        Ok(self.factions::<S>(turn, &[id])?.pop().flatten())
+    }
+
+    /// [`GameDir::faction`] of each of `ids`, in order, the index opened once.
+    pub fn factions<S: GameSystem>(
+        &self,
+        turn: u32,
+        ids: &[&str],
+    ) -> Result<Vec<Option<index::FactionRecord>>, GameError> {
         let _hold = lock::take(&self.root, lock::Hold::Read)?;
-        mail::Source::<S>::open(self, turn, false)?.faction(id)
+        let mut src = mail::Source::<S>::open(self, turn, false)?;
+        ids.iter().map(|id| src.faction(id)).collect()
     }
 
     /// The newspaper published with `turn`.
