@@ -590,3 +590,64 @@ fn generals_extreme_values_neither_hang_nor_overflow() {
     );
     eprintln!("fuzz generals-extremes: {total} (file, field, value) cases in all; {} turns played", played.get());
 }
+
+#[test]
+fn mail_messages_are_read_without_panic() {
+    // Messages as mail programs write them (tests/fixtures/mail/), mutated with
+    // MIME's own words: headers, boundaries, encodings, charsets, flowed text.
+    let dir = root().join("tests/fixtures/mail");
+    let mut messages: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned())
+        .collect();
+    messages.sort();
+    let words: Vec<String> = [
+        "Content-Type: multipart/mixed; boundary=\"b\"\r\n",
+        "Content-Type: multipart/alternative; boundary=b\r\n",
+        "Content-Type: text/plain; charset=iso-2022-jp; format=flowed; delsp=yes\r\n",
+        "Content-Type: text/html; charset=utf-7\r\n",
+        "Content-Type: message/rfc822\r\n",
+        "Content-Transfer-Encoding: base64\r\n",
+        "Content-Transfer-Encoding: quoted-printable\r\n",
+        "Content-Disposition: attachment; filename*=utf-8''%E2%82%AC.txt\r\n",
+        "Auto-Submitted: no\r\n",
+        "Reply-To: <>\r\n",
+        "From: \"=?utf-8?B?w4k=?=\" <a@b>\r\n",
+        "Subject: =?iso-8859-1?Q?=E9?=\r\n",
+        "\r\n--b\r\n",
+        "\r\n--b--\r\n",
+        "=\r\n",
+        "=E9=",
+        "> ",
+        "-- \r\n",
+        " \r\n",
+        "<br>",
+        "<blockquote>",
+        "GAME f05 pswd5\r\n",
+        "END\r\n",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    fuzz(
+        "mail_messages",
+        300,
+        |rng| {
+            let m = &messages[rng.random_range(0..messages.len())];
+            let rounds = rng.random_range(0..12);
+            mutate(rng, m, &words, rounds)
+        },
+        |text| {
+            if let Some(read) = overlord::mailroom::text::read(text.as_bytes()) {
+                for t in &read.texts {
+                    assert_eq!(
+                        t.text.split('\n').count(),
+                        overlord::mailroom::text::clean(&t.text, false, false).split('\n').count(),
+                        "cleaning keeps the lines"
+                    );
+                }
+            }
+        },
+    );
+}

@@ -161,6 +161,43 @@ mod tests {
         assert_eq!(t, "GAME f02 pw\n\nUNIT U1\n\n\n");
     }
 
+    fn message(headers: &str, body: &str) -> Read {
+        read(format!("From: A <a@example.net>\r\n{headers}\r\n{body}").as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn an_html_only_body_is_read_as_text() {
+        let r = message("Content-Type: text/html\r\n", "<p>GAME f05 pw<br>UNIT U500<br>END</p>");
+        let lines: Vec<&str> = r.texts[0].text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines, ["GAME f05 pw", "UNIT U500", "END"]);
+    }
+
+    #[test]
+    fn a_reply_written_below_the_quote_keeps_only_the_new_lines() {
+        let r = message(
+            "Subject: Re: report\r\n",
+            "On Monday the game wrote:\r\n> GAME f05 <password>\r\n> UNIT U500\r\n\r\nGAME f05 pw\r\nUNIT U500\r\nEND\r\n",
+        );
+        assert_eq!(r.texts[0].text, "On Monday the game wrote:\n\n\n\nGAME f05 pw\nUNIT U500\nEND\n");
+        assert_eq!(r.reply_to, Some(("A".into(), "a@example.net".into())));
+        assert_eq!(r.automatic, None);
+    }
+
+    #[test]
+    fn an_order_file_attached_as_bytes_is_read_when_it_is_named_txt() {
+        let body = "--b\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"F05.TXT\"\r\nContent-Transfer-Encoding: base64\r\n\r\nR0FNRSBmMDUgcHcKRU5ECg==\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=\"map.png\"\r\n\r\nxx\r\n--b--\r\n";
+        let r = message("Content-Type: multipart/mixed; boundary=b\r\n", body);
+        let labels: Vec<&str> = r.texts.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["the message", "F05.TXT"]);
+        assert_eq!(r.texts[1].text, "GAME f05 pw\nEND\n");
+    }
+
+    #[test]
+    fn bytes_that_are_not_a_message_are_none() {
+        assert_eq!(read(b""), None);
+        assert!(read(b"\x00\x01 just bytes").is_none_or(|r| r.texts.iter().all(|t| !t.text.contains("GAME"))));
+    }
+
     #[test]
     fn flowed_soft_breaks_are_joined_and_space_stuffing_removed() {
         // RFC 3676: a line ending in a space continues on the next; a leading space
