@@ -3,7 +3,7 @@
 use super::compose::{self, Letter};
 use super::outbox::Outbox;
 use super::text::{self, Read};
-use super::{Settings, file_safe, maildir, set_aside_dir};
+use super::{Settings, file_safe, game_tag, maildir, set_aside_dir};
 use crate::core::data::write_atomic;
 use crate::core::game::{GameDir, GameError, describe};
 use crate::core::orders::mail::section_keyword;
@@ -117,7 +117,7 @@ fn take(
         body.push_str(r);
     }
     let safe = file_safe(name);
-    let game_name = file_safe(&game.root().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+    let game_name = game_tag(game);
     let letter = Letter {
         to: (to_name, to_address),
         subject: compose::re(&read.subject, &format!("{}: your mail", settings.name)),

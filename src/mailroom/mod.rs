@@ -85,6 +85,12 @@ fn set_aside_dir(root: &Path) -> PathBuf {
     root.join("mail").join("set-aside")
 }
 
+/// The game's folder name, file-safe: it tells apart the ids of the messages of
+/// two games that share an address.
+fn game_tag(game: &crate::core::game::GameDir) -> String {
+    file_safe(&game.root().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+}
+
 /// `name` with only letters, digits, `.`, `-` and `_`: a file name of its own.
 fn file_safe(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect()

@@ -3,7 +3,7 @@
 
 use super::compose::{self, Attachment, Letter};
 use super::outbox::{Outbox, Sent};
-use super::{Settings, file_safe};
+use super::{Settings, file_safe, game_tag};
 use crate::core::game::{GameDir, GameError, ReportKind};
 use crate::systems::Commands;
 
@@ -44,8 +44,7 @@ pub fn mail_out(
         let ids = reported(game, turn)?;
         let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let found = system.factions(game, turn, &refs)?;
-        let game_name =
-            file_safe(&game.root().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+        let game_name = game_tag(game);
         for (id, f) in ids.iter().zip(found) {
             let Some(f) = f.filter(|f| !f.email.trim().is_empty()) else {
                 out.no_address.push(id.clone());
