@@ -145,6 +145,22 @@ fn mail_in_takes_orders_from_real_messages_and_answers_each_once() {
 }
 
 #[test]
+fn a_report_asked_for_by_mail_comes_back_in_the_answer() {
+    // RPC-REPORT through mail-in: the stored report follows the answer's lines.
+    let d = tempfile::tempdir().unwrap();
+    let (g, m) = game(d.path());
+    let mail = "From: Jim <jheywood@screaming.net>\r\nSubject: my report\r\nMessage-ID: <r1@screaming.net>\r\n\r\nREPORT f05 pswd5 0\r\n";
+    fs::write(m.join("new/1790000001.M1P1.test"), mail).unwrap();
+    let (code, out, err) = run(&[Path::new("mail-in"), &g, &m]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (to, _, body) = answer(&g, "1790000001.M1P1.test");
+    assert_eq!(to, "jheywood@screaming.net");
+    assert!(body.contains("the message: line 1: the report of f05 for turn 0 follows"), "{body}");
+    let report = fs::read_to_string(g.join("turns/0000/reports/f05.txt")).unwrap();
+    assert!(body.ends_with(&report), "{body}");
+}
+
+#[test]
 fn mail_in_says_what_is_wrong_with_its_arguments() {
     let d = tempfile::tempdir().unwrap();
     let (g, m) = game(d.path());

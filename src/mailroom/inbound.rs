@@ -46,7 +46,12 @@ pub fn mail_in(system: &dyn Commands, game: &GameDir, maildir: &Path) -> Result<
     let outbox = Outbox::of(game.root());
     let mut done = Inbound::default();
     for m in maildir::waiting(maildir)? {
-        let raw = std::fs::read(&m.path).map_err(|e| GameError { path: m.path.clone(), message: e.to_string() })?;
+        let raw = match std::fs::read(&m.path) {
+            Ok(raw) => raw,
+            // Taken meanwhile by another run.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(GameError { path: m.path.clone(), message: e.to_string() }),
+        };
         let read = text::read(&raw);
         let outcome = match &read {
             None => set_aside(game, &m.name, &raw, None, "it is not a mail message")?,
