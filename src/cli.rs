@@ -167,11 +167,14 @@ pub enum Command {
         #[arg(long)]
         turn: Option<u32>,
         /// Print the JSON report instead of the text report.
-        #[arg(long, conflicts_with = "template")]
+        #[arg(long, conflicts_with_all = ["template", "html"])]
         json: bool,
         /// Print the order template instead of the text report.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "html")]
         template: bool,
+        /// Print the report as one self-contained HTML page, with the faction's map.
+        #[arg(long)]
+        html: bool,
     },
     /// Draw the map of a game as SVG: every place, or as one faction knows it
     Map {
@@ -244,13 +247,15 @@ pub fn run(cli: Cli) -> i32 {
         Command::MailOut { game_dir, turn, sendmail } => mail_out(&game_dir, turn, sendmail.as_deref()),
         Command::Newspaper { game_dir, turn } => newspaper(&game_dir, turn),
         Command::Run { game_dir, threads, no_progress } => run_turn(&game_dir, threads, !no_progress),
-        Command::Report { game_dir, faction, turn, json, template } => {
-            let kind = if json {
-                ReportKind::Json
+        Command::Report { game_dir, faction, turn, json, template, html } => {
+            let kind = if html {
+                None
+            } else if json {
+                Some(ReportKind::Json)
             } else if template {
-                ReportKind::Template
+                Some(ReportKind::Template)
             } else {
-                ReportKind::Text
+                Some(ReportKind::Text)
             };
             report(&game_dir, &faction, turn, kind)
         }
@@ -542,17 +547,24 @@ fn run_turn(game_dir: &Path, threads: usize, progress: bool) -> i32 {
     }
 }
 
-fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: ReportKind) -> i32 {
+/// Prints a stored report of `kind`, or its HTML page (`None`).
+fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: Option<ReportKind>) -> i32 {
     let result = GameDir::open(game_dir).and_then(|g| {
         let turn = match turn {
             Some(t) => t,
             None => g.current_turn()?,
         };
-        let Some(f) = systems::of_game(&g)?.faction(&g, turn, faction)? else {
+        let system = systems::of_game(&g)?;
+        let Some(f) = system.faction(&g, turn, faction)? else {
             return Err(GameError {
                 path: g.turn_dir(turn),
                 message: format!("no faction '{faction}' in turn {turn}"),
             });
+        };
+        let Some(kind) = kind else {
+            let pages = system.pages(&g)?;
+            let atlas = system.atlas(&g, turn)?;
+            return systems::report_page(&g, pages.as_ref(), atlas.as_deref(), turn, &f.id);
         };
         let path = g.report_path(turn, &f.id, kind);
         std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })

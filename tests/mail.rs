@@ -192,8 +192,14 @@ fn mail_out_writes_each_report_mail_once_and_keeps_what_sendmail_refused() {
     let report = fs::read_to_string(g.join("turns/0000/reports/f05.txt")).unwrap();
     assert_eq!(m.body_text(0).unwrap().replace("\r\n", "\n"), report);
     let names: Vec<&str> = m.attachments().filter_map(|a| a.attachment_name()).collect();
-    assert_eq!(names, ["f05-turn-0.json", "f05-orders-turn-1.txt"]);
+    assert_eq!(names, ["f05-turn-0.json", "f05-turn-0.html", "f05-orders-turn-1.txt"]);
     assert_eq!(m.attachment(0).unwrap().contents(), fs::read(g.join("turns/0000/reports/f05.json")).unwrap());
+    // The HTML page is the one `overlord report --html` prints: the map inline.
+    let page = bin().args(["report"]).arg(&g).args(["f05", "--html"]).output().unwrap();
+    assert_eq!(page.status.code(), Some(0));
+    assert_eq!(m.attachment(1).unwrap().contents(), page.stdout);
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<div class=\"map\">\n<svg "), "{page}");
 
     // Twice: the turn's mails are not written again.
     let (_, out, _) = run(&[Path::new("mail-out"), &g]);

@@ -4,7 +4,16 @@
 //! title shown on hovering, a fill colour (or grey when only its id is known), a
 //! white ring for the viewer's own, and a dot for places inside.
 
+use super::html::escape;
 use std::fmt::Write;
+
+/// What a rule system keeps of a turn's map to draw it for any viewer, taken from
+/// the turn's state once ([`crate::core::system::GameSystem::atlas`]).
+pub trait Atlas: Send + Sync {
+    /// The map as SVG, whole (`faction: None`) or as faction `faction` (its id, any
+    /// case) knows it; an error names a faction the turn does not have.
+    fn svg(&self, faction: Option<&str>) -> Result<String, String>;
+}
 
 /// Half the width of a hex, in SVG units.
 const SIZE: f64 = 24.0;
@@ -28,11 +37,6 @@ pub struct Hex {
 
 fn centre((q, r): (i32, i32)) -> (f64, f64) {
     (SIZE * 1.5 * f64::from(q), SIZE * 3f64.sqrt() * (f64::from(r) + f64::from(q) / 2.0))
-}
-
-/// `s` safe inside SVG text and attributes.
-pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The picture of `hexes`, in their order, on a dark ground that fits them.

@@ -6,6 +6,7 @@ pub mod data;
 pub mod diag;
 pub mod engine;
 pub mod game;
+pub mod html;
 pub mod map;
 pub mod orders;
 pub mod progress;

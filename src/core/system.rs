@@ -236,10 +236,17 @@ pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::Deserializ
         Err(format!("the {} rule system takes no new players", Self::NAME))
     }
 
-    /// A picture of the state's map as SVG, whole (`faction: None`) or as faction
-    /// `faction` knows it; `Ok(None)` when the rule system draws no map, `Err` with
-    /// the reason for a faction the state does not have.
-    fn map(_rules: &Self::Rules, _state: &Self::State, _faction: Option<&str>) -> Result<Option<String>, String> {
-        Ok(None)
+    /// A faction's report as one self-contained HTML page ([`crate::core::html`]),
+    /// from its stored JSON (`json`) and text (`text`) reports, with the map `map`
+    /// (SVG) inline when given; an error says why the JSON cannot be read. Unless the
+    /// rule system renders its own: the text report under the map.
+    fn html(_words: &Self::Words, _json: &str, text: &str, map: Option<&str>) -> Result<String, String> {
+        Ok(crate::core::html::text_page(text, map))
+    }
+
+    /// What is needed to draw the state's map as SVG, whole or as any faction knows
+    /// it; `None` when the rule system draws no map.
+    fn atlas(_rules: &Self::Rules, _state: &Self::State) -> Option<Box<dyn crate::core::map::Atlas>> {
+        None
     }
 }

@@ -1,9 +1,11 @@
 //! `overlord mail-out`: each faction's report mail of the latest turn into the
-//! outbox, once per turn; and, with a `sendmail` command, what waits there sent.
+//! outbox, once per turn (the text report in the body; the JSON report, the HTML
+//! page with the map and the order template attached); and, with a `sendmail` command, what waits there sent.
 
 use super::compose::{self, Attachment, Letter};
 use super::outbox::{Outbox, Sent};
 use super::{Settings, file_safe, game_tag};
+use crate::core::game::index::FactionRecord;
 use crate::core::game::{GameDir, GameError, ReportKind};
 use crate::systems::Commands;
 
@@ -45,11 +47,21 @@ pub fn mail_out(
         let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
         let found = system.factions(game, turn, &refs)?;
         let game_name = game_tag(game);
+        let mut to: Vec<(&String, FactionRecord)> = Vec::new();
         for (id, f) in ids.iter().zip(found) {
-            let Some(f) = f.filter(|f| !f.email.trim().is_empty()) else {
-                out.no_address.push(id.clone());
-                continue;
-            };
+            match f.filter(|f| !f.email.trim().is_empty()) {
+                Some(f) => to.push((id, f)),
+                None => out.no_address.push(id.clone()),
+            }
+        }
+        // The HTML pages' rule set and the turn's map, loaded once.
+        let html = match to.is_empty() {
+            true => None,
+            false => Some((system.pages(game)?, system.atlas(game, turn)?)),
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let letter = |(id, f): &(&String, FactionRecord)| -> Result<(String, Vec<u8>), GameError> {
+            let id = id.as_str();
             let read = |kind| {
                 let p = game.report_path(turn, id, kind);
                 std::fs::read(&p).map_err(|e| GameError { path: p, message: e.to_string() })
@@ -61,6 +73,14 @@ pub fn mail_out(
                     mime: "application/json",
                     name: format!("{id}-turn-{turn}.json"),
                     bytes: json,
+                });
+            }
+            if let Some((pages, atlas)) = &html {
+                let page = crate::systems::report_page(game, pages.as_ref(), atlas.as_deref(), turn, id)?;
+                attachments.push(Attachment {
+                    mime: "text/html",
+                    name: format!("{id}-turn-{turn}.html"),
+                    bytes: page.into_bytes(),
                 });
             }
             if let Ok(template) = read(ReportKind::Template) {
@@ -76,9 +96,15 @@ pub fn mail_out(
                 body: text,
                 attachments,
             };
-            let name = format!("report-{turn:04}-{}", file_safe(&f.id));
-            if outbox.put(&name, &compose::write(&settings, letter))?.1 {
-                out.written += 1;
+            Ok((format!("report-{turn:04}-{}", file_safe(&f.id)), compose::write(&settings, letter)))
+        };
+        // A batch at a time, so that memory stays bounded on a large game.
+        for batch in to.chunks(256) {
+            for mail in crate::core::engine::parallel::map_ordered(batch, threads, letter) {
+                let (name, bytes) = mail?;
+                if outbox.put(&name, &bytes)?.1 {
+                    out.written += 1;
+                }
             }
         }
         outbox.mark_turn(turn)?;

@@ -9,7 +9,8 @@ use crate::core::data::{find_ruleset_dir, rule_set_head, scenario_head};
 use crate::core::diag::Diagnostic;
 use crate::core::engine::{Engine, Threads};
 use crate::core::game::index::FactionRecord;
-use crate::core::game::{Answer, GameDir, GameError, TurnSummary, load_scenario};
+use crate::core::game::{Answer, GameDir, GameError, ReportKind, TurnSummary, load_scenario};
+use crate::core::map::Atlas;
 use crate::core::system::{GameSystem, JoinRequest, Joined};
 use std::marker::PhantomData;
 use std::path::Path;
@@ -37,8 +38,19 @@ pub trait Commands: Sync {
     /// Loads and checks a scenario and its rule set: the problems (warnings
     /// included) and, when it loads, a one-line count of what it holds.
     fn validate(&self, scenario: &Path, rules: Option<&Path>) -> Result<(Vec<Diagnostic>, String), GameError>;
+    /// Renders the game's stored reports as HTML pages, its rule set loaded once.
+    fn pages(&self, game: &GameDir) -> Result<Box<dyn Pages>, GameError>;
+    /// What is needed to draw the map of a turn's state, whole or as any faction
+    /// knows it (`overlord map`, the HTML report); `None` when the rule system
+    /// draws no map.
+    fn atlas(&self, game: &GameDir, turn: u32) -> Result<Option<Box<dyn Atlas>>, GameError>;
     /// The SVG map of a turn's state, whole or as a faction knows it (`overlord map`).
-    fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError>;
+    fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError> {
+        let err = |message: String| GameError { path: game.turn_dir(turn), message };
+        let atlas =
+            self.atlas(game, turn)?.ok_or_else(|| err(format!("the {} rule system draws no map", self.name())))?;
+        atlas.svg(faction).map_err(err)
+    }
     /// Adds a faction for a new player between turns (`overlord join`): what it
     /// got and its password.
     fn join(&self, game: &GameDir, request: JoinRequest, threads: Threads) -> Result<(Joined, String), GameError>;
@@ -79,17 +91,58 @@ impl<S: GameSystem> Commands for Driver<S> {
         problems.extend(Engine::<S>::check_plan(&std::sync::Arc::new(r)));
         Ok((problems, counts))
     }
-    fn map(&self, game: &GameDir, turn: u32, faction: Option<&str>) -> Result<String, GameError> {
+    fn pages(&self, game: &GameDir) -> Result<Box<dyn Pages>, GameError> {
+        let rules = std::sync::Arc::new(game.rules::<S>()?);
+        Ok(Box::new(SystemPages::<S> { words: S::words(&rules) }))
+    }
+    fn atlas(&self, game: &GameDir, turn: u32) -> Result<Option<Box<dyn Atlas>>, GameError> {
         let rules = game.rules::<S>()?;
         let state = game.state::<S>(turn)?;
-        let err = |message: String| GameError { path: game.turn_dir(turn), message };
-        S::map(&rules, &state, faction)
-            .map_err(err)?
-            .ok_or_else(|| err(format!("the {} rule system draws no map", S::NAME)))
+        Ok(S::atlas(&rules, &state))
     }
     fn join(&self, game: &GameDir, request: JoinRequest, threads: Threads) -> Result<(Joined, String), GameError> {
         game.join::<S>(request, threads)
     }
+}
+
+/// Renders a game's stored reports as HTML pages.
+pub trait Pages: Send + Sync {
+    /// The page of a report: its stored JSON and text forms, and the map (SVG) to
+    /// show in it; an error says why the report cannot be read.
+    fn page(&self, json: &str, text: &str, map: Option<&str>) -> Result<String, String>;
+}
+
+struct SystemPages<S: GameSystem> {
+    words: S::Words,
+}
+
+impl<S: GameSystem> Pages for SystemPages<S> {
+    fn page(&self, json: &str, text: &str, map: Option<&str>) -> Result<String, String> {
+        S::html(&self.words, json, text, map)
+    }
+}
+
+/// Faction `faction`'s report of turn `turn` as an HTML page, with its map when the
+/// rule system draws one (`atlas`, the turn's).
+pub fn report_page(
+    game: &GameDir,
+    pages: &dyn Pages,
+    atlas: Option<&dyn Atlas>,
+    turn: u32,
+    faction: &str,
+) -> Result<String, GameError> {
+    let read = |kind| {
+        let path = game.report_path(turn, faction, kind);
+        std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
+    };
+    let (json, text) = (read(ReportKind::Json)?, read(ReportKind::Text)?);
+    let map = match atlas {
+        Some(a) => Some(a.svg(Some(faction)).map_err(|message| GameError { path: game.turn_dir(turn), message })?),
+        None => None,
+    };
+    pages
+        .page(&json, &text, map.as_deref())
+        .map_err(|message| GameError { path: game.report_path(turn, faction, ReportKind::Json), message })
 }
 
 /// Every rule system of the engine.

@@ -60,6 +60,21 @@ pub fn svg(rules: &RuleSet, state: &Scenario, player: Option<&str>) -> Result<St
     Ok(draw(&hexes))
 }
 
+/// A turn's map: the rule set and the state, each player's map made from its
+/// report when asked (the generals game's worlds are small).
+pub struct Atlas {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The turn's state.
+    pub state: Scenario,
+}
+
+impl crate::core::map::Atlas for Atlas {
+    fn svg(&self, player: Option<&str>) -> Result<String, String> {
+        svg(&self.rules, &self.state, player)
+    }
+}
+
 /// Player `index`'s report on `state`, as the turn wrote it.
 fn seen(rules: &RuleSet, state: &Scenario, index: usize) -> Result<PlayerReport, String> {
     let mut world = World::new();

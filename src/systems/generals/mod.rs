@@ -160,8 +160,8 @@ impl GameSystem for Generals {
         report::Writer::new(world)
     }
 
-    fn map(rules: &data::RuleSet, state: &data::Scenario, player: Option<&str>) -> Result<Option<String>, String> {
-        map::svg(rules, state, player).map(Some)
+    fn atlas(rules: &data::RuleSet, state: &data::Scenario) -> Option<Box<dyn crate::core::map::Atlas>> {
+        Some(Box::new(map::Atlas { rules: rules.clone(), state: state.clone() }))
     }
 
     fn headlines(world: &World) -> Vec<String> {

@@ -16,8 +16,192 @@
 
 use crate::core::map::Hex;
 use crate::systems::overlord::data::{RuleSet, Scenario};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
+
+/// A place, as the map needs it.
+struct Place {
+    id: String,
+    name: String,
+    /// The place whose hex it is drawn in: itself, or its container's (`None`:
+    /// it is not drawn).
+    hex_place: Option<u32>,
+    /// Its own coordinates, when it has a hex.
+    at: (i32, i32),
+    /// Its terrain's colour.
+    color: (u8, u8, u8),
+    /// The hexes its exits lead to.
+    exits: Vec<u32>,
+}
+
+/// What a faction knows of the map.
+struct Known {
+    /// Hex places where it has units, and how many.
+    present: BTreeMap<u32, usize>,
+    /// The places it has been to (map memory).
+    explored: BTreeSet<u32>,
+}
+
+/// Everything needed to draw a turn's map for the game master or any faction,
+/// taken from the state once (`overlord serve` keeps one per turn): the places,
+/// where each faction's units are and where it has been.
+pub struct Atlas {
+    places: Vec<Place>,
+    /// For each hex place, the places drawn in it (in state order); empty for others.
+    inside: Vec<Vec<u32>>,
+    /// Factions by lower-case id.
+    factions: BTreeMap<String, Known>,
+}
+
+impl Atlas {
+    /// The atlas of `state`.
+    pub fn new(rules: &RuleSet, state: &Scenario) -> Atlas {
+        let by_id: HashMap<&str, u32> =
+            state.locations.iter().enumerate().map(|(i, l)| (l.id.as_str(), i as u32)).collect();
+        // The hex a place is drawn in: its own, or its container's.
+        let hex_place = |mut i: u32| -> Option<u32> {
+            for _ in 0..state.locations.len() {
+                let l = &state.locations[i as usize];
+                if l.hex.is_some() {
+                    return Some(i);
+                }
+                i = *by_id.get(l.container.as_deref()?)?;
+            }
+            None
+        };
+        let colours: HashMap<&str, (u8, u8, u8)> =
+            rules.terrains.iter().filter_map(|t| Some((t.tag.as_str(), t.color?))).collect();
+        let places = state
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Place {
+                id: l.id.clone(),
+                name: l.name.clone(),
+                hex_place: hex_place(i as u32),
+                at: l.hex.unwrap_or((0, 0)),
+                color: colours.get(l.terrain.as_str()).copied().unwrap_or((160, 160, 160)),
+                exits: l.exits.iter().filter_map(|x| by_id.get(x.to.as_str())).filter_map(|&t| hex_place(t)).collect(),
+            })
+            .collect::<Vec<_>>();
+        let mut inside: Vec<Vec<u32>> = vec![Vec::new(); places.len()];
+        for (i, p) in places.iter().enumerate() {
+            if let Some(h) = p.hex_place.filter(|&h| h as usize != i) {
+                inside[h as usize].push(i as u32);
+            }
+        }
+        let mut factions: BTreeMap<String, Known> = state
+            .factions
+            .iter()
+            .map(|f| {
+                let explored = f.explored.iter().filter_map(|id| by_id.get(id.as_str()).copied()).collect();
+                (f.id.to_ascii_lowercase(), Known { present: BTreeMap::new(), explored })
+            })
+            .collect();
+        let index: HashMap<&str, String> =
+            state.factions.iter().map(|f| (f.id.as_str(), f.id.to_ascii_lowercase())).collect();
+        for u in &state.units {
+            let (Some(key), Some(&at)) = (index.get(u.faction.as_str()), by_id.get(u.location.as_str())) else {
+                continue;
+            };
+            if let (Some(h), Some(k)) = (places[at as usize].hex_place, factions.get_mut(key)) {
+                *k.present.entry(h).or_default() += 1;
+            }
+        }
+        Atlas { places, inside, factions }
+    }
+
+    /// The map, whole (`faction: None`) or as faction `faction` (its id, any case)
+    /// knows it. An unknown faction is an error naming it.
+    pub fn svg(&self, faction: Option<&str>) -> Result<String, String> {
+        let Some(f) = faction else {
+            // The game master's map: every hex, whole, with every place inside.
+            let cells = (0..self.places.len() as u32)
+                .filter(|&h| self.places[h as usize].hex_place == Some(h))
+                .map(|h| (h, self.cell(h, true, 0, |_| true)))
+                .collect();
+            return Ok(self.draw(&cells));
+        };
+        let k = self.factions.get(&f.to_ascii_lowercase()).ok_or_else(|| format!("no faction '{f}' in this game"))?;
+        // Hexes seen whole: where it has units, and where it has been.
+        let mut seen: BTreeSet<u32> = k.present.keys().copied().collect();
+        seen.extend(k.explored.iter().filter_map(|&i| self.places[i as usize].hex_place));
+        // Hexes named: where the exits of the places it is in or has been to lead.
+        let mut named: BTreeSet<u32> = BTreeSet::new();
+        for &h in k.present.keys() {
+            named.extend(&self.places[h as usize].exits);
+            for &i in &self.inside[h as usize] {
+                named.extend(&self.places[i as usize].exits);
+            }
+        }
+        for &i in &k.explored {
+            named.extend(&self.places[i as usize].exits);
+        }
+        let mut cells = BTreeMap::new();
+        for &h in seen.union(&named) {
+            let whole = seen.contains(&h);
+            let here = k.present.contains_key(&h);
+            // Inside a hex it has only been to: the places it has been to.
+            let cell =
+                self.cell(h, whole, k.present.get(&h).copied().unwrap_or(0), |i| here || k.explored.contains(&i));
+            cells.insert(h, cell);
+        }
+        Ok(self.draw(&cells))
+    }
+
+    /// The cell of hex place `h`: named and coloured when seen `whole`, with the
+    /// places inside it that `show` lets through, and `units` of the viewer's.
+    fn cell(&self, h: u32, whole: bool, units: usize, show: impl Fn(u32) -> bool) -> Cell<'_> {
+        let home = &self.places[h as usize];
+        let inner = if whole {
+            self.inside[h as usize]
+                .iter()
+                .filter(|&&i| show(i))
+                .map(|&i| self.places[i as usize].name.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Cell {
+            id: &home.id,
+            name: if whole { &home.name } else { "" },
+            color: whole.then_some(home.color),
+            inner,
+            units,
+        }
+    }
+
+    fn draw(&self, cells: &BTreeMap<u32, Cell>) -> String {
+        let hexes: Vec<Hex> = cells
+            .iter()
+            .map(|(&i, c)| {
+                let mut title =
+                    if c.name.is_empty() { format!("[{}]", c.id) } else { format!("{} [{}]", c.name, c.id) };
+                if !c.inner.is_empty() {
+                    let _ = write!(title, "; inside: {}", c.inner.join(", "));
+                }
+                if c.units > 0 {
+                    let _ = write!(title, "; your units: {}", c.units);
+                }
+                Hex {
+                    at: self.places[i as usize].at,
+                    id: c.id.to_string(),
+                    title,
+                    color: c.color,
+                    ringed: c.units > 0,
+                    dot: !c.inner.is_empty(),
+                }
+            })
+            .collect();
+        crate::core::map::svg(&hexes)
+    }
+}
+
+impl crate::core::map::Atlas for Atlas {
+    fn svg(&self, faction: Option<&str>) -> Result<String, String> {
+        Atlas::svg(self, faction)
+    }
+}
 
 /// What is drawn of one hex.
 struct Cell<'a> {
@@ -34,102 +218,7 @@ struct Cell<'a> {
 /// The map of `state`, whole (`faction: None`) or as faction `faction` (its id,
 /// any case) knows it. An unknown faction is an error naming it.
 pub fn svg(rules: &RuleSet, state: &Scenario, faction: Option<&str>) -> Result<String, String> {
-    let faction = match faction {
-        None => None,
-        Some(f) => Some(
-            state
-                .factions
-                .iter()
-                .find(|x| x.id.eq_ignore_ascii_case(f))
-                .map(|x| x.id.as_str())
-                .ok_or_else(|| format!("no faction '{f}' in this game"))?,
-        ),
-    };
-    let by_id: BTreeMap<&str, usize> = state.locations.iter().enumerate().map(|(i, l)| (l.id.as_str(), i)).collect();
-    // The hex a place is drawn in: its own, or its container's.
-    let hex_place = |mut i: usize| -> Option<usize> {
-        for _ in 0..state.locations.len() {
-            let l = &state.locations[i];
-            if l.hex.is_some() {
-                return Some(i);
-            }
-            i = *by_id.get(l.container.as_deref()?)?;
-        }
-        None
-    };
-    let colour = |terrain: &str| {
-        rules.terrains.iter().find(|t| t.tag == terrain).and_then(|t| t.color).unwrap_or((160, 160, 160))
-    };
-    // Which places are drawn, and how.
-    let mut present: BTreeMap<usize, usize> = BTreeMap::new();
-    if let Some(f) = faction {
-        for u in state.units.iter().filter(|u| u.faction == f) {
-            if let Some(h) = by_id.get(u.location.as_str()).and_then(|&i| hex_place(i)) {
-                *present.entry(h).or_default() += 1;
-            }
-        }
-    }
-    // The places it has been to (map memory), and their hexes.
-    let explored: BTreeSet<usize> = faction
-        .and_then(|f| state.factions.iter().find(|x| x.id == f))
-        .map(|f| f.explored.iter().filter_map(|id| by_id.get(id.as_str()).copied()).collect())
-        .unwrap_or_default();
-    let explored_hexes: BTreeSet<usize> = explored.iter().filter_map(|&i| hex_place(i)).collect();
-    let known = |h: usize| faction.is_none() || present.contains_key(&h) || explored_hexes.contains(&h);
-    let mut named: BTreeSet<usize> = BTreeSet::new();
-    if faction.is_some() {
-        for (i, l) in state.locations.iter().enumerate() {
-            let here = hex_place(i).is_some_and(|h| present.contains_key(&h)) || explored.contains(&i);
-            if here {
-                named.extend(l.exits.iter().filter_map(|x| by_id.get(x.to.as_str())).filter_map(|&t| hex_place(t)));
-            }
-        }
-    }
-    let mut cells: BTreeMap<usize, Cell> = BTreeMap::new();
-    for (i, l) in state.locations.iter().enumerate() {
-        let Some(h) = hex_place(i) else { continue };
-        let whole = known(h);
-        if !whole && !named.contains(&h) {
-            continue;
-        }
-        let home = &state.locations[h];
-        let cell = cells.entry(h).or_insert_with(|| Cell {
-            id: &home.id,
-            name: if whole { &home.name } else { "" },
-            color: whole.then(|| colour(&home.terrain)),
-            inner: Vec::new(),
-            units: present.get(&h).copied().unwrap_or(0),
-        });
-        // Inside a hex it has only been to: the places it has been to.
-        if i != h && whole && (faction.is_none() || present.contains_key(&h) || explored.contains(&i)) {
-            cell.inner.push(&l.name);
-        }
-    }
-    Ok(draw(state, &cells))
-}
-
-fn draw(state: &Scenario, cells: &BTreeMap<usize, Cell>) -> String {
-    let hexes: Vec<Hex> = cells
-        .iter()
-        .map(|(&i, c)| {
-            let mut title = if c.name.is_empty() { format!("[{}]", c.id) } else { format!("{} [{}]", c.name, c.id) };
-            if !c.inner.is_empty() {
-                let _ = write!(title, "; inside: {}", c.inner.join(", "));
-            }
-            if c.units > 0 {
-                let _ = write!(title, "; your units: {}", c.units);
-            }
-            Hex {
-                at: state.locations[i].hex.unwrap_or((0, 0)),
-                id: c.id.to_string(),
-                title,
-                color: c.color,
-                ringed: c.units > 0,
-                dot: !c.inner.is_empty(),
-            }
-        })
-        .collect();
-    crate::core::map::svg(&hexes)
+    Atlas::new(rules, state).svg(faction)
 }
 
 #[cfg(test)]

@@ -196,8 +196,12 @@ impl GameSystem for Overlord {
         lines
     }
 
-    fn map(rules: &data::RuleSet, state: &data::Scenario, faction: Option<&str>) -> Result<Option<String>, String> {
-        map::svg(rules, state, faction).map(Some)
+    fn html(words: &world::Catalog, json: &str, _text: &str, map: Option<&str>) -> Result<String, String> {
+        report::html::from_json(json, words, map)
+    }
+
+    fn atlas(rules: &data::RuleSet, state: &data::Scenario) -> Option<Box<dyn crate::core::map::Atlas>> {
+        Some(Box::new(map::Atlas::new(rules, state)))
     }
 
     fn join(

@@ -23,7 +23,7 @@ fn side_name(s: u8) -> &'static str {
     if s == 0 { "attackers" } else { "defenders" }
 }
 
-fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
+pub(super) fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
     let _ = writeln!(o, "\nBattle at {}, day {} ({}; you were {}):", b.location_name, b.day, b.cause, b.role);
     let names: HashMap<&str, &str> =
         b.sides.iter().flat_map(|s| &s.units).map(|u| (u.id.as_str(), u.name.as_str())).collect();

@@ -1,5 +1,6 @@
 //! Faction reports: one model per faction and turn ([`model`]), built from the world
-//! in the plan's `reports` step ([`build`]), rendered as text ([`text`]) and JSON ([`json`]).
+//! in the plan's `reports` step ([`build`]), rendered as text ([`text`]) and JSON
+//! ([`json`]), and as an HTML page from the stored JSON when asked ([`html`]).
 //!
 //! A report shows only what the faction's units could observe: the faction's own
 //! units in full, and the locations where it has units, with the units present there
@@ -10,6 +11,7 @@
 pub mod battle;
 pub mod build;
 pub mod describe;
+pub mod html;
 pub mod json;
 pub mod model;
 pub mod text;

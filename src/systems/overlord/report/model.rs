@@ -1,11 +1,11 @@
 //! The report model: everything a faction's report says, as plain data. The text and
 //! JSON renderers read only this. Field names are those of the JSON report.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One faction's report for one turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FactionReport {
     /// Game name.
     pub game: String,
@@ -14,16 +14,16 @@ pub struct FactionReport {
     /// Name of the month the turn was played in.
     pub month: String,
     /// Its season's name (CLI-REPORT).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub season: String,
     /// Name of the coming month.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub next_month: String,
     /// Its season's name.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub next_season: String,
     /// Deadline for the next orders, as the GM wrote it.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub deadline: String,
     /// The faction.
     pub faction: FactionInfo,
@@ -34,30 +34,30 @@ pub struct FactionReport {
     /// Its units that left it this month (died, disbanded, deserted, merged into
     /// another unit, went to another faction), as they were when they left, in the
     /// order they left (RPT-UNIT, RPT-XFER).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub departed: Vec<DepartedRecord>,
     /// Locations where the faction has units, in report order.
     pub locations: Vec<LocationRecord>,
     /// Places its units were at during the month but left (RPT-LOC "each location
     /// where the faction was"), in report order: what is seen passing through.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passed: Vec<PassedRecord>,
     /// Structures and vessels the faction owns, wherever they are, in report order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub structures: Vec<StructureRecord>,
     /// The battles its units fought or watched this month, in the order fought
     /// (CMB-REPORT): each cut to what the faction may see.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battles: Vec<crate::systems::overlord::mechanics::combat::record::BattleRecord>,
     /// What the faction learnt of the rules this month, described in full, then what
     /// it asked to see again (RPT-KNOW, FAC-RESHOW): items, skills (one record per
     /// level), races, structures, enchantments, each kind in the rule set's order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub knowledge: Vec<KnowledgeRecord>,
 }
 
 /// A record of the rule set, described (RPT-KNOW).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnowledgeRecord {
     /// `item`, `skill`, `race`, `structure` or `enchantment`.
     pub kind: String,
@@ -66,17 +66,17 @@ pub struct KnowledgeRecord {
     /// Its name.
     pub name: String,
     /// For a skill, the level described.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
     /// The description: the record's text and what its numbers mean.
     pub text: String,
     /// Shown again at the faction's request (RESHOW), not learnt this month.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub again: bool,
 }
 
 /// A structure or vessel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StructureRecord {
     /// Structure id.
     pub id: String,
@@ -91,51 +91,51 @@ pub struct StructureRecord {
     /// Whether it is a vessel (it moves with its captain).
     pub vessel: bool,
     /// Works still missing, by work tag; empty when complete.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub missing: BTreeMap<String, u32>,
     /// Enchantments on the structure, by tag: the days left (ITM-ENCH); the units
     /// inside are under them.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub enchantments: BTreeMap<String, u32>,
     /// Its own structures only (RPT-STRUCT): the ids of the units inside that the
     /// faction sees, in report order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contents: Vec<String>,
     /// Its own vessels only (RPT-STRUCT): the weight of all units aboard and what
     /// they carry, rounded down (a stowaway is felt in it, VIS-SEE).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<u64>,
     /// Its own vessels only: what the vessel carries per movement mode tag.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub capacity: BTreeMap<String, u64>,
 }
 
 /// The faction itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FactionInfo {
     /// Faction id.
     pub id: String,
     /// Faction name.
     pub name: String,
     /// Where reports are sent.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub email: String,
     /// Faction funds: coins and items, by item tag.
     pub funds: BTreeMap<String, u64>,
     /// Control points used by the faction's units, and the most it may use.
     pub control: ControlRecord,
     /// Titles its units hold, in location order (TTL-CLAIM, TTL-CP).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub titles: Vec<HeldTitleRecord>,
     /// Taxes its lands paid it this month, in the money item (OWN-TAX).
-    #[serde(skip_serializing_if = "is_zero_u64")]
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub taxes: u64,
     /// Its stances, and the stances toward it it could learn (RPT-DIPLO).
     pub diplomacy: DiplomacyRecord,
 }
 
 /// A title one of the faction's units holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldTitleRecord {
     /// Title tag.
     pub tag: String,
@@ -152,21 +152,21 @@ pub struct HeldTitleRecord {
 }
 
 /// A faction's stances (RPT-DIPLO, DIP-PRIVATE).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct DiplomacyRecord {
     /// Its default stance (tag).
     pub default: String,
     /// Its explicit stances, by faction id.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stances: BTreeMap<String, String>,
     /// Other factions' stances toward it, by faction id, as their units on guard
     /// showed them at the end of the month (rulings 11: the only way to learn them).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub toward_us: BTreeMap<String, String>,
 }
 
 /// Control points (§11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct ControlRecord {
     /// Used by the faction's units.
     pub used: u64,
@@ -175,7 +175,7 @@ pub struct ControlRecord {
 }
 
 /// A dated event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventRecord {
     /// Day of the month (0: before day 1).
     pub day: u32,
@@ -184,7 +184,7 @@ pub struct EventRecord {
 }
 
 /// Count and equipped count of one item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ItemRecord {
     /// How many are held.
     pub count: u32,
@@ -193,7 +193,7 @@ pub struct ItemRecord {
 }
 
 /// Experience in one skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillRecord {
     /// Days of experience.
     pub days: u32,
@@ -202,7 +202,7 @@ pub struct SkillRecord {
 }
 
 /// A unit's statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct StatsRecord {
     /// Initiative.
     pub initiative: i32,
@@ -233,7 +233,7 @@ pub struct StatsRecord {
 }
 
 /// One of the faction's own units.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitRecord {
     /// Unit id.
     pub id: String,
@@ -263,10 +263,10 @@ pub struct UnitRecord {
     pub stats: StatsRecord,
     /// Enchantments on the unit (ITM-ENCH), by tag: the days left; hidden ones are
     /// not listed.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub enchantments: BTreeMap<String, u32>,
     /// The journey the unit is on, if it is travelling.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journey: Option<JourneyRecord>,
     /// Pending orders, as written.
     pub orders: Vec<String>,
@@ -275,7 +275,7 @@ pub struct UnitRecord {
 }
 
 /// A unit that left the faction this month, as it was when it left.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DepartedRecord {
     /// Unit id.
     pub id: String,
@@ -298,7 +298,7 @@ pub struct DepartedRecord {
 }
 
 /// A journey under way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JourneyRecord {
     /// Location id it set out from.
     pub from: String,
@@ -315,7 +315,7 @@ pub struct JourneyRecord {
 }
 
 /// An exit of a location, with its travel days for the coming month.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExitRecord {
     /// Direction tag.
     pub dir: String,
@@ -329,7 +329,7 @@ pub struct ExitRecord {
 }
 
 /// A unit seen in a location.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeenUnit {
     /// Unit id.
     pub id: String,
@@ -351,22 +351,22 @@ pub struct SeenUnit {
     /// Whether it is one of the observer's units.
     pub own: bool,
     /// Whether it is travelling (seen on its way, MOV-HALF).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub moving: bool,
     /// For another faction's unit on guard at month end: the stance tag its faction
     /// holds toward the observer (GRD-SHOW).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard_stance: Option<String>,
     /// Of another faction's unit: the items that weigh something, by tag, with their
     /// counts (VIS-ITEMS: weightless ones, coins, are never shown). Empty for the
     /// observer's own units, listed in full with them.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub items: BTreeMap<String, u32>,
 }
 
 /// A count of an item or race, with a price where there is one: an offer of
 /// recruits, a market good, a resource.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OfferRecord {
     /// Item or race tag.
     pub tag: String,
@@ -375,7 +375,7 @@ pub struct OfferRecord {
     /// How many.
     pub count: u32,
     /// Price of one; absent for resources.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<u32>,
 }
 
@@ -384,29 +384,29 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// A title a location bears (TTL-CLAIM).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TitleRecord {
     /// Title tag.
     pub tag: String,
     /// Title name.
     pub name: String,
     /// Its holder, `Name [id]`; absent when unclaimed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holder: Option<String>,
     /// The holder's faction's id (as units show theirs).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faction: Option<String>,
 }
 
 /// A location where the faction has units.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocationRecord {
     /// Location id.
     pub id: String,
     /// The days of the month the faction's units were here: the first and last day
     /// of each stay, stays that touch merged. Absent when they were here the whole
     /// month, or no month was played (turn 0, a join).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub days: Vec<[u32; 2]>,
     /// Location name.
     pub name: String,
@@ -417,64 +417,64 @@ pub struct LocationRecord {
     /// The location it lies inside, for inner locations.
     pub container: Option<String>,
     /// Weather tag during the month just played (CLI-REPORT).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weather: Option<String>,
     /// Weather tag of the coming month.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forecast: Option<String>,
     /// Exits, in data order, with travel days for the coming month (MOV-RATE).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exits: Vec<ExitRecord>,
     /// Wages of a day of work, per figure (CASH-WORK, POP-ECON); 0 where none.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub wages: u32,
     /// A month's taxes of the place in the coming month (OWN-TAX); 0 where none.
-    #[serde(skip_serializing_if = "is_zero_u64")]
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub taxes: u64,
     /// The titles the place bears, each with its holder and the holder's faction
     /// (TTL-CLAIM: always shown).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub titles: Vec<TitleRecord>,
     /// The id of the faction owning the land (OWN-LEGAL).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
     /// The owner's policy, for an owned place (OWN-POLICY: `"neutral"`, the default
     /// policy, where the owner's stances decide who may trade, recruit, harvest,
     /// enter and pillage).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
     /// The id of the faction occupying it at month end (OWN-OCCUPY).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub occupier: Option<String>,
     /// Recruits on offer for the coming month (REC-OFFER).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recruits: Vec<OfferRecord>,
     /// What the place's market sells to units, this coming month (MKT-EXIST).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub for_sale: Vec<OfferRecord>,
     /// What the place's market buys from units.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub buying: Vec<OfferRecord>,
     /// The days of the month the market clears (MKT-DAYS).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub market_days: Vec<u32>,
     /// Skills the place teaches, up to a level (LOC-TEACH, RPT-LOC): by tag, the
     /// highest level a unit may study to here.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub teaches: BTreeMap<String, u32>,
     /// Resources to harvest in the coming month (RES-LIST); hidden ones only where
     /// one of the faction's units present can find them (RES-HIDDEN).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<OfferRecord>,
     /// Enchantments on the place, by tag: the days left (ITM-ENCH); every unit here
     /// is under them.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub enchantments: BTreeMap<String, u32>,
     /// Units present at month end that the faction's units see (VIS-SEE), in
     /// report order.
     pub units: Vec<SeenUnit>,
     /// Structures and vessels standing here, in report order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub structures: Vec<StructureRecord>,
 }
 
@@ -484,7 +484,7 @@ fn is_zero_u64(n: &u64) -> bool {
 
 /// A place the faction's units were at during the month and left: where it lies
 /// and leads, and when they were there; nothing of its state at the month's end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassedRecord {
     /// Location id.
     pub id: String,
@@ -493,17 +493,17 @@ pub struct PassedRecord {
     /// Terrain tag.
     pub terrain: String,
     /// The location it lies inside, for inner locations.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
     /// The days the faction's units were there, as in [`LocationRecord::days`].
     pub days: Vec<[u32; 2]>,
     /// Its exits: direction, location id and name, in data order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exits: Vec<PassedExit>,
 }
 
 /// An exit of a place passed through.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassedExit {
     /// Direction name.
     pub dir: String,

@@ -374,3 +374,98 @@ fn an_order_of_the_state_that_cannot_be_read_is_a_comment_of_the_template_rpt_te
     assert!(file.problems().is_empty(), "{:?}", file.problems());
     assert_eq!(file.units[0].orders.len(), 1);
 }
+
+/// Each report read back from its JSON, with the skipped fields a battle record
+/// keeps for the month only cleared.
+fn read_back(r: &crate::systems::overlord::report::FactionReport) -> crate::systems::overlord::report::FactionReport {
+    serde_json::from_str(&json::render(r)).unwrap()
+}
+
+fn without_month_only(
+    mut r: crate::systems::overlord::report::FactionReport,
+) -> crate::systems::overlord::report::FactionReport {
+    for b in &mut r.battles {
+        b.witnesses.clear();
+        for u in b.sides.iter_mut().flat_map(|s| &mut s.units) {
+            u.silent = false;
+        }
+    }
+    r
+}
+
+#[test]
+fn a_stored_json_report_reads_back_as_the_report_it_was_rpt_json() {
+    // The HTML page is made from the stored JSON: it must hold everything.
+    let mut all = reports();
+    all.extend(battle_reports().into_iter().map(|(_, r)| r));
+    assert!(all.iter().any(|r| !r.battles.is_empty()));
+    for r in all {
+        assert_eq!(read_back(&r), without_month_only(r.clone()), "{}", r.faction.id);
+    }
+}
+
+/// The text of an HTML page: links taken out, entities read.
+fn unlinked(page: &str) -> String {
+    let mut s = page.to_string();
+    while let Some(a) = s.find("<a href=") {
+        let close = a + s[a..].find('>').unwrap();
+        s.replace_range(a..=close, "");
+    }
+    s.replace("</a>", "")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn the_html_report_says_what_the_text_report_says_with_links_and_the_map_rpt_html() {
+    use crate::systems::overlord::report::html;
+    let catalog = crate::systems::overlord::world::Catalog::new(overlord_rules());
+    let r = &reports()[0];
+    let page = html::from_json(&json::render(r), &catalog, Some("<svg id=\"the-map\"></svg>\n")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    assert!(page.contains("<title>tiny Report for Turn 1 for Alphans [fa]</title>"), "{page}");
+    // Every section, in the text report's order, the map after the faction.
+    let order = ["id=\"faction\"", "id=\"map\"", "id=\"units\"", "id=\"locations\"", "id=\"orders\""];
+    let at: Vec<usize> = order.iter().map(|s| page.find(s).unwrap_or_else(|| panic!("{s}"))).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    assert!(page.contains("<div class=\"map\">\n<svg id=\"the-map\"></svg>\n</div>"));
+    // A unit is an anchor; a place names it with a link, and it names its place.
+    assert!(page.contains("<article id=\"x-U1\">"), "{page}");
+    assert!(page.contains("<article id=\"x-L1\">"), "{page}");
+    assert!(page.contains("[<a href=\"#x-U1\">U1</a>]"));
+    assert!(page.contains("[<a href=\"#x-L1\">L1</a>]"));
+    // fb's unit is seen, not an anchor of fa's page: no link.
+    assert!(page.contains("[U3]") && !page.contains("href=\"#x-U3\""));
+    // The text report's lines are all there (escaped, links aside).
+    let text = text::render(r, &catalog);
+    let unlinked = unlinked(&page);
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.ends_with(':')) {
+        assert!(unlinked.contains(line), "missing from the page: {line}");
+    }
+    // The order template, with the placeholder for the password, never the password.
+    assert!(page.contains("GAME fa &lt;password&gt; tiny"), "{page}");
+    assert!(!page.contains("\"pa\"") && !page.contains(" pa "));
+    for external in ["src=", "<link", "<script", "<iframe"] {
+        assert!(!page.contains(external), "{external}");
+    }
+}
+
+#[test]
+fn the_html_report_has_each_battle_it_may_see_cmb_report() {
+    use crate::systems::overlord::report::html;
+    let catalog = crate::systems::overlord::world::Catalog::new(overlord_rules());
+    for (text, r) in battle_reports() {
+        let page = html::render(&r, &catalog, None);
+        assert!(page.contains("<section id=\"battles\">") && page.contains("<article id=\"battle-1\">"));
+        let unlinked = unlinked(&page);
+        for line in text.lines().filter(|l| !l.trim().is_empty() && *l != "Battles:") {
+            assert!(unlinked.contains(line), "missing from the page: {line}");
+        }
+        assert!(!page.contains("id=\"map\""), "no map given, none drawn");
+    }
+    let json = "{\"game\": 3}";
+    assert!(html::from_json(json, &catalog, None).unwrap_err().starts_with("the JSON report cannot be read: "));
+}

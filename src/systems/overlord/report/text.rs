@@ -78,16 +78,74 @@ pub fn render(r: &FactionReport, c: &Catalog) -> String {
     render_with_template(r, c, &template(r))
 }
 
-/// [`render`], with the order template already made (it is also written on its own).
-pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
-    let mut o = String::with_capacity(2048 + 700 * r.units.len() + 100 * r.locations.len() + orders_template.len());
-    let loc_names: HashMap<&str, &str> = r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect();
-    let place = |o: &mut String, id: &str| {
-        let _ = match loc_names.get(id) {
+/// The names of the places a report lists, to write `Name [id]` for an id.
+pub(super) struct Places<'a>(HashMap<&'a str, &'a str>);
+
+impl<'a> Places<'a> {
+    /// The places of `r`.
+    pub(super) fn of(r: &'a FactionReport) -> Self {
+        Places(r.locations.iter().map(|l| (l.id.as_str(), l.name.as_str())).collect())
+    }
+
+    /// `Name [id]`, or `[id]` for a place the report does not name.
+    pub(super) fn write(&self, o: &mut String, id: &str) {
+        let _ = match self.0.get(id) {
             Some(n) if !n.is_empty() => write!(o, "{n} [{id}]"),
             _ => write!(o, "[{id}]"),
         };
-    };
+    }
+}
+
+/// [`render`], with the order template already made (it is also written on its own).
+pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
+    let mut o = String::with_capacity(2048 + 700 * r.units.len() + 100 * r.locations.len() + orders_template.len());
+    let places = Places::of(r);
+    head(&mut o, r, c);
+    if !r.events.is_empty() {
+        o.push_str("\nEvents:\n");
+        for e in &r.events {
+            day_line(&mut o, e.day, &e.text);
+        }
+    }
+    o.push_str("\nUnits:\n");
+    if r.units.is_empty() {
+        o.push_str("  none.\n");
+    }
+    for u in &r.units {
+        unit(&mut o, u, c, &places);
+    }
+    if !r.departed.is_empty() {
+        o.push_str("\nUnits that left the faction this month:\n");
+    }
+    for u in &r.departed {
+        departed(&mut o, u, c, &places);
+    }
+    o.push_str("\nLocations:\n");
+    for l in &r.locations {
+        location(&mut o, l, c, &places);
+    }
+    if !r.passed.is_empty() {
+        o.push_str("\nPlaces passed through this month:\n");
+        for l in &r.passed {
+            passed(&mut o, l, c, &places);
+        }
+    }
+    if !r.structures.is_empty() {
+        o.push_str("\nStructures and vessels:\n");
+        for s in &r.structures {
+            structure_line(&mut o, c, s, true);
+        }
+    }
+    super::battle::render(&mut o, &r.battles, c);
+    knowledge_lines(&mut o, &r.knowledge);
+    o.push_str("\nOrders template:\n\n");
+    o.push_str(orders_template);
+    o
+}
+
+/// The report's head: the game, the faction, its control points, taxes, titles,
+/// diplomacy and funds.
+pub(super) fn head(o: &mut String, r: &FactionReport, c: &Catalog) {
     let f = &r.faction;
     let _ = write!(o, "{} Report for Turn {} for {} [{}]", r.game, r.turn, f.name, f.id);
     if !f.email.is_empty() {
@@ -127,7 +185,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
             );
         }
     }
-    diplomacy_lines(&mut o, c, &f.diplomacy);
+    diplomacy_lines(o, c, &f.diplomacy);
     o.push_str("\nFaction funds:\n");
     if f.funds.is_empty() {
         o.push_str("  none.\n");
@@ -135,258 +193,240 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     for (tag, n) in &f.funds {
         let _ = writeln!(o, "  {n} {} [{tag}].", item_name(c, tag, *n));
     }
-    if !r.events.is_empty() {
-        o.push_str("\nEvents:\n");
-        for e in &r.events {
-            day_line(&mut o, e.day, &e.text);
+}
+
+/// One of the faction's units: where it is, what it has and knows, its journey and
+/// its actions.
+pub(super) fn unit(o: &mut String, u: &UnitRecord, c: &Catalog, places: &Places) {
+    let _ = write!(o, "{} [{}] at ", u.name, u.id);
+    places.write(o, &u.location);
+    if let Some(s) = &u.structure {
+        let _ = write!(o, ", in [{s}]");
+    }
+    if let Some(l) = &u.stack_leader {
+        let _ = write!(o, ", stacked under [{l}]");
+    }
+    o.push_str(",\n");
+    let _ = write!(o, "  {} {} [{}] has: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+    goods(o, c, &u.items);
+    o.push_str(".\n  ");
+    weight_line(o, c, u);
+    o.push('\n');
+    skills_line(o, c, &u.skills);
+    o.push_str("  ");
+    stats_line(o, c, &u.stats);
+    o.push('\n');
+    magic_lines(o, c, u);
+    if let Some(j) = &u.journey {
+        let _ = write!(o, "  On the way from ");
+        places.write(o, &j.from);
+        o.push_str(" to ");
+        places.write(o, &j.to);
+        let mode = c.rules.movement.modes.iter().find(|m| m.tag == j.mode).map_or(j.mode.as_str(), |m| &m.name);
+        let what = match j.kind.as_str() {
+            "march" => "marching, ",
+            "retreat" => "retreating, ",
+            _ => "",
+        };
+        let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
+    }
+    if !u.events.is_empty() {
+        let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+        for e in &u.events {
+            day_line(o, e.day, &e.text);
         }
     }
-    o.push_str("\nUnits:\n");
-    if r.units.is_empty() {
-        o.push_str("  none.\n");
+}
+
+/// A unit that left the faction this month, as it was when it left.
+pub(super) fn departed(o: &mut String, u: &DepartedRecord, c: &Catalog, places: &Places) {
+    let _ = write!(o, "{} [{}]", u.name, u.id);
+    if let Some(l) = &u.location {
+        o.push_str(", last at ");
+        places.write(o, l);
     }
-    for u in &r.units {
-        let _ = write!(o, "{} [{}] at ", u.name, u.id);
-        place(&mut o, &u.location);
-        if let Some(s) = &u.structure {
-            let _ = write!(o, ", in [{s}]");
+    let _ = writeln!(o, ", on day {}:", u.day);
+    let _ = write!(o, "  {} {} [{}] had: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+    goods(o, c, &u.items);
+    o.push_str(".\n");
+    skills_line(o, c, &u.skills);
+    if !u.events.is_empty() {
+        let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+        for e in &u.events {
+            day_line(o, e.day, &e.text);
         }
-        if let Some(l) = &u.stack_leader {
-            let _ = write!(o, ", stacked under [{l}]");
-        }
-        o.push_str(",\n");
-        let _ = write!(o, "  {} {} [{}] has: ", u.figures, race_name(c, &u.race, u.figures), u.race);
-        goods(&mut o, c, &u.items);
-        o.push_str(".\n  ");
-        weight_line(&mut o, c, u);
-        o.push('\n');
-        skills_line(&mut o, c, &u.skills);
-        o.push_str("  ");
-        stats_line(&mut o, c, &u.stats);
-        o.push('\n');
-        magic_lines(&mut o, c, u);
-        if let Some(j) = &u.journey {
-            let _ = write!(o, "  On the way from ");
-            place(&mut o, &j.from);
-            o.push_str(" to ");
-            place(&mut o, &j.to);
-            let mode = c.rules.movement.modes.iter().find(|m| m.tag == j.mode).map_or(j.mode.as_str(), |m| &m.name);
-            let what = match j.kind.as_str() {
-                "march" => "marching, ",
-                "retreat" => "retreating, ",
-                _ => "",
-            };
-            let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
-        }
-        if !u.events.is_empty() {
-            let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
-            for e in &u.events {
-                day_line(&mut o, e.day, &e.text);
+    }
+}
+
+/// A place's first lines: name, terrain, where it lies, the days there.
+#[allow(clippy::too_many_arguments)]
+fn place_head(
+    o: &mut String,
+    c: &Catalog,
+    places: &Places,
+    name: &str,
+    id: &str,
+    terrain: &str,
+    container: Option<&str>,
+    days: &[[u32; 2]],
+) {
+    let _ = write!(o, "\n{name} [{id}], {} [{terrain}]", terrain_name(c, terrain));
+    if let Some(cont) = container {
+        o.push_str(", located in ");
+        places.write(o, cont);
+    }
+    o.push_str(".\n");
+    days_here(o, days);
+}
+
+/// A location where the faction has units: what it holds, its market, its
+/// weather, its exits, the units and structures seen there.
+pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: &Places) {
+    place_head(o, c, places, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
+    let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
+    if l.wages > 0 {
+        let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
+    } else {
+        let _ = writeln!(o, "  Population: {}.{taxes}", l.population);
+    }
+    for t in &l.titles {
+        match (&t.holder, &t.faction) {
+            (Some(h), Some(f)) => {
+                let _ = writeln!(o, "  Title: {} [{}], held by {h} of [{f}].", t.name, t.tag);
+            }
+            (Some(h), None) => {
+                let _ = writeln!(o, "  Title: {} [{}], held by {h}.", t.name, t.tag);
+            }
+            _ => {
+                let _ = writeln!(o, "  Title: {} [{}], unclaimed.", t.name, t.tag);
             }
         }
     }
-    if !r.departed.is_empty() {
-        o.push_str("\nUnits that left the faction this month:\n");
+    if let Some(f) = &l.owner {
+        let _ = writeln!(o, "  Owned by [{f}].");
     }
-    for u in &r.departed {
-        let _ = write!(o, "{} [{}]", u.name, u.id);
-        if let Some(l) = &u.location {
-            o.push_str(", last at ");
-            place(&mut o, l);
-        }
-        let _ = writeln!(o, ", on day {}:", u.day);
-        let _ = write!(o, "  {} {} [{}] had: ", u.figures, race_name(c, &u.race, u.figures), u.race);
-        goods(&mut o, c, &u.items);
-        o.push_str(".\n");
-        skills_line(&mut o, c, &u.skills);
-        if !u.events.is_empty() {
-            let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
-            for e in &u.events {
-                day_line(&mut o, e.day, &e.text);
-            }
-        }
+    if let Some(p) = &l.policy {
+        let _ = writeln!(o, "  Policy: {p}.");
     }
-    o.push_str("\nLocations:\n");
-    // A place's first lines: name, terrain, where it lies, the days there.
-    let head = |o: &mut String, name: &str, id: &str, terrain: &str, container: Option<&str>, days: &[[u32; 2]]| {
-        let _ = write!(o, "\n{name} [{id}], {} [{terrain}]", terrain_name(c, terrain));
-        if let Some(cont) = container {
-            o.push_str(", located in ");
-            place(o, cont);
-        }
-        o.push_str(".\n");
-        days_here(o, days);
-    };
-    for l in &r.locations {
-        head(&mut o, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
-        let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
-        if l.wages > 0 {
-            let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
-        } else {
-            let _ = writeln!(o, "  Population: {}.{taxes}", l.population);
-        }
-        for t in &l.titles {
-            match (&t.holder, &t.faction) {
-                (Some(h), Some(f)) => {
-                    let _ = writeln!(o, "  Title: {} [{}], held by {h} of [{f}].", t.name, t.tag);
-                }
-                (Some(h), None) => {
-                    let _ = writeln!(o, "  Title: {} [{}], held by {h}.", t.name, t.tag);
-                }
-                _ => {
-                    let _ = writeln!(o, "  Title: {} [{}], unclaimed.", t.name, t.tag);
-                }
-            }
-        }
-        if let Some(f) = &l.owner {
-            let _ = writeln!(o, "  Owned by [{f}].");
-        }
-        if let Some(p) = &l.policy {
-            let _ = writeln!(o, "  Policy: {p}.");
-        }
-        if let Some(f) = &l.occupier {
-            let _ = writeln!(o, "  Occupied by [{f}].");
-        }
-        for (title, list) in [("For hire", &l.recruits), ("For sale", &l.for_sale), ("Buying", &l.buying)] {
-            if !list.is_empty() {
-                let items: Vec<String> = list
-                    .iter()
-                    .map(|x| format!("{} {} [{}] at {}", x.count, x.name, x.tag, x.price.unwrap_or(0)))
-                    .collect();
-                let _ = writeln!(o, "  {title}: {}.", items.join(", "));
-            }
-        }
-        if !l.market_days.is_empty() {
-            let days: Vec<String> = l.market_days.iter().map(|&d| ordinal(d)).collect();
-            let _ = writeln!(o, "  Market days: {}.", days.join(", "));
-        }
-        if !l.teaches.is_empty() {
-            let skills: Vec<String> = l
-                .teaches
+    if let Some(f) = &l.occupier {
+        let _ = writeln!(o, "  Occupied by [{f}].");
+    }
+    for (title, list) in [("For hire", &l.recruits), ("For sale", &l.for_sale), ("Buying", &l.buying)] {
+        if !list.is_empty() {
+            let items: Vec<String> = list
                 .iter()
-                .map(|(tag, &level)| format!("{} {} [{tag}]", ordinal(level), skill_name(c, tag)))
+                .map(|x| format!("{} {} [{}] at {}", x.count, x.name, x.tag, x.price.unwrap_or(0)))
                 .collect();
-            let _ = writeln!(o, "  Teaches: {}.", skills.join(", "));
+            let _ = writeln!(o, "  {title}: {}.", items.join(", "));
         }
-        if !l.resources.is_empty() {
-            let items: Vec<String> =
-                l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
-            let _ = writeln!(o, "  Resources: {}.", items.join(", "));
+    }
+    if !l.market_days.is_empty() {
+        let days: Vec<String> = l.market_days.iter().map(|&d| ordinal(d)).collect();
+        let _ = writeln!(o, "  Market days: {}.", days.join(", "));
+    }
+    if !l.teaches.is_empty() {
+        let skills: Vec<String> = l
+            .teaches
+            .iter()
+            .map(|(tag, &level)| format!("{} {} [{tag}]", ordinal(level), skill_name(c, tag)))
+            .collect();
+        let _ = writeln!(o, "  Teaches: {}.", skills.join(", "));
+    }
+    if !l.resources.is_empty() {
+        let items: Vec<String> = l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
+        let _ = writeln!(o, "  Resources: {}.", items.join(", "));
+    }
+    if !l.enchantments.is_empty() {
+        let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &l.enchantments));
+    }
+    let wx = |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
+    match (&l.weather, &l.forecast) {
+        (Some(w), Some(f)) => {
+            let _ = writeln!(o, "  Weather: {} last month; forecast: {}.", wx(w), wx(f));
         }
-        if !l.enchantments.is_empty() {
-            let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &l.enchantments));
+        (None, Some(f)) => {
+            let _ = writeln!(o, "  Weather: {}.", wx(f));
         }
-        let wx =
-            |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
-        match (&l.weather, &l.forecast) {
-            (Some(w), Some(f)) => {
-                let _ = writeln!(o, "  Weather: {} last month; forecast: {}.", wx(w), wx(f));
-            }
-            (None, Some(f)) => {
-                let _ = writeln!(o, "  Weather: {}.", wx(f));
-            }
-            (Some(w), None) => {
-                let _ = writeln!(o, "  Weather: {} last month.", wx(w));
-            }
-            (None, None) => {}
+        (Some(w), None) => {
+            let _ = writeln!(o, "  Weather: {} last month.", wx(w));
         }
-        if !l.exits.is_empty() {
-            o.push_str(
-                "  Exits:
+        (None, None) => {}
+    }
+    if !l.exits.is_empty() {
+        o.push_str(
+            "  Exits:
 ",
-            );
-            for x in &l.exits {
-                let _ = write!(o, "    {} to {} [{}]: ", x.dir, x.to_name, x.to);
-                if x.days.is_empty() {
-                    o.push_str("impassable.\n");
-                    continue;
+        );
+        for x in &l.exits {
+            let _ = write!(o, "    {} to {} [{}]: ", x.dir, x.to_name, x.to);
+            if x.days.is_empty() {
+                o.push_str("impassable.\n");
+                continue;
+            }
+            // Modes in the rule set's order.
+            let mut first = true;
+            for m in &c.rules.movement.modes {
+                if let Some(d) = x.days.get(&m.tag) {
+                    let _ = write!(o, "{}{} {d}", if first { "" } else { ", " }, m.name);
+                    first = false;
                 }
-                // Modes in the rule set's order.
-                let mut first = true;
-                for m in &c.rules.movement.modes {
-                    if let Some(d) = x.days.get(&m.tag) {
-                        let _ = write!(o, "{}{} {d}", if first { "" } else { ", " }, m.name);
-                        first = false;
-                    }
-                }
-                o.push_str(" days.\n");
             }
+            o.push_str(" days.\n");
         }
-        let depth = stack_depths(&l.units);
-        for (s, d) in l.units.iter().zip(depth) {
-            let mark = if s.own {
-                '*'
-            } else if s.faction.is_some() {
-                '+'
-            } else {
-                '-'
-            };
+    }
+    let depth = stack_depths(&l.units);
+    for (s, d) in l.units.iter().zip(depth) {
+        let mark = if s.own {
+            '*'
+        } else if s.faction.is_some() {
+            '+'
+        } else {
+            '-'
+        };
+        o.push_str("  ");
+        for _ in 0..d {
             o.push_str("  ");
-            for _ in 0..d {
-                o.push_str("  ");
-            }
-            let _ = write!(
-                o,
-                "{mark} {} [{}], {} {} [{}]",
-                s.name,
-                s.id,
-                s.figures,
-                race_name(c, &s.race, s.figures),
-                s.race
-            );
-            if let Some(fid) = &s.faction {
-                let _ = write!(o, ", of [{fid}]");
-            }
-            if let Some(st) = &s.structure {
-                let _ = write!(o, ", in [{st}]");
-            }
-            if s.moving {
-                o.push_str(", travelling");
-            }
-            for (k, (tag, &n)) in s.items.iter().enumerate() {
-                let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
-                let name =
-                    def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
-                let _ = write!(o, "{}{n} {name} [{tag}]", if k == 0 { ", with " } else { ", " });
-            }
-            if let Some(st) = &s.guard_stance {
-                let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);
-                let _ = write!(o, ", on guard, {name} to you");
-            }
-            o.push_str(".\n");
         }
-        for s in &l.structures {
-            o.push_str("  ");
-            structure_line(&mut o, c, s, false);
+        let _ =
+            write!(o, "{mark} {} [{}], {} {} [{}]", s.name, s.id, s.figures, race_name(c, &s.race, s.figures), s.race);
+        if let Some(fid) = &s.faction {
+            let _ = write!(o, ", of [{fid}]");
         }
+        if let Some(st) = &s.structure {
+            let _ = write!(o, ", in [{st}]");
+        }
+        if s.moving {
+            o.push_str(", travelling");
+        }
+        for (k, (tag, &n)) in s.items.iter().enumerate() {
+            let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
+            let name = def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
+            let _ = write!(o, "{}{n} {name} [{tag}]", if k == 0 { ", with " } else { ", " });
+        }
+        if let Some(st) = &s.guard_stance {
+            let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);
+            let _ = write!(o, ", on guard, {name} to you");
+        }
+        o.push_str(".\n");
     }
-    if !r.passed.is_empty() {
-        o.push_str("\nPlaces passed through this month:\n");
-        for l in &r.passed {
-            head(&mut o, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
-            if !l.exits.is_empty() {
-                let exits: Vec<String> =
-                    l.exits.iter().map(|x| format!("{} to {} [{}]", x.dir, x.to_name, x.to)).collect();
-                let _ = writeln!(o, "  Exits: {}.", exits.join(", "));
-            }
-        }
+    for s in &l.structures {
+        o.push_str("  ");
+        structure_line(o, c, s, false);
     }
-    if !r.structures.is_empty() {
-        o.push_str("\nStructures and vessels:\n");
-        for s in &r.structures {
-            structure_line(&mut o, c, s, true);
-        }
+}
+
+/// A place passed through: its head and its exits.
+pub(super) fn passed(o: &mut String, l: &PassedRecord, c: &Catalog, places: &Places) {
+    place_head(o, c, places, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
+    if !l.exits.is_empty() {
+        let exits: Vec<String> = l.exits.iter().map(|x| format!("{} to {} [{}]", x.dir, x.to_name, x.to)).collect();
+        let _ = writeln!(o, "  Exits: {}.", exits.join(", "));
     }
-    super::battle::render(&mut o, &r.battles, c);
-    knowledge_lines(&mut o, &r.knowledge);
-    o.push_str("\nOrders template:\n\n");
-    o.push_str(orders_template);
-    o
 }
 
 /// RPT-KNOW: "New knowledge:" then "Knowledge shown again:", each by kind, one
 /// record a line: `1st combat [cmbt]: The basic combat skill. …`.
-fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
+pub(super) fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
     for (again, head) in [(false, "New knowledge"), (true, "Knowledge shown again")] {
         let mut kind = "";
         for k in list.iter().filter(|k| k.again == again) {
@@ -415,7 +455,7 @@ fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
 
 /// `»» Fishing Eagle [B2], fishing boat [fshi], vessel, of [f01], at [L4]; missing:
 /// 50 wood structure works.`
-fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: bool) {
+pub(super) fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, with_place: bool) {
     let kind = c.construction(&s.kind).map_or(s.kind.as_str(), |k| &c.rules.constructions.constructions[k].name);
     let _ = write!(o, "»» {} [{}], {kind} [{}]", s.name, s.id, s.kind);
     if s.vessel {
@@ -526,7 +566,7 @@ fn days_here(o: &mut String, days: &[[u32; 2]]) {
     let _ = writeln!(o, "  Here on {word} {}.", spans.join(", "));
 }
 
-fn day_line(o: &mut String, day: u32, text: &str) {
+pub(super) fn day_line(o: &mut String, day: u32, text: &str) {
     let _ = if day == 0 { writeln!(o, "  Before day 1 - {text}") } else { writeln!(o, "  Day {day} - {text}") };
 }
 

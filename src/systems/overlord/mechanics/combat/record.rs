@@ -5,10 +5,10 @@
 
 use crate::core::battle::Role;
 use bevy_ecs::entity::Entity;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One battle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleRecord {
     /// Day of the month.
     pub day: u32,
@@ -28,7 +28,7 @@ pub struct BattleRecord {
     /// The rounds, in order; the rout round last (CMB-ROUT).
     pub rounds: Vec<RoundRecord>,
     /// The winning side, if any (CMB-RESULT).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<u8>,
     /// Why it ended: `wiped out`, `morale`, `no wounds` or `rounds`.
     pub ended: String,
@@ -48,7 +48,7 @@ pub struct BattleRecord {
 }
 
 /// One side of a battle.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SideRecord {
     /// Its factions' ids.
     pub factions: Vec<String>,
@@ -57,7 +57,7 @@ pub struct SideRecord {
 }
 
 /// A unit in a battle.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FighterRecord {
     /// Unit id.
     pub id: String,
@@ -72,7 +72,7 @@ pub struct FighterRecord {
     /// Figures alive at the end, after healing.
     pub survivors: u32,
     /// Whether it fled the battle (CMB-MOVES).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fled: bool,
     /// Where it stood at the start: rank and file names.
     pub position: String,
@@ -81,12 +81,12 @@ pub struct FighterRecord {
     #[serde(skip)]
     pub silent: bool,
     /// Its battle statistics (shown to the winners only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<BattleStats>,
 }
 
 /// A unit's battle statistics, per figure.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleStats {
     /// Melee attack.
     pub melee: i32,
@@ -105,25 +105,25 @@ pub struct BattleStats {
 }
 
 /// Ambush levels (CMB-AMBUSH).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AmbushRecord {
     /// Each side's level.
     pub levels: [i32; 2],
     /// Whether the defenders' higher level reversed the roles.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reversed: bool,
     /// The side that ambushed the other, and its lead.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambusher: Option<(u8, i32)>,
 }
 
 /// One round.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {
     /// Round number (the rout round follows the last).
     pub round: u32,
     /// Whether it is the rout round.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rout: bool,
     /// What happened, in order.
     pub lines: Vec<Line>,
@@ -132,7 +132,7 @@ pub struct RoundRecord {
 }
 
 /// One thing that happened in a round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Line {
     /// A unit moved.
@@ -149,7 +149,7 @@ pub enum Line {
         /// `MELEE`, `RANGED`, or the skill or item tag.
         action: String,
         /// The damage type of its hits, if the action has one (`firedam`…).
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         damage: Option<String>,
         /// Figures that attacked.
         figures: u32,
@@ -238,7 +238,7 @@ impl Line {
 }
 
 /// What one attack did to one unit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Blow {
     /// Unit id.
     pub unit: String,
@@ -251,7 +251,7 @@ pub struct Blow {
 }
 
 /// What a battle showed, by tag.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Used {
     /// Races.
     pub races: Vec<String>,
