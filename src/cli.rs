@@ -122,8 +122,8 @@ pub enum Command {
         maildir: PathBuf,
     },
     /// Write each faction's report mail of the latest turn into the outbox (once
-    /// per turn: the text report in the body, the JSON report and the order template
-    /// attached), and with --sendmail send every message waiting there.
+    /// per turn: the text report in the body, the JSON report, the HTML page and the
+    /// order template attached), and with --sendmail send every message waiting there.
     MailOut {
         /// The game directory.
         game_dir: PathBuf,
@@ -135,6 +135,20 @@ pub enum Command {
         /// Messages it refuses stay in the outbox.
         #[arg(long)]
         sendmail: Option<String>,
+    },
+    /// Serve the game to its players on the web: after logging in with its id and
+    /// password, a faction reads its reports and map, and writes orders in an editor
+    /// that checks them as they are typed (docs/web.md). Plain HTTP: put a TLS proxy
+    /// in front of it when it leaves the machine.
+    Serve {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// The address to listen on (port 0: any free port, printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// Threads answering requests.
+        #[arg(long, default_value_t = 4)]
+        threads: usize,
     },
     /// Print the newspaper published with a turn.
     Newspaper {
@@ -246,6 +260,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::MailIn { game_dir, maildir } => mail_in(&game_dir, &maildir),
         Command::MailOut { game_dir, turn, sendmail } => mail_out(&game_dir, turn, sendmail.as_deref()),
         Command::Newspaper { game_dir, turn } => newspaper(&game_dir, turn),
+        Command::Serve { game_dir, addr, threads } => serve(&game_dir, &addr, threads),
         Command::Run { game_dir, threads, no_progress } => run_turn(&game_dir, threads, !no_progress),
         Command::Report { game_dir, faction, turn, json, template, html } => {
             let kind = if html {
@@ -429,6 +444,20 @@ fn take_mail(game_dir: &Path, mail_file: &Path, store: bool) -> i32 {
         print!("\n{text}");
     }
     i32::from(said.failed)
+}
+
+fn serve(game_dir: &Path, addr: &str, threads: usize) -> i32 {
+    let result = GameDir::open(game_dir).and_then(|g| {
+        let server = crate::web::Server::new(systems::of_game(&g)?, g)?;
+        server.run(addr, threads, |bound| {
+            println!("serving {} on http://{bound}/", game_dir.display());
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        })
+    });
+    match result {
+        Ok(()) => 0,
+        Err(e) => fail(e),
+    }
 }
 
 fn mail_in(game_dir: &Path, maildir: &Path) -> i32 {

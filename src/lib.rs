@@ -6,3 +6,4 @@ pub mod cli;
 pub mod core;
 pub mod mailroom;
 pub mod systems;
+pub mod web;
