@@ -50,6 +50,9 @@ class Browser:
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.call("Page.enable")
         self.call("Runtime.enable")
+        # A phone's screen.
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 412, "height": 915, "deviceScaleFactor": 1, "mobile": True})
 
     def call(self, method, params=None):
         self.next_id += 1
@@ -90,6 +93,17 @@ class Browser:
     def go(self, url):
         self.call("Page.navigate", {"url": url})
         self.wait("document.readyState === 'complete' && location.href === %s" % json.dumps(url), "page " + url)
+
+    def shot(self, name):
+        """With OVERLORD_SCREENSHOTS=<dir>, saves the page as <dir>/<name>.png."""
+        where = os.environ.get("OVERLORD_SCREENSHOTS")
+        if not where:
+            return
+        import base64
+        os.makedirs(where, exist_ok=True)
+        png = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(os.path.join(where, name + ".png"), "wb") as f:
+            f.write(base64.b64decode(png))
 
     def close(self):
         try:
@@ -137,6 +151,7 @@ def run(b, base, game, faction, password):
         fail("the report lists no unit")
     if not b.js("!!document.querySelector('#map svg polygon')"):
         fail("the report has no map")
+    b.shot("report")
     title = b.js("document.title")
     if "[%s]" % faction not in title:
         fail("the report is not %s's: %s" % (faction, title))
@@ -155,6 +170,7 @@ def run(b, base, game, faction, password):
     b.call("Input.insertText", {"text": "FROBNICATE 12\n"})
     b.wait("document.getElementById('status').textContent === 'errors: see below'", "the error")
     errors = b.js("Array.from(document.querySelectorAll('#check .error')).map(e => e.textContent)")
+    b.shot("editor-error")
     if not any(("line %d:" % bad_line) in e for e in errors):
         fail("no error at line %d: %s" % (bad_line, errors))
 
@@ -167,6 +183,7 @@ def run(b, base, game, faction, password):
     # Submit, and find the file taken in.
     b.js("document.getElementById('submit').click(), true")
     b.wait("document.getElementById('status').textContent === 'taken in'", "the orders taken in")
+    b.shot("editor-taken-in")
     turns = sorted(d for d in os.listdir(os.path.join(game, "orders")) if d.isdigit())
     stored = os.path.join(game, "orders", turns[-1], faction + ".txt")
     if not os.path.isfile(stored):
