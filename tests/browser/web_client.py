@@ -54,7 +54,7 @@ class Browser:
         self.call("Emulation.setDeviceMetricsOverride",
                   {"width": 412, "height": 915, "deviceScaleFactor": 1, "mobile": True})
 
-    def call(self, method, params=None):
+    def call(self, method, params=None, quiet=False):
         self.next_id += 1
         msg = {"id": self.next_id, "method": method, "params": params or {}}
         if self.session and not method.startswith("Target."):
@@ -67,6 +67,8 @@ class Browser:
                 answer = json.loads(raw)
                 if answer.get("id") == self.next_id:
                     if "error" in answer:
+                        if quiet:
+                            return None
                         fail("%s: %s" % (method, answer["error"]))
                     return answer.get("result", {})
             chunk = os.read(self.from_r, 1 << 16)
@@ -82,13 +84,19 @@ class Browser:
         return r["result"].get("value")
 
     def wait(self, expression, what):
+        # While a page loads, its document may have no body yet, or the context
+        # may go away under the call: that is "not yet", not a failure.
+        guarded = "(function () { try { return (%s); } catch (e) { return null; } })()" % expression
         deadline = time.time() + TIMEOUT
         while time.time() < deadline:
-            value = self.js(expression)
+            r = self.call("Runtime.evaluate", {"expression": guarded, "returnByValue": True}, quiet=True)
+            value = r and "exceptionDetails" not in r and r["result"].get("value")
             if value:
                 return value
             time.sleep(0.1)
-        fail("waited in vain for " + what + "; the page says:\n" + str(self.js("document.body.innerText"))[:3000])
+        page = self.call("Runtime.evaluate", {"expression": "document.body && document.body.innerText",
+                                                "returnByValue": True}, quiet=True)
+        fail("waited in vain for " + what + "; the page says:\n" + str(page)[:3000])
 
     def go(self, url):
         self.call("Page.navigate", {"url": url})
