@@ -12,9 +12,9 @@
 //! not a value of the type (cut short, damaged, an unknown field, a type that asks
 //! for `deserialize_any`) give an [`Error`], never a panic.
 
+use super::FastMap;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
 use serde::ser::{self, Serialize};
-use std::collections::HashMap;
 
 /// Why a value could not be written or read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +48,7 @@ fn fail<T>(what: &str) -> Result<T> {
 
 /// `value` in the binary form.
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut w = Writer { out: Vec::new(), names: HashMap::new() };
+    let mut w = Writer { out: Vec::new(), names: FastMap::default() };
     value.serialize(&mut w)?;
     Ok(w.out)
 }
@@ -69,8 +69,11 @@ const MAX_DEPTH: usize = 200;
 
 struct Writer {
     out: Vec<u8>,
-    /// Names written so far (struct fields, variants), with their numbers.
-    names: HashMap<&'static str, u32>,
+    /// Names written so far (struct fields, variants), with their numbers, by
+    /// where the name lies in the program: the derives pass the same `&'static str`
+    /// for a field each time, so no name is hashed or compared byte by byte. One
+    /// name at two addresses is written in full twice and read back right.
+    names: FastMap<(usize, usize), u32>,
 }
 
 impl Writer {
@@ -90,11 +93,12 @@ impl Writer {
     }
     /// A name: 0 and the name the first time, its number + 1 after.
     fn name(&mut self, name: &'static str) {
-        match self.names.get(name) {
+        let key = (name.as_ptr() as usize, name.len());
+        match self.names.get(&key) {
             Some(&n) => self.varint(u64::from(n) + 1),
             None => {
                 let n = self.names.len() as u32;
-                self.names.insert(name, n);
+                self.names.insert(key, n);
                 self.varint(0);
                 self.bytes(name.as_bytes());
             }

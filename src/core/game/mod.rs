@@ -262,7 +262,11 @@ impl GameDir {
         let t = Instant::now();
         let dir = self.turn_dir(turn).join("state");
         let diags = S::validate(rules, &state, &self.root.join("rules"), &dir);
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state validated");
+        tracing::debug!(
+            seconds = t.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "state validated"
+        );
         if diags.iter().any(|d| d.is_error()) {
             return Err(diag_error(&dir, &diags));
         }
@@ -338,7 +342,11 @@ impl GameDir {
         let words = S::words(&rules);
         let t = Instant::now();
         let state = self.checked_state::<S>(current, &rules)?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "state loaded and validated");
+        tracing::debug!(
+            seconds = t.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "state loaded and validated"
+        );
         let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
         let articles = mail::articles(S::game(&state), &S::factions(&state), &mail.articles);
@@ -359,14 +367,14 @@ impl GameDir {
         tracing::info!(turn = next, order_files = pending.len(), "running turn");
         let mut engine = Engine::<S>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "world built");
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "world built");
         engine.defer_reports();
         engine.submit(files);
         engine.deliver(mail.inbox);
         let t = Instant::now();
         engine.run_turn(on_tick);
         let run_time = t.elapsed();
-        tracing::info!(seconds = run_time.as_secs_f64(), "month run");
+        tracing::info!(seconds = run_time.as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "month run");
         let newspaper = mail::newspaper(next, &S::headlines(engine.world()), &articles);
         let order_files = pending.len();
         let mut inputs: Vec<FolderFile> = pending
@@ -461,13 +469,25 @@ impl GameDir {
         if let Ok(bytes) = index {
             w.write(&[(PathBuf::from(index::FILE), bytes)]).map_err(io)?;
         }
-        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "state written");
+        tracing::debug!(
+            seconds = started.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "state written"
+        );
         for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
             w.write(&batch).map_err(io)?;
         }
-        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "reports written");
+        tracing::debug!(
+            seconds = started.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "reports written"
+        );
         w.finish().map_err(io)?;
-        tracing::debug!(seconds = started.elapsed().as_secs_f64(), "turn flushed");
+        tracing::debug!(
+            seconds = started.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "turn flushed"
+        );
         fsutil::commit(&partial, &target).map_err(|e| GameError::io(&target, e))?;
         tracing::info!(turn, "turn written");
         Ok(TurnSummary {

@@ -73,10 +73,12 @@ pub struct FactionRole {
 /// A faction that needs more control points than it has, by this many; set by the
 /// control-point check for the rest of the month (CP-IDLE, CP-BATTLE).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct OverControl(pub u64);
 
 /// A faction that lost its last unit (UNIT-FACTION-DEATH).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct Destroyed;
 
 /// How a faction's player is reached: the password of its order files and the
@@ -313,6 +315,7 @@ pub struct Offer {
 /// The day a leader last asked for recruits: it cannot move that day, as its
 /// recruits join at the day's end (ORD-RECRUIT). Not saved: it matters for one day.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct Hiring(pub u32);
 
 /// A location's market (MKT-EXIST): what the place itself sells and buys this
@@ -577,6 +580,7 @@ pub struct Orders(pub Vec<crate::systems::overlord::orders::queue::Queued>);
 /// A unit that refuses to act for the rest of the month (CP-IDLE): it runs no
 /// orders. Added by the control-point check, removed when the month starts.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct Refusing;
 
 /// A unit on a journey (MOV-BUSY, SCH-MOVING): it runs no orders and cannot be
@@ -584,6 +588,7 @@ pub struct Refusing;
 /// [`At`] is where it is seen: `from` for the first half of the journey (rounded
 /// down), then `to` (MOV-HALF). Added and removed by the movement mechanic.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct Journey {
     /// Where the journey started.
     pub from: Entity,
@@ -611,6 +616,7 @@ impl Journey {
 /// A unit on guard (GUARD, PATROL): the last day its guard order ran. On that day
 /// its full-day order works at half efficiency (GRD-HALF).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(storage = "SparseSet")]
 pub struct OnGuard(pub u32);
 
 /// Something that happened to an entity, dated.

@@ -56,6 +56,7 @@ impl Plugin for AllegiancePlugin {
 /// month's end. It lives only within the month (the turn applies it), so it is not
 /// saved.
 #[derive(Component, Debug, Clone, Copy)]
+#[component(storage = "SparseSet")]
 pub struct Pledge {
     /// The faction the unit joins.
     pub faction: Entity,
