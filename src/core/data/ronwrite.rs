@@ -19,7 +19,13 @@ use std::fmt::Write as _;
 /// `depth` levels of indentation; `None` when the value needs a feature this
 /// writer leaves to `ron`.
 pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T, depth: usize) -> Option<String> {
-    let mut w = Writer { out: String::new(), depth_limit: depth, indent: 0, is_empty: None };
+    to_string_pretty_in(String::new(), value, depth)
+}
+
+/// As [`to_string_pretty`], written after what `out` holds (an empty string with
+/// room for the text saves growing it).
+pub fn to_string_pretty_in<T: Serialize + ?Sized>(out: String, value: &T, depth: usize) -> Option<String> {
+    let mut w = Writer { out, depth_limit: depth, indent: 0, is_empty: None };
     value.serialize(&mut w).ok()?;
     Some(w.out)
 }

@@ -97,6 +97,109 @@ impl TreeWriter {
     }
 }
 
+/// Where a turn's files go as they are made: straight to a [`TreeWriter`], or, with
+/// a thread to spare, to a thread that writes them while the next ones are made.
+/// At most one batch waits for that thread, so memory holds at most the batch being
+/// made, the one waiting and the one being written. Files are written in the order
+/// they are given either way.
+pub enum Sink<'scope> {
+    /// Written by the caller.
+    Direct(TreeWriter),
+    /// Written by a thread of the scope.
+    Piped {
+        /// Work on its way (`None` once closed).
+        to: Option<std::sync::mpsc::SyncSender<Piped>>,
+        /// The writing thread, which gives the writer back when the batches end
+        /// (`None` once joined).
+        writer: Option<std::thread::ScopedJoinHandle<'scope, std::io::Result<TreeWriter>>>,
+    },
+}
+
+/// What the writing thread of a [`Sink`] is given.
+pub enum Piped {
+    /// Files to write.
+    Files(Vec<(PathBuf, Vec<u8>)>),
+    /// Said back once everything given before is written.
+    Settled(std::sync::mpsc::SyncSender<()>),
+}
+
+impl<'scope> Sink<'scope> {
+    /// Writes through `w`, on a thread of `scope` when `piped`.
+    pub fn new<'env>(mut w: TreeWriter, piped: bool, scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
+        if !piped {
+            return Sink::Direct(w);
+        }
+        let (to, from) = std::sync::mpsc::sync_channel::<Piped>(1);
+        let writer = scope.spawn(move || {
+            for work in from {
+                match work {
+                    Piped::Files(batch) => w.write(&batch)?,
+                    Piped::Settled(back) => {
+                        let _ = back.send(());
+                    }
+                }
+            }
+            Ok(w)
+        });
+        Sink::Piped { to: Some(to), writer: Some(writer) }
+    }
+
+    /// Writes `files`, or hands them to the writing thread.
+    pub fn write(&mut self, files: Vec<(PathBuf, Vec<u8>)>) -> std::io::Result<()> {
+        match self {
+            Sink::Direct(w) => w.write(&files),
+            Sink::Piped { .. } => self.send(Piped::Files(files)),
+        }
+    }
+
+    /// Returns once every file given so far is written (what reads them back from
+    /// the folder, as the mail index's stamps do, needs them there).
+    pub fn settle(&mut self) -> std::io::Result<()> {
+        if let Sink::Piped { .. } = self {
+            let (back, settled) = std::sync::mpsc::sync_channel(1);
+            self.send(Piped::Settled(back))?;
+            if settled.recv().is_err() {
+                return self.stopped();
+            }
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, work: Piped) -> std::io::Result<()> {
+        let Sink::Piped { to, .. } = self else { return Ok(()) };
+        match to.as_ref().map(|t| t.send(work)) {
+            Some(Ok(())) => Ok(()),
+            _ => self.stopped(),
+        }
+    }
+
+    /// The writing thread stopped: its error.
+    fn stopped(&mut self) -> std::io::Result<()> {
+        let Sink::Piped { to, writer } = self else { return Ok(()) };
+        to.take();
+        match writer.take().map(join) {
+            Some(Err(e)) => Err(e),
+            _ => Err(std::io::Error::other("the turn's files are no longer being written")),
+        }
+    }
+
+    /// Waits until every file given is written, and gives the writer back; the
+    /// first error of the writing thread, if it stopped on one.
+    pub fn close(self) -> std::io::Result<TreeWriter> {
+        match self {
+            Sink::Direct(w) => Ok(w),
+            Sink::Piped { to, writer } => {
+                drop(to);
+                writer.map_or_else(|| Err(std::io::Error::other("the turn's files were not all written")), join)
+            }
+        }
+    }
+}
+
+fn join(h: std::thread::ScopedJoinHandle<'_, std::io::Result<TreeWriter>>) -> std::io::Result<TreeWriter> {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
 /// Beyond the turn's own bytes, how much of other writers' unwritten data a flush
 /// of the whole file system may wait for.
 const STRANGERS_DIRTY: u64 = 32 << 20;
@@ -248,6 +351,56 @@ pub fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::{Sink, TreeWriter};
+    use std::path::PathBuf;
+
+    fn files(names: &[&str]) -> Vec<(PathBuf, Vec<u8>)> {
+        names.iter().map(|n| (PathBuf::from(n), n.as_bytes().to_vec())).collect()
+    }
+
+    /// Piped or not, every file given is there once the sink is closed, and what
+    /// was given before a settle is there when it returns.
+    #[test]
+    fn a_sink_writes_every_file_given_and_settles_on_demand() {
+        for piped in [false, true] {
+            let t = tempfile::tempdir().unwrap();
+            let root = t.path().join("turn");
+            std::thread::scope(|s| {
+                let mut sink = Sink::new(TreeWriter::new(&root).unwrap(), piped, s);
+                sink.write(files(&["state/a", "state/b"])).unwrap();
+                sink.settle().unwrap();
+                assert_eq!(std::fs::read(root.join("state/b")).unwrap(), b"state/b", "piped {piped}");
+                for i in 0..20 {
+                    sink.write(files(&[&format!("reports/{i}")])).unwrap();
+                }
+                let w = sink.close().unwrap();
+                assert_eq!(w.written.len(), 22);
+                assert_eq!(w.written[2], PathBuf::from("reports/0"), "in the order given");
+                w.finish().unwrap();
+            });
+            assert_eq!(std::fs::read_dir(root.join("reports")).unwrap().count(), 20);
+        }
+    }
+
+    /// A file the writing thread cannot write stops it, and its error comes back,
+    /// at the latest when the sink is closed.
+    #[test]
+    fn a_sink_gives_back_the_writing_error() {
+        for piped in [false, true] {
+            let t = tempfile::tempdir().unwrap();
+            std::thread::scope(|s| {
+                let mut sink = Sink::new(TreeWriter::new(t.path()).unwrap(), piped, s);
+                let mut failed = sink.write(files(&["../outside"])).err();
+                for i in 0..5 {
+                    failed = failed.or(sink.write(files(&[&format!("r{i}")])).err());
+                }
+                let err = failed.or(sink.close().err()).expect("an error");
+                assert!(err.to_string().contains("not a plain path"), "piped {piped}: {err}");
+            });
+            assert!(!t.path().join("r4").exists() || !piped);
+        }
+    }
+
     #[test]
     fn the_whole_file_system_is_flushed_only_when_others_have_little_unwritten() {
         let mb = 1 << 20;

@@ -431,15 +431,12 @@ impl GameDir {
         // in memory: the state first, then the reports a batch of factions at a time.
         let started = Instant::now();
         let io = |e| GameError::io(&partial, e);
-        let mut w = fsutil::TreeWriter::new(&partial).map_err(io)?;
+        let w = fsutil::TreeWriter::new(&partial).map_err(io)?;
         let world = engine.world();
         let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         let reports = S::reports(world);
         let factions = reports.factions();
         let mut batches = batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)).into_iter();
-        // With threads to spare, the state is extracted and written out while the
-        // first batch of reports is made: both only read the world. The files are
-        // written in the same order either way.
         // The mail index's records are made with the state; the index is written
         // once the state's files are, and names them.
         let state_and_records = || {
@@ -448,41 +445,55 @@ impl GameDir {
                 (state, files, records)
             })
         };
-        let (made, first) = if threads <= 1 {
-            (state_and_records(), batches.next().map(|b| reports.files(b, threads)))
-        } else {
-            std::thread::scope(|s| {
+        let units = std::thread::scope(|s| -> std::io::Result<usize> {
+            // With threads to spare, files are written on a thread of their own
+            // while the next ones are made, and the state is extracted and written
+            // out while the first batch of reports is made: all of them only read
+            // the world. The files are written in the same order either way.
+            let mut sink = fsutil::Sink::new(w, threads > 1, s);
+            let (made, first) = if threads <= 1 {
+                (state_and_records(), batches.next().map(|b| reports.files(b, threads)))
+            } else {
                 let job = s.spawn(state_and_records);
                 let first = batches.next().map(|b| reports.files(b, threads));
                 (job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), first)
-            })
-        };
-        let (state, files, records) = made.map_err(io)?;
-        w.write(&files).map_err(io)?;
-        drop(files);
-        w.write(&more(&state)).map_err(io)?;
-        let units = S::units(&state);
-        drop(state);
-        let index = records
-            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
-            .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
-        if let Ok(bytes) = index {
-            w.write(&[(PathBuf::from(index::FILE), bytes)]).map_err(io)?;
-        }
-        tracing::debug!(
-            seconds = started.elapsed().as_secs_f64(),
-            peak_mb = crate::core::alloc::peak_mb(),
-            "state written"
-        );
-        for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
-            w.write(&batch).map_err(io)?;
-        }
-        tracing::debug!(
-            seconds = started.elapsed().as_secs_f64(),
-            peak_mb = crate::core::alloc::peak_mb(),
-            "reports written"
-        );
-        w.finish().map_err(io)?;
+            };
+            let (state, files, records) = made?;
+            sink.write(files)?;
+            sink.write(more(&state))?;
+            let units = S::units(&state);
+            drop(state);
+            // The index names the state's files as they lie in the folder.
+            sink.settle()?;
+            let index = records
+                .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
+                .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
+            if let Ok(bytes) = index {
+                sink.write(vec![(PathBuf::from(index::FILE), bytes)])?;
+            }
+            tracing::debug!(
+                seconds = started.elapsed().as_secs_f64(),
+                peak_mb = crate::core::alloc::peak_mb(),
+                "state made"
+            );
+            for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
+                sink.write(batch)?;
+            }
+            tracing::debug!(
+                seconds = started.elapsed().as_secs_f64(),
+                peak_mb = crate::core::alloc::peak_mb(),
+                "reports made"
+            );
+            let w = sink.close()?;
+            tracing::debug!(
+                seconds = started.elapsed().as_secs_f64(),
+                peak_mb = crate::core::alloc::peak_mb(),
+                "turn written"
+            );
+            w.finish()?;
+            Ok(units)
+        })
+        .map_err(io)?;
         tracing::debug!(
             seconds = started.elapsed().as_secs_f64(),
             peak_mb = crate::core::alloc::peak_mb(),
@@ -733,7 +744,10 @@ fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<in
     let game = index::GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn };
     let factions = S::factions(state).into_iter().map(index::FactionRecord::from);
     let kept = S::mail_rules(rules);
-    index::records(game, kept.as_ref().unwrap_or(rules), factions, |out| S::mail_records(state, out))
+    let t = Instant::now();
+    let records = index::records(game, kept.as_ref().unwrap_or(rules), factions, |out| S::mail_records(state, out));
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "mail index made");
+    records
 }
 
 /// What the index of turn `turn`, whose folder is (or is being written as)
@@ -746,7 +760,9 @@ fn index_meta<S: GameSystem>(root: &Path, turn: u32, turn_dir: &Path) -> Result<
 
 /// The state folder's files of the world as it stands, and the state itself.
 fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result<(S::State, Vec<TurnFile>)> {
+    let t = Instant::now();
     let mut state = S::extract(world);
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "state extracted");
     // Passwords are written hashed, whatever the world held (a scenario's in clear,
     // one a player changed this turn).
     let (game, turn) = (S::game(&state).name.to_string(), S::game(&state).turn);
@@ -754,6 +770,7 @@ fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result
     let mut files: Vec<TurnFile> =
         S::state_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
     files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "state files made");
     Ok((state, files))
 }
 

@@ -5,7 +5,7 @@
 
 use super::rules::*;
 use super::scenario::*;
-use crate::core::data::{find_ruleset_dir, read_ron, to_ron, write_atomic};
+use crate::core::data::{find_ruleset_dir, read_ron, ron_list_file, to_ron, write_atomic};
 use crate::core::diag::Diagnostic;
 use crate::core::engine::plan::TurnPlan;
 use serde::Serialize;
@@ -318,10 +318,10 @@ pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8
     Ok(vec![
         // The start places one to a line.
         (STATE_FILES[0], one(&s.game, 4)?),
-        (STATE_FILES[1], one(&s.factions, 2)?),
-        (STATE_FILES[2], one(&s.locations, 2)?),
-        (STATE_FILES[3], one(&s.structures, 2)?),
-        (STATE_FILES[4], one(&s.units, 2)?),
+        (STATE_FILES[1], ron_list_file(&s.factions, 2)?),
+        (STATE_FILES[2], ron_list_file(&s.locations, 2)?),
+        (STATE_FILES[3], ron_list_file(&s.structures, 2)?),
+        (STATE_FILES[4], ron_list_file(&s.units, 2)?),
     ])
 }
 
@@ -344,6 +344,24 @@ mod tests {
     fn by_ron<T: Serialize + ?Sized>(v: &T, depth: usize) -> String {
         let cfg = ron::ser::PrettyConfig::new().depth_limit(depth).indentor("  ").struct_names(false);
         ron::Options::default().to_string_pretty(v, cfg).unwrap()
+    }
+
+    /// A list file is made in one buffer of about its size: the same bytes, and no
+    /// buffer grown by doubling (which holds up to twice the text).
+    #[test]
+    fn list_files_are_written_in_a_buffer_of_their_size() {
+        use crate::core::data::{ron_file, ron_list_file};
+        let s = &crate::systems::overlord::testkit::alpha();
+        let sizes = |b: &Vec<u8>| (b.len(), b.capacity());
+        for (name, list, ron) in [
+            ("units", ron_list_file(&s.units, 2).unwrap(), ron_file(&s.units, 2).unwrap()),
+            ("locations", ron_list_file(&s.locations, 2).unwrap(), ron_file(&s.locations, 2).unwrap()),
+            ("factions", ron_list_file(&s.factions, 2).unwrap(), ron_file(&s.factions, 2).unwrap()),
+        ] {
+            assert_eq!(list, ron, "{name}");
+            let (len, cap) = sizes(&list);
+            assert!(cap >= len && cap <= len + len / 3, "{name}: {len} bytes in a buffer of {cap}");
+        }
     }
 
     #[test]

@@ -409,10 +409,12 @@ pub struct StructureKind(pub usize);
 
 // ------------------------------------------------------------------ units
 
-/// Marks a unit; holds the part of its record no mechanic touches.
-#[derive(Component, Debug, Clone, Default)]
+/// Marks a unit. Its record lives in the components beside it, every field of
+/// it: no copy of the scenario's record is kept while the month runs
+/// ([`super::extract`] puts the record together again).
+#[derive(Component, Debug, Clone, Copy, Default)]
 #[require(UnitSettings, SkillTarget, Description, Tactics, CombatOrders)]
-pub struct Unit(pub(in crate::systems::overlord::world) data::Unit);
+pub struct Unit;
 
 /// A unit's switches (SET-*).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

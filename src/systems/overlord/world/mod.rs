@@ -379,7 +379,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 (Seq(seq as u32), Id(id.clone()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
                 (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
                 presentation,
-                Unit(u),
+                Unit,
             ))
             .id();
         if let Some(j) = journey {
@@ -578,50 +578,54 @@ pub fn extract(world: &World) -> Scenario {
         .iter()
         .map(|&e| {
             let r = world.entity(e);
-            let mut u = r.get::<Unit>().expect("unit entity").0.clone();
-            u.id = r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default();
-            u.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
-            u.faction = r.get::<Owner>().map(|o| id_of(o.0)).unwrap_or_default();
-            u.race = r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default();
-            u.figures = r.get::<Figures>().map_or(0, |f| f.0);
-            if let Some(at) = r.get::<At>() {
-                u.location = id_of(at.location);
-                u.structure = at.structure.map(id_of);
+            // Every field named: a field added to the record and not put back
+            // here does not compile.
+            let (location, structure) =
+                r.get::<At>().map_or((Tag::new(), None), |at| (id_of(at.location), at.structure.map(id_of)));
+            data::Unit {
+                id: r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default(),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                faction: r.get::<Owner>().map(|o| id_of(o.0)).unwrap_or_default(),
+                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+                figures: r.get::<Figures>().map_or(0, |f| f.0),
+                location,
+                structure,
+                stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(id_of),
+                journey: r.get::<Journey>().map(|j| data::Journey {
+                    from: id_of(j.from),
+                    to: id_of(j.to),
+                    mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                    days: j.days,
+                    elapsed: j.elapsed,
+                    kind: j.kind,
+                }),
+                items: r
+                    .get::<Inventory>()
+                    .map(|inv| {
+                        inv.0
+                            .iter()
+                            .map(|h| ItemHolding(catalog.item_tag(h.item).to_string(), h.count, h.equipped))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                skills: r
+                    .get::<Skills>()
+                    .map(|s| {
+                        s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect()
+                    })
+                    .unwrap_or_default(),
+                production: r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x)),
+                effects: effects_data(catalog, r.get::<Effects>()),
+                orders: r
+                    .get::<Orders>()
+                    .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+                    .unwrap_or_default(),
+                settings: r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default(),
+                target: r.get::<SkillTarget>().and_then(|t| t.0.clone()),
+                description: r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default(),
+                tactics: r.get::<Tactics>().and_then(|t| t.0.clone()),
+                combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
             }
-            u.stack_leader = r.get::<StackLeader>().and_then(|s| s.0).map(id_of);
-            u.journey = r.get::<Journey>().map(|j| data::Journey {
-                from: id_of(j.from),
-                to: id_of(j.to),
-                mode: catalog.rules.movement.modes[j.mode].tag.clone(),
-                days: j.days,
-                elapsed: j.elapsed,
-                kind: j.kind,
-            });
-            u.items = r
-                .get::<Inventory>()
-                .map(|inv| {
-                    inv.0
-                        .iter()
-                        .map(|h| ItemHolding(catalog.item_tag(h.item).to_string(), h.count, h.equipped))
-                        .collect()
-                })
-                .unwrap_or_default();
-            u.skills = r
-                .get::<Skills>()
-                .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
-                .unwrap_or_default();
-            u.production = r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x));
-            u.effects = effects_data(catalog, r.get::<Effects>());
-            u.orders = r
-                .get::<Orders>()
-                .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
-                .unwrap_or_default();
-            u.settings = r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default();
-            u.target = r.get::<SkillTarget>().and_then(|t| t.0.clone());
-            u.description = r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default();
-            u.tactics = r.get::<Tactics>().and_then(|t| t.0.clone());
-            u.combat_orders = r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default();
-            u
         })
         .collect();
     Scenario { game, factions, locations, structures, units, orders: Vec::new() }
@@ -658,7 +662,6 @@ pub struct NewUnit {
 /// lists it in the directory right after `after`.
 pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
     let seq = world.resource::<Directory>().next_seq(Kind::Unit);
-    let cold = data::Unit { id: n.id.clone(), name: n.name.clone(), ..Default::default() };
     let e = world
         .spawn((
             Seq(seq),
@@ -675,7 +678,7 @@ pub fn spawn_unit(world: &mut World, n: NewUnit) -> Entity {
             Production::default(),
             Orders(n.orders),
             Events::default(),
-            Unit(cold),
+            Unit,
         ))
         .id();
     world.resource_mut::<Directory>().insert_unit_after(&n.id, e, n.after);
