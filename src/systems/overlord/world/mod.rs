@@ -20,7 +20,11 @@ use resources::{Directory, Game, Kind, Month, Randomness, Submissions};
 
 /// Whether unit `u` has `req`: the skill at that level or better.
 pub fn meets(world: &World, u: Entity, req: &data::SkillLevelReq) -> bool {
-    let catalog = world.resource::<Catalog>();
+    meets_in(world.resource::<Catalog>(), world, u, req)
+}
+
+/// [`meets`], with the world's catalogue at hand.
+pub fn meets_in(catalog: &Catalog, world: &World, u: Entity, req: &data::SkillLevelReq) -> bool {
     let Some(skill) = catalog.skill(&req.skill) else { return false };
     world.get::<Skills>(u).is_some_and(|s| s.level(catalog, skill) >= req.level)
 }

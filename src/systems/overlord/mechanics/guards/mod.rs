@@ -42,7 +42,6 @@ use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Titles};
-use crate::systems::overlord::world::meets;
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
@@ -60,11 +59,23 @@ pub struct TitleIndex {
 
 /// The units on guard on `day`, by place, in report order; built at the first
 /// arrival of the day.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Default)]
 struct GuardPosts {
+    /// The query that finds them, kept from day to day.
+    query: Option<QueryState<(Entity, &'static OnGuard, &'static At, &'static Seq), Without<Journey>>>,
     /// Turn and day.
     day: (u32, u32),
-    by_place: EntityHashMap<Vec<Entity>>,
+    /// Every unit on guard, place after place, each place's in report order.
+    guards: Vec<Entity>,
+    /// Each place's guards: where they start in `guards`, and how many.
+    by_place: EntityHashMap<(u32, u32)>,
+}
+
+impl GuardPosts {
+    /// The units on guard at `place`, in report order.
+    fn at(&self, place: Entity) -> &[Entity] {
+        self.by_place.get(&place).map_or(&[], |&(start, n)| &self.guards[start as usize..(start + n) as usize])
+    }
 }
 
 /// Registers GUARD and PATROL, guards what arrives ([`ArrivalGate`]), indexes
@@ -139,9 +150,8 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     let Some(f) = act.faction_of(me) else { return Outcome::NotNow };
     let npc = act.world.get::<FactionRole>(f).is_some_and(|x| x.npc);
     if !npc {
-        let req = act.catalog().rules.info.parameters.guard_skill.clone();
-        if let Some(req) = req
-            && !meets(act.world, me, &req)
+        if let Some(req) = &act.catalog.rules.info.parameters.guard_skill
+            && !act.meets(me, req)
         {
             return Outcome::Invalid(format!("guarding needs level {} in {}", req.level, req.skill));
         }
@@ -151,8 +161,14 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
         }
     }
     let day = act.day;
-    let before = act.world.get::<OnGuard>(me).map(|g| g.0);
-    act.world.entity_mut(me).insert(OnGuard(day));
+    let mut unit = act.world.entity_mut(me);
+    let before = match unit.get_mut::<OnGuard>() {
+        Some(mut g) => Some(std::mem::replace(&mut g.0, day)),
+        None => {
+            unit.insert(OnGuard(day));
+            None
+        }
+    };
     // Said once per stretch on guard, not every day.
     if before != Some(day.saturating_sub(1)) {
         let here = act.name(at.location);
@@ -165,22 +181,30 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
 fn ensure_posts(world: &mut World, day: u32) {
     let when = (world.resource::<Clock>().turn, day);
     if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when) {
-        let mut q = world.query_filtered::<(Entity, &OnGuard, &At, &Seq), Without<Journey>>();
-        let mut v: Vec<(u32, Entity, Entity)> =
-            q.iter(world).filter(|(_, g, _, _)| g.0 == day).map(|(e, _, at, s)| (s.0, e, at.location)).collect();
-        v.sort_unstable();
-        let mut by_place: EntityHashMap<Vec<Entity>> = EntityHashMap::default();
-        for (_, e, l) in v {
-            by_place.entry(l).or_default().push(e);
+        let old = world.remove_resource::<GuardPosts>().unwrap_or_default();
+        let mut q = old.query.unwrap_or_else(|| world.query_filtered());
+        // By place, then report order: the place's entity and the unit's position
+        // in one key.
+        let mut v: Vec<(u64, Entity, Entity)> = q
+            .iter(world)
+            .filter(|(_, g, _, _)| g.0 == day)
+            .map(|(e, _, at, s)| ((u64::from(at.location.index_u32()) << 32) | u64::from(s.0), at.location, e))
+            .collect();
+        v.sort_unstable_by_key(|x| x.0);
+        let mut by_place: EntityHashMap<(u32, u32)> = EntityHashMap::default();
+        by_place.reserve(v.len());
+        for (i, &(_, l, _)) in v.iter().enumerate() {
+            by_place.entry(l).or_insert((i as u32, 0)).1 += 1;
         }
-        world.insert_resource(GuardPosts { day: when, by_place });
+        let guards = v.into_iter().map(|(_, _, e)| e).collect();
+        world.insert_resource(GuardPosts { query: Some(q), day: when, guards, by_place });
     }
 }
 
 /// The units on guard today at `place`, in report order.
 fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
     ensure_posts(world, day);
-    world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default()
+    world.resource::<GuardPosts>().at(place).to_vec()
 }
 
 /// The first unit on guard today at `place` whose faction does not grant unit `u`
@@ -191,7 +215,7 @@ pub fn guard_against(world: &mut World, place: Entity, u: Entity, what: StanceGr
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
     let f = world.get::<Owner>(u)?.0;
-    let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
+    let posts = world.resource::<GuardPosts>().at(place);
     // Most guards are the unit's own faction's: stances are looked up only for others.
     posts
         .iter()
@@ -211,7 +235,7 @@ pub fn embargo(world: &mut World, place: Entity, u: Entity) -> Option<String> {
     let day = world.resource::<Clock>().tick;
     ensure_posts(world, day);
     let f = world.get::<Owner>(u)?.0;
-    let posts = world.resource::<GuardPosts>().by_place.get(&place)?;
+    let posts = world.resource::<GuardPosts>().at(place);
     let g = posts.iter().copied().find(|&g| {
         world.get::<Owner>(g).is_some_and(|o| o.0 != f && diplomacy::grants_unit(world, o.0, u, StanceGrant::Embargo))
     })?;
@@ -300,7 +324,7 @@ pub fn guard_clashes(world: &mut World) {
         .resource::<GuardPosts>()
         .by_place
         .iter()
-        .filter(|(_, g)| g.len() > 1)
+        .filter(|(_, g)| g.1 > 1)
         .map(|(&l, _)| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l))
         .collect();
     if places.is_empty() {
@@ -308,10 +332,9 @@ pub fn guard_clashes(world: &mut World) {
     }
     places.sort_unstable();
     for (_, place) in places {
-        let guards = world.resource::<GuardPosts>().by_place.get(&place).cloned().unwrap_or_default();
         // Each faction's first guard here, in report order.
         let mut firsts: Vec<(Entity, Entity)> = Vec::new();
-        for g in guards {
+        for &g in world.resource::<GuardPosts>().at(place) {
             if let Some(f) = world.get::<Owner>(g).map(|o| o.0)
                 && !firsts.iter().any(|x| x.0 == f)
             {

@@ -22,7 +22,7 @@
 
 use crate::systems::overlord::data::SkillFlag;
 use crate::systems::overlord::mechanics::intake::NewIds;
-use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, Visiting};
+use crate::systems::overlord::mechanics::scheduler::{Act, DropOrders, OrderHandlers, Visiting};
 use crate::systems::overlord::mechanics::study::SkillTree;
 use crate::systems::overlord::orders::line::is_new_id_of;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
@@ -239,7 +239,7 @@ fn merge(act: &mut Act, entry: &mut Entry) -> Outcome {
     act.event(target, format!("{moving} figures joined from {me_name}."));
     if moving == figures {
         // A stockpile keeps the items, and no orders.
-        act.world.resource_mut::<Visiting>().wipe_orders(me);
+        act.world.entity_mut(me).insert(DropOrders);
         act.log("The unit is now a stockpile.".to_string());
     }
     Outcome::Ran(Progress::Done)

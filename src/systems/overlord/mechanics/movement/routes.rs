@@ -240,33 +240,48 @@ pub enum Toward<'a> {
 /// coming month (MOV-RATE, CLI-REPORT).
 pub fn exits_now(world: &World, l: Entity) -> Vec<(String, Entity, Vec<Option<u32>>)> {
     let catalog = world.resource::<Catalog>();
-    let Some(tables) = world.get_resource::<super::Travel>() else { return Vec::new() };
-    let Some(exits) = world.get::<Exits>(l) else { return Vec::new() };
+    let directions = &catalog.rules.movement.directions;
+    let mut out = Vec::new();
+    legs_now(world, l, |dir, to, tables, leg| out.push((directions[dir].tag.clone(), to, tables.days(catalog, leg))));
+    out
+}
+
+/// The exits of location `l` with the fewest days any mode takes each way under
+/// the destination's current weather ([`exits_now`] without the list by mode).
+pub fn least_days_now(world: &World, l: Entity) -> Vec<(Entity, Option<u32>)> {
+    let catalog = world.resource::<Catalog>();
+    let mut out = Vec::new();
+    legs_now(world, l, |_, to, tables, leg| out.push((to, tables.least_days(catalog, leg))));
+    out
+}
+
+/// Calls `each(direction, destination, tables, leg)` for each exit of `l`, in data
+/// order, with the leg as it is travelled in the coming month.
+fn legs_now(world: &World, l: Entity, mut each: impl FnMut(usize, Entity, &super::travel::TravelTables, &Leg)) {
+    let catalog = world.resource::<Catalog>();
+    let Some(tables) = world.get_resource::<super::Travel>() else { return };
+    let Some(exits) = world.get::<Exits>(l) else { return };
     let routes = world.get_resource::<Routes>();
     // The coming month's season: the report lists travel for the month ahead.
     let months = catalog.rules.climate.months.len().max(1) as u32;
     let season = world
         .get_resource::<crate::systems::overlord::world::resources::Month>()
         .and_then(|m| catalog.season_index((m.0 + 1) % months));
-    let directions = &catalog.rules.movement.directions;
     let inner = |e: Entity| world.get::<Within>(e).is_some_and(|w| w.inner);
-    exits
-        .0
-        .iter()
-        .filter_map(|x| {
-            let terrain = world.get::<Terrain>(x.to)?;
-            let leg = Leg {
-                terrain: terrain.0,
-                weather: world.get::<Weather>(x.to).and_then(|w| w.0),
-                mode: x.mode,
-                days: x.days,
-                inner: inner(l) || inner(x.to),
-                coast: routes.map_or(Coast::Open, |r| r.coast(l, x.to)),
-                season,
-            };
-            Some((directions[x.dir].tag.clone(), x.to, tables.0.days(catalog, &leg)))
-        })
-        .collect()
+    let here_inner = inner(l);
+    for x in &exits.0 {
+        let Some(terrain) = world.get::<Terrain>(x.to) else { continue };
+        let leg = Leg {
+            terrain: terrain.0,
+            weather: world.get::<Weather>(x.to).and_then(|w| w.0),
+            mode: x.mode,
+            days: x.days,
+            inner: here_inner || inner(x.to),
+            coast: routes.map_or(Coast::Open, |r| r.coast(l, x.to)),
+            season,
+        };
+        each(x.dir, x.to, &tables.0, &leg);
+    }
 }
 
 /// Month start: the month's graph (weather may have changed).

@@ -158,9 +158,19 @@ impl TravelTables {
     /// Days per mode for `leg` (`None`: the mode cannot go that way), as the report
     /// lists them for the coming month.
     pub fn days(&self, catalog: &Catalog, leg: &Leg) -> Vec<Option<u32>> {
+        (0..self.modes).map(|m| self.mode_days(catalog, leg, m)).collect()
+    }
+
+    /// The fewest days any mode takes for `leg`, if one can go that way.
+    pub fn least_days(&self, catalog: &Catalog, leg: &Leg) -> Option<u32> {
+        (0..self.modes).filter_map(|m| self.mode_days(catalog, leg, m)).min()
+    }
+
+    /// Days for `leg` by mode `m` (`None`: the mode cannot go that way).
+    fn mode_days(&self, catalog: &Catalog, leg: &Leg, m: usize) -> Option<u32> {
         let p = &catalog.rules.info.parameters;
-        (0..self.modes)
-            .map(|m| {
+        {
+            {
                 if leg.mode.is_some_and(|only| only != m) {
                     return None;
                 }
@@ -197,8 +207,8 @@ impl TravelTables {
                     }
                 };
                 Some(days.max(1))
-            })
-            .collect()
+            }
+        }
     }
 
     /// Plans `leg` for a stack carrying `load` (MOV-MODE, MOV-OVER).

@@ -105,9 +105,9 @@ pub fn evolve(world: &mut World) {
             if pop[a] == 0 {
                 continue;
             }
-            for (_, to, days) in crate::systems::overlord::mechanics::movement::routes::exits_now(world, l) {
+            for (to, days) in crate::systems::overlord::mechanics::movement::routes::least_days_now(world, l) {
                 let Some(&b) = index.get(&to) else { continue };
-                let Some(days) = days.iter().flatten().min().copied().filter(|&d| d > 0) else { continue };
+                let Some(days) = days.filter(|&d| d > 0) else { continue };
                 let (oa, ob) = (optimum[a], optimum[b]);
                 if ob == 0 {
                     continue;

@@ -85,12 +85,19 @@ pub struct Act<'w> {
     pub unit: Entity,
     /// The day of the month.
     pub day: u32,
+    /// The world's catalogue, at hand without a look-up.
+    pub catalog: &'w Catalog,
 }
 
 impl Act<'_> {
     /// The game's catalogue.
     pub fn catalog(&self) -> &Catalog {
-        self.world.resource::<Catalog>()
+        self.catalog
+    }
+
+    /// Whether unit `u` has `req`: the skill at that level or better.
+    pub fn meets(&self, u: Entity, req: &crate::systems::overlord::data::SkillLevelReq) -> bool {
+        crate::systems::overlord::world::meets_in(self.catalog, self.world, u, req)
     }
 
     /// The unit with id `id`, if it exists.

@@ -74,9 +74,13 @@ pub struct Visiting {
     /// Bit per order kind already noted in the unit's report this month (not run by
     /// this engine yet, or why it waits), per unit.
     noted: bevy_ecs::entity::EntityHashMap<u64>,
-    /// Units whose whole list is to be dropped once their current order is done.
-    wipe: Vec<Entity>,
 }
+
+/// Marks a unit whose whole order list is dropped once the order it is running is
+/// done (a unit that became a stockpile, ORD-MERGE).
+#[derive(Component, Debug, Clone, Copy)]
+#[component(storage = "SparseSet")]
+pub struct DropOrders;
 
 impl Visiting {
     /// Marks the visiting order as out of date.
@@ -87,11 +91,6 @@ impl Visiting {
     /// its new place at the next pass.
     pub fn moved(&mut self, u: Entity) {
         self.moved.push(u);
-    }
-    /// Drops unit `u`'s whole order list once the order it is running is done (a
-    /// unit that became a stockpile).
-    pub fn wipe_orders(&mut self, u: Entity) {
-        self.wipe.push(u);
     }
 }
 
@@ -257,16 +256,49 @@ fn worth_stepping(list: &[queue::Queued], day: u32, pass: Pass, handlers: &Order
     })
 }
 
+/// Whether a unit's list still holds an immediate order worth a step later today:
+/// as [`worth_stepping`], less the orders that already ran today, which run at
+/// most once a day (PFX-REPEAT, SCH-IMM). A unit whose immediate orders all ran
+/// has nothing left for the passes that follow.
+fn worth_another_pass(list: &[queue::Queued], day: u32, handlers: &OrderHandlers, kind: RaceKind) -> bool {
+    list.iter().any(|q| {
+        let o = &q.entry.order;
+        q.ran_on != day
+            && Pass::Immediate.admits(o)
+            && !q.asleep(day)
+            && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
+    })
+}
+
+/// What every step of a pass reads, taken from the world once per pass: the
+/// order handlers, the catalogue, and the kind of each race (by race index).
+struct Stepping {
+    handlers: OrderHandlers,
+    catalog: Catalog,
+    kinds: Vec<RaceKind>,
+}
+
+impl Stepping {
+    fn of(world: &World) -> Self {
+        let catalog = world.resource::<Catalog>().clone();
+        let kinds = catalog.rules.races.iter().map(|r| r.system.kind).collect();
+        Stepping { handlers: world.resource::<OrderHandlers>().clone(), catalog, kinds }
+    }
+}
+
 /// SCH-IMM, SCH-IMM-LOOP.
-pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
+pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek>, &mut QueryState<List>)) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
-    let handlers = world.resource::<OrderHandlers>().clone();
-    let mut active = active_units(world, day, &handlers, peek);
+    let cx = Stepping::of(world);
+    let mut active = active_units(world, day, &cx, peek);
+    // The units a pass visits: after a pass, those that may still run something
+    // today, in the same order (a unit left out had every immediate order run).
+    let mut visit = active.clone();
     loop {
         let mut ran = false;
-        for &u in &active {
-            ran |= step(world, &handlers, u, day, Pass::Immediate);
+        for &u in &visit {
+            ran |= step(world, lists, &cx, u, day, Pass::Immediate);
         }
         if !ran {
             break;
@@ -274,22 +306,27 @@ pub fn immediate_passes(world: &mut World, peek: &mut QueryState<Peek>) {
         let v = world.resource::<Visiting>();
         if v.stale || !v.moved.is_empty() {
             refresh(world);
-            active = active_units(world, day, &handlers, peek);
+            active = active_units(world, day, &cx, peek);
+            visit.clone_from(&active);
         }
+        visit.retain(|&u| {
+            peek.get(world, u).is_ok_and(|(orders, moving, race)| {
+                !moving && worth_another_pass(&orders.0, day, &cx.handlers, cx.kinds[race.0.index()])
+            })
+        });
     }
     world.resource_mut::<Visiting>().immediate = active;
 }
 
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
-fn active_units(world: &World, day: u32, handlers: &OrderHandlers, peek: &mut QueryState<Peek>) -> Vec<Entity> {
+fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek>) -> Vec<Entity> {
     let v = world.resource::<Visiting>();
-    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.system.kind).collect();
     v.order
         .iter()
         .copied()
         .filter(|&u| {
             peek.get(world, u).is_ok_and(|(orders, moving, race)| {
-                !moving && worth_stepping(&orders.0, day, Pass::Immediate, handlers, kinds[race.0.index()])
+                !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
             })
         })
         .collect()
@@ -298,29 +335,32 @@ fn active_units(world: &World, day: u32, handlers: &OrderHandlers, peek: &mut Qu
 /// What the full-day pass needs to know of a unit before stepping it.
 type Peek = (&'static Orders, Has<Journey>, &'static Race);
 
+/// A unit's order list, to work through, whether it is on a journey, and whether
+/// its list is to be dropped.
+type List = (&'static mut Orders, Has<Journey>, Has<DropOrders>);
+
 /// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
 /// has a bulk handler.
-pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
+pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek>, &mut QueryState<List>)) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
-    let handlers = world.resource::<OrderHandlers>().clone();
+    let cx = Stepping::of(world);
     let order = world.resource::<Visiting>().order.clone();
-    let work = handlers.get(Order::Work.index());
-    let bulk = handlers.default_handler();
+    let work = cx.handlers.get(Order::Work.index());
+    let bulk = cx.handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
     let who = Order::Work.who();
-    let kinds: Vec<RaceKind> = world.resource::<Catalog>().rules.races.iter().map(|r| r.system.kind).collect();
-    let may_work: Vec<bool> = kinds.iter().map(|&k| who.allows(k)).collect();
+    let may_work: Vec<bool> = cx.kinds.iter().map(|&k| who.allows(k)).collect();
     let mut idle = Vec::new();
     for u in order {
         let Ok((orders, moving, race)) = peek.get(world, u) else { continue };
         if moving {
             continue;
         }
-        let kind = kinds[race.0.index()];
-        let (busy, may) = (worth_stepping(&orders.0, day, Pass::FullDay, &handlers, kind), may_work[race.0.index()]);
-        if busy && step(world, &handlers, u, day, Pass::FullDay) {
+        let kind = cx.kinds[race.0.index()];
+        let (busy, may) = (worth_stepping(&orders.0, day, Pass::FullDay, &cx.handlers, kind), may_work[race.0.index()]);
+        if busy && step(world, lists, &cx, u, day, Pass::FullDay) {
             continue;
         }
         if !may || world.get_entity(u).is_err() {
@@ -330,7 +370,7 @@ pub fn full_day_pass(world: &mut World, peek: &mut QueryState<Peek>) {
             (Some(_), _) => idle.push(u),
             (None, Some(work)) => {
                 let mut entry = Entry { prefix: Default::default(), order: Order::Work };
-                work(&mut Act { world, unit: u, day }, &mut entry);
+                work(&mut Act { world, unit: u, day, catalog: &cx.catalog }, &mut entry);
             }
             (None, None) => {}
         }
@@ -345,43 +385,39 @@ pub fn end_day(world: &mut World) {
     let day = world.resource::<Clock>().tick;
     let units = std::mem::take(&mut world.resource_mut::<Visiting>().immediate);
     for u in units {
-        if let Some(mut o) = world.get_mut::<Orders>(u) {
+        // Most lists hold no WAIT: they are only read.
+        let waits = world.get::<Orders>(u).is_some_and(|o| o.0.iter().any(|q| matches!(q.entry.order, Order::Wait(_))));
+        if waits && let Some(mut o) = world.get_mut::<Orders>(u) {
             queue::end_day(&mut o.0, day);
         }
     }
 }
 
 /// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
-fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: Pass) -> bool {
+fn step(world: &mut World, lists: &mut QueryState<List>, cx: &Stepping, u: Entity, day: u32, pass: Pass) -> bool {
     // Only units have `Orders`.
-    let Ok(mut r) = world.get_entity_mut(u) else { return false };
-    let Some(orders) = r.get::<Orders>() else { return false };
-    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || r.contains::<Journey>() {
+    let Ok((mut orders, moving, _)) = lists.get_mut(world, u) else { return false };
+    if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || moving {
         return false;
     }
-    let mut orders = r.get_mut::<Orders>().expect("checked above");
     let mut list = std::mem::take(&mut orders.0);
-    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, handlers, u, day, entry));
-    let wiped = {
-        let mut v = world.resource_mut::<Visiting>();
-        let found = v.wipe.iter().position(|&w| w == u);
-        found.map(|i| v.wipe.swap_remove(i)).is_some()
-    };
-    if wiped {
-        list.clear();
-    }
-    let Ok(mut r) = world.get_entity_mut(u) else { return report.ran };
-    if let Some(mut o) = r.get_mut::<Orders>() {
+    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, cx, u, day, entry));
+    if let Ok((mut o, _, drop)) = lists.get_mut(world, u) {
+        if drop {
+            list.clear();
+        }
         // Orders a handler added meanwhile (none today) would go after the list.
         let added = std::mem::replace(&mut o.0, list);
         o.0.extend(added);
+        if drop {
+            world.entity_mut(u).remove::<DropOrders>();
+        }
     }
     if !report.invalid.is_empty() {
-        let catalog = world.resource::<Catalog>();
         let notes: Vec<String> = report
             .invalid
             .iter()
-            .map(|(entry, reason)| format!("{}: removed from the orders: {reason}.", entry.written(catalog)))
+            .map(|(entry, reason)| format!("{}: removed from the orders: {reason}.", entry.written(&cx.catalog)))
             .collect();
         if let Some(mut events) = world.get_mut::<Events>(u) {
             for n in notes {
@@ -392,21 +428,19 @@ fn step(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, pass: 
     report.ran
 }
 
-fn dispatch(world: &mut World, handlers: &OrderHandlers, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
+fn dispatch(world: &mut World, cx: &Stepping, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
     if let Order::Unreadable { reason, .. } = &entry.order {
         return Outcome::Invalid(reason.clone());
     }
     let who = entry.order.who();
     if who != Who::Any {
-        let catalog = world.resource::<Catalog>();
-        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| catalog.rules.races[r.0.index()].system.kind);
+        let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| cx.kinds[r.0.index()]);
         if !who.allows(kind) {
             return Outcome::Invalid(format!("only {} may give {}", who.text(), entry.order.keyword()));
         }
     }
-    let index = entry.order.index();
-    match handlers.get(index) {
-        Some(h) => h(&mut Act { world, unit: u, day }, entry),
+    match cx.handlers.get(entry.order.index()) {
+        Some(h) => h(&mut Act { world, unit: u, day, catalog: &cx.catalog }, entry),
         None => {
             let what = handlers::pending_mechanic(&entry.order);
             not_yet(world, u, day, entry, what);
