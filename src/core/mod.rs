@@ -12,3 +12,4 @@ pub mod orders;
 pub mod progress;
 pub mod secret;
 pub mod system;
+pub mod text;

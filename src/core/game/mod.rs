@@ -633,8 +633,8 @@ fn new_password() -> std::io::Result<String> {
 /// Factions whose reports are rendered and written together: at most this many,
 /// and no more once their reports' sizes ([`ReportWriter::size`]) reach
 /// [`REPORT_SIZE`].
-const REPORT_BATCH: usize = 1024;
-const REPORT_SIZE: usize = 250_000;
+const REPORT_BATCH: usize = 256;
+const REPORT_SIZE: usize = 60_000;
 
 /// `0..n` cut into consecutive batches of at most `most` items, each closed as soon
 /// as the sizes of its items reach `budget` (an item bigger than the budget is a

@@ -145,12 +145,16 @@ pub fn is_new_id_of(word: &str, kind: char, faction: &str) -> bool {
 
 /// "1st", "2nd", "3rd", "4th", … "11th", "12th", "13th", "21st".
 pub fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
+    format!("{n}{}", ordinal_suffix(n))
+}
+
+/// The letters after `n` in its ordinal: "st" for 1 and 21, "th" for 11.
+pub fn ordinal_suffix(n: u32) -> &'static str {
+    match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
         (2, _) => "nd",
         (3, _) => "rd",
         _ => "th",
-    };
-    format!("{n}{suffix}")
+    }
 }

@@ -83,6 +83,11 @@ impl<'w> Builder<'w> {
         units.len() + places.iter().map(|&l| self.survey.by_location[l].len()).sum::<usize>()
     }
 
+    /// The report of faction `i` (in report order).
+    pub fn one(&self, i: usize) -> FactionReport {
+        faction_report(self.world, &self.idx, &self.survey, i)
+    }
+
     /// The reports of factions `range` (in report order), built on the world's
     /// threads; the result is in faction order whatever their count.
     pub fn build(&self, range: std::ops::Range<usize>) -> Vec<FactionReport> {
@@ -280,7 +285,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                             .collect()
                     })
                     .unwrap_or_default(),
-                toward_us: BTreeMap::new(),
+                toward_us: TagMap::new(),
             }
         },
     };
@@ -374,7 +379,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             let units: Vec<SeenUnit> = survey
                 .sighted(world, fe, l, &view)
                 .into_iter()
-                .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight))
+                .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight, clock.tick))
                 .collect();
             // VIS-FACTION: another faction's building shows its owner only when a
             // unit inside shows that faction; units that hide theirs hide it too.
@@ -459,7 +464,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                     Some(_) => catalog.rules.info.parameters.market_days.clone(),
                     None => Vec::new(),
                 },
-                teaches: r.get::<Teaches>().map_or(BTreeMap::new(), |t| {
+                teaches: r.get::<Teaches>().map_or(TagMap::new(), |t| {
                     t.0.iter().map(|&(s, level)| (catalog.skill_tag(s).to_string(), level)).collect()
                 }),
                 resources: survey::resources_seen(world, le, view.own_at(l))
@@ -613,7 +618,7 @@ fn structure_record(world: &World, catalog: &Catalog, s: Entity) -> StructureRec
         enchantments: enchantments(catalog, r.get::<Effects>()),
         contents: Vec::new(),
         load: None,
-        capacity: BTreeMap::new(),
+        capacity: TagMap::new(),
     }
 }
 
@@ -658,7 +663,7 @@ fn own_structure_record(
 
 /// The enchantments of a unit, place or structure a report shows, by tag: the days
 /// left; those the rule set marks `hidden` are left out (ITM-ENCH).
-fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BTreeMap<String, u32> {
+fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> TagMap<u32> {
     fx.map(|fx| {
         fx.0.iter()
             .filter(|&&(e, _)| catalog.effect_shown(e))
@@ -668,14 +673,15 @@ fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> std::collections::BT
     .unwrap_or_default()
 }
 
-fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sight: Sight) -> SeenUnit {
+/// Unit `u` as `observer`'s units see it on the month's `last_day` (0: no month
+/// was played).
+fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sight: Sight, last_day: u32) -> SeenUnit {
     let r = world.entity(u);
     let owner = r.get::<Owner>().map(|o| o.0);
     let own = owner == Some(observer);
     let at = r.get::<At>().copied();
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
     // faction's stance toward the observer.
-    let last_day = world.resource::<Clock>().tick;
     let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
     let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
         let stance = crate::systems::overlord::mechanics::diplomacy::stance_of(world, f, observer);
@@ -693,9 +699,9 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sigh
         moving: r.contains::<Journey>(),
         guard_stance,
         items: if own {
-            BTreeMap::new()
+            TagMap::new()
         } else {
-            r.get::<Inventory>().map_or(BTreeMap::new(), |inv| {
+            r.get::<Inventory>().map_or(TagMap::new(), |inv| {
                 inv.0
                     .iter()
                     .filter(|h| h.count > 0 && catalog.rules.items[h.item.index()].weight > 0)

@@ -50,8 +50,14 @@ impl crate::core::system::ReportWriter for Writer<'_> {
     }
 
     fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<crate::core::system::FolderFile> {
-        let reports = self.builder.build(range);
-        files(self.world, &reports, threads)
+        // Each faction's model is built, rendered and dropped on one thread: a batch
+        // holds its files, never all its models at once.
+        let catalog = self.world.resource::<crate::systems::overlord::world::Catalog>();
+        let factions: Vec<usize> = range.collect();
+        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| render(&self.builder.one(i), catalog))
+            .into_iter()
+            .flatten()
+            .collect()
     }
 }
 
@@ -59,16 +65,21 @@ impl crate::core::system::ReportWriter for Writer<'_> {
 /// rendered on `threads` threads.
 pub fn files(world: &World, reports: &[FactionReport], threads: usize) -> Vec<crate::core::system::FolderFile> {
     let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
-    let render = |r: &FactionReport| {
-        let dir = std::path::Path::new("reports");
-        let orders = text::template(r);
-        [
-            (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
-            (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
-            (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
-        ]
-    };
-    crate::core::engine::parallel::map_ordered(reports, threads, render).into_iter().flatten().collect()
+    crate::core::engine::parallel::map_ordered(reports, threads, |r| render(r, catalog)).into_iter().flatten().collect()
+}
+
+/// The report files of one faction: its text report, JSON report and order template.
+fn render(
+    r: &FactionReport,
+    catalog: &crate::systems::overlord::world::Catalog,
+) -> [crate::core::system::FolderFile; 3] {
+    let dir = std::path::Path::new("reports");
+    let orders = text::template(r);
+    [
+        (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
+        (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
+        (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
+    ]
 }
 
 /// Adds report building to the plan's `reports` step.

@@ -2,7 +2,6 @@
 //! JSON renderers read only this. Field names are those of the JSON report.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One faction's report for one turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,12 +90,12 @@ pub struct StructureRecord {
     /// Whether it is a vessel (it moves with its captain).
     pub vessel: bool,
     /// Works still missing, by work tag; empty when complete.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub missing: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub missing: TagMap<u32>,
     /// Enchantments on the structure, by tag: the days left (ITM-ENCH); the units
     /// inside are under them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub enchantments: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub enchantments: TagMap<u32>,
     /// Its own structures only (RPT-STRUCT): the ids of the units inside that the
     /// faction sees, in report order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -106,8 +105,8 @@ pub struct StructureRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<u64>,
     /// Its own vessels only: what the vessel carries per movement mode tag.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub capacity: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub capacity: TagMap<u64>,
 }
 
 /// The faction itself.
@@ -121,7 +120,7 @@ pub struct FactionInfo {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub email: String,
     /// Faction funds: coins and items, by item tag.
-    pub funds: BTreeMap<String, u64>,
+    pub funds: TagMap<u64>,
     /// Control points used by the faction's units, and the most it may use.
     pub control: ControlRecord,
     /// Titles its units hold, in location order (TTL-CLAIM, TTL-CP).
@@ -157,12 +156,12 @@ pub struct DiplomacyRecord {
     /// Its default stance (tag).
     pub default: String,
     /// Its explicit stances, by faction id.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub stances: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub stances: TagMap<String>,
     /// Other factions' stances toward it, by faction id, as their units on guard
     /// showed them at the end of the month (rulings 11: the only way to learn them).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub toward_us: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub toward_us: TagMap<String>,
 }
 
 /// Control points (§11).
@@ -252,19 +251,19 @@ pub struct UnitRecord {
     /// Id of the unit this one is stacked under.
     pub stack_leader: Option<String>,
     /// Items by tag.
-    pub items: BTreeMap<String, ItemRecord>,
+    pub items: TagMap<ItemRecord>,
     /// Skills by tag.
-    pub skills: BTreeMap<String, SkillRecord>,
+    pub skills: TagMap<SkillRecord>,
     /// Weight, rounded down (UNIT-WEIGHT).
     pub weight: u64,
     /// Capacity per movement mode tag (UNIT-CAP).
-    pub capacity: BTreeMap<String, u64>,
+    pub capacity: TagMap<u64>,
     /// Statistics (UNIT-STATS): per figure, and the unit's control points and upkeep.
     pub stats: StatsRecord,
     /// Enchantments on the unit (ITM-ENCH), by tag: the days left; hidden ones are
     /// not listed.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub enchantments: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub enchantments: TagMap<u32>,
     /// The journey the unit is on, if it is travelling.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journey: Option<JourneyRecord>,
@@ -290,9 +289,9 @@ pub struct DepartedRecord {
     /// The day it left.
     pub day: u32,
     /// What it held, by item tag.
-    pub items: BTreeMap<String, ItemRecord>,
+    pub items: TagMap<ItemRecord>,
     /// Its skills, by tag.
-    pub skills: BTreeMap<String, SkillRecord>,
+    pub skills: TagMap<SkillRecord>,
     /// What it did this month, by day, to the last (which says why it left).
     pub events: Vec<EventRecord>,
 }
@@ -325,7 +324,7 @@ pub struct ExitRecord {
     pub to_name: String,
     /// Days per movement mode tag, under the coming month's weather; modes that
     /// cannot go that way are left out.
-    pub days: BTreeMap<String, u32>,
+    pub days: TagMap<u32>,
 }
 
 /// A unit seen in a location.
@@ -360,8 +359,8 @@ pub struct SeenUnit {
     /// Of another faction's unit: the items that weigh something, by tag, with their
     /// counts (VIS-ITEMS: weightless ones, coins, are never shown). Empty for the
     /// observer's own units, listed in full with them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub items: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub items: TagMap<u32>,
 }
 
 /// A count of an item or race, with a price where there is one: an offer of
@@ -460,16 +459,16 @@ pub struct LocationRecord {
     pub market_days: Vec<u32>,
     /// Skills the place teaches, up to a level (LOC-TEACH, RPT-LOC): by tag, the
     /// highest level a unit may study to here.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub teaches: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub teaches: TagMap<u32>,
     /// Resources to harvest in the coming month (RES-LIST); hidden ones only where
     /// one of the faction's units present can find them (RES-HIDDEN).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<OfferRecord>,
     /// Enchantments on the place, by tag: the days left (ITM-ENCH); every unit here
     /// is under them.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub enchantments: BTreeMap<String, u32>,
+    #[serde(default, skip_serializing_if = "TagMap::is_empty")]
+    pub enchantments: TagMap<u32>,
     /// Units present at month end that the faction's units see (VIS-SEE), in
     /// report order.
     pub units: Vec<SeenUnit>,
@@ -511,4 +510,172 @@ pub struct PassedExit {
     pub to: String,
     /// That location's name.
     pub to_name: String,
+}
+
+/// A map from tags (or ids) to values, in the order of its keys, as a
+/// `BTreeMap<String, V>` keeps it and serialises it, held in one sorted list: a
+/// report has a few of these per unit, mostly of two to five entries, and a
+/// B-tree's node per map cost more than the rest of the record.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TagMap<V>(Vec<(String, V)>);
+
+impl<V> Default for TagMap<V> {
+    fn default() -> Self {
+        TagMap(Vec::new())
+    }
+}
+
+impl<V> TagMap<V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        TagMap(Vec::new())
+    }
+    /// Whether the map has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// The entries, in the order of their keys.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &V)> + DoubleEndedIterator {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    /// The values, in the order of their keys.
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.0.iter().map(|(_, v)| v)
+    }
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok().map(|i| &self.0[i].1)
+    }
+    /// Whether `key` has a value.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+    /// Sets the value of `key`; returns the one it replaced.
+    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+}
+
+impl<V> FromIterator<(String, V)> for TagMap<V> {
+    /// As a `BTreeMap` is collected: a key given twice keeps its last value.
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+        let mut v: Vec<(String, V)> = iter.into_iter().collect();
+        if v.windows(2).all(|w| w[0].0 < w[1].0) {
+            return TagMap(v);
+        }
+        // Stable: of equal keys, the last given stays last, and is kept.
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept = 0;
+        for i in 0..v.len() {
+            if kept > 0 && v[kept - 1].0 == v[i].0 {
+                v.swap(kept - 1, i);
+            } else {
+                v.swap(kept, i);
+                kept += 1;
+            }
+        }
+        v.truncate(kept);
+        TagMap(v)
+    }
+}
+
+impl<'a, V> IntoIterator for &'a TagMap<V> {
+    type Item = (&'a String, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, V)>, fn(&'a (String, V)) -> (&'a String, &'a V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<V> std::ops::Index<&str> for TagMap<V> {
+    type Output = V;
+    /// The value of `key`; panics when it has none, as a `BTreeMap` does.
+    fn index(&self, key: &str) -> &V {
+        self.get(key).expect("no entry found for key")
+    }
+}
+
+impl<V: std::fmt::Debug> std::fmt::Debug for TagMap<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<V: Serialize> Serialize for TagMap<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for TagMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Entries<V> {
+            type Value = TagMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<TagMap<V>, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(1024));
+                while let Some(e) = map.next_entry::<String, V>()? {
+                    entries.push(e);
+                }
+                Ok(entries.into_iter().collect())
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TagMap;
+    use std::collections::BTreeMap;
+
+    /// Whatever the order and repetition of the entries collected, a `TagMap`
+    /// holds, finds and writes what a `BTreeMap` of them does.
+    #[test]
+    fn a_tag_map_is_a_btree_map_of_its_entries() {
+        let lists: [&[(&str, u32)]; 6] = [
+            &[],
+            &[("coin", 1)],
+            &[("swrd", 2), ("coin", 1), ("bow", 3)],
+            &[("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5), ("a", 6)],
+            &[("z", 1), ("z", 2), ("z", 3)],
+            &[("é", 1), ("e", 2), ("E", 3), ("", 4)],
+        ];
+        for list in lists {
+            let entries = || list.iter().map(|&(k, v)| (k.to_string(), v));
+            let tags: TagMap<u32> = entries().collect();
+            let tree: BTreeMap<String, u32> = entries().collect();
+            assert_eq!(tags.iter().collect::<Vec<_>>(), tree.iter().collect::<Vec<_>>(), "{list:?}");
+            assert_eq!(tags.len(), tree.len());
+            for (k, _) in list {
+                assert_eq!(tags.get(k), tree.get(*k), "{k}");
+            }
+            assert_eq!(tags.get("nothing"), None);
+            let json = serde_json::to_string(&tags).unwrap();
+            assert_eq!(json, serde_json::to_string(&tree).unwrap());
+            assert_eq!(serde_json::from_str::<TagMap<u32>>(&json).unwrap(), tags);
+            let mut both = (tags.clone(), tree.clone());
+            for (k, v) in [("m", 7), ("coin", 8), ("a", 9)] {
+                assert_eq!(both.0.insert(k.to_string(), v), both.1.insert(k.to_string(), v));
+            }
+            assert_eq!(both.0.iter().collect::<Vec<_>>(), both.1.iter().collect::<Vec<_>>());
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! The text report, in the layout of the rules' sample report, and the order template.
 
 use super::model::*;
+use crate::put;
 use crate::systems::overlord::world::ids::Catalog;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 pub use crate::systems::overlord::data::ordinal;
@@ -32,7 +33,7 @@ fn terrain_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
 }
 
 /// "3 swords [swrd] (2 equipped), 10 coins [coin]", or "nothing".
-fn goods(o: &mut String, c: &Catalog, items: &std::collections::BTreeMap<String, ItemRecord>) {
+fn goods(o: &mut String, c: &Catalog, items: &TagMap<ItemRecord>) {
     if items.is_empty() {
         o.push_str("nothing");
     }
@@ -40,9 +41,9 @@ fn goods(o: &mut String, c: &Catalog, items: &std::collections::BTreeMap<String,
         if i > 0 {
             o.push_str(", ");
         }
-        let _ = write!(o, "{} {} [{tag}]", r.count, item_name(c, tag, u64::from(r.count)));
+        put!(o, r.count, ' ', item_name(c, tag, u64::from(r.count)), " [", tag, ']');
         if r.equipped > 0 {
-            let _ = write!(o, " ({} equipped)", r.equipped);
+            put!(o, " (", r.equipped, " equipped)");
         }
     }
 }
@@ -59,7 +60,7 @@ fn diplomacy_lines(o: &mut String, c: &Catalog, d: &DiplomacyRecord) {
         let _ = write!(o, " default {} [{}].", name(&d.default), d.default);
     }
     o.push('\n');
-    let list = |o: &mut String, head: &str, m: &std::collections::BTreeMap<String, String>| {
+    let list = |o: &mut String, head: &str, m: &TagMap<String>| {
         if m.is_empty() {
             return;
         }
@@ -89,10 +90,10 @@ impl<'a> Places<'a> {
 
     /// `Name [id]`, or `[id]` for a place the report does not name.
     pub(super) fn write(&self, o: &mut String, id: &str) {
-        let _ = match self.0.get(id) {
-            Some(n) if !n.is_empty() => write!(o, "{n} [{id}]"),
-            _ => write!(o, "[{id}]"),
-        };
+        match self.0.get(id) {
+            Some(n) if !n.is_empty() => put!(o, n, " [", id, ']'),
+            _ => put!(o, '[', id, ']'),
+        }
     }
 }
 
@@ -198,16 +199,16 @@ pub(super) fn head(o: &mut String, r: &FactionReport, c: &Catalog) {
 /// One of the faction's units: where it is, what it has and knows, its journey and
 /// its actions.
 pub(super) fn unit(o: &mut String, u: &UnitRecord, c: &Catalog, places: &Places) {
-    let _ = write!(o, "{} [{}] at ", u.name, u.id);
+    put!(o, u.name, " [", u.id, "] at ");
     places.write(o, &u.location);
     if let Some(s) = &u.structure {
-        let _ = write!(o, ", in [{s}]");
+        put!(o, ", in [", s, ']');
     }
     if let Some(l) = &u.stack_leader {
-        let _ = write!(o, ", stacked under [{l}]");
+        put!(o, ", stacked under [", l, ']');
     }
     o.push_str(",\n");
-    let _ = write!(o, "  {} {} [{}] has: ", u.figures, race_name(c, &u.race, u.figures), u.race);
+    put!(o, "  ", u.figures, ' ', race_name(c, &u.race, u.figures), " [", u.race, "] has: ");
     goods(o, c, &u.items);
     o.push_str(".\n  ");
     weight_line(o, c, u);
@@ -231,7 +232,7 @@ pub(super) fn unit(o: &mut String, u: &UnitRecord, c: &Catalog, places: &Places)
         let _ = writeln!(o, ", {what}{mode}: day {} of {}.", j.elapsed, j.days);
     }
     if !u.events.is_empty() {
-        let _ = writeln!(o, "{} [{}]'s actions:", u.name, u.id);
+        put!(o, u.name, " [", u.id, "]'s actions:\n");
         for e in &u.events {
             day_line(o, e.day, &e.text);
         }
@@ -270,7 +271,7 @@ fn place_head(
     container: Option<&str>,
     days: &[[u32; 2]],
 ) {
-    let _ = write!(o, "\n{name} [{id}], {} [{terrain}]", terrain_name(c, terrain));
+    put!(o, '\n', name, " [", id, "], ", terrain_name(c, terrain), " [", terrain, ']');
     if let Some(cont) = container {
         o.push_str(", located in ");
         places.write(o, cont);
@@ -281,14 +282,16 @@ fn place_head(
 
 /// A location where the faction has units: what it holds, its market, its
 /// weather, its exits, the units and structures seen there.
-pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: &Places) {
+pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog, places: &Places) {
     place_head(o, c, places, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
-    let taxes = if l.taxes > 0 { format!(" Taxes: {}.", l.taxes) } else { String::new() };
+    put!(o, "  Population: ", l.population, '.');
     if l.wages > 0 {
-        let _ = writeln!(o, "  Population: {}. Wages: {}.{taxes}", l.population, l.wages);
-    } else {
-        let _ = writeln!(o, "  Population: {}.{taxes}", l.population);
+        put!(o, " Wages: ", l.wages, '.');
     }
+    if l.taxes > 0 {
+        put!(o, " Taxes: ", l.taxes, '.');
+    }
+    o.push('\n');
     for t in &l.titles {
         match (&t.holder, &t.faction) {
             (Some(h), Some(f)) => {
@@ -339,17 +342,11 @@ pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: 
     if !l.enchantments.is_empty() {
         let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &l.enchantments));
     }
-    let wx = |t: &str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t.to_string(), |w| w.name.clone());
+    let wx = |t: &'a str| c.rules.climate.weathers.iter().find(|w| w.tag == t).map_or(t, |w| w.name.as_str());
     match (&l.weather, &l.forecast) {
-        (Some(w), Some(f)) => {
-            let _ = writeln!(o, "  Weather: {} last month; forecast: {}.", wx(w), wx(f));
-        }
-        (None, Some(f)) => {
-            let _ = writeln!(o, "  Weather: {}.", wx(f));
-        }
-        (Some(w), None) => {
-            let _ = writeln!(o, "  Weather: {} last month.", wx(w));
-        }
+        (Some(w), Some(f)) => put!(o, "  Weather: ", wx(w), " last month; forecast: ", wx(f), ".\n"),
+        (None, Some(f)) => put!(o, "  Weather: ", wx(f), ".\n"),
+        (Some(w), None) => put!(o, "  Weather: ", wx(w), " last month.\n"),
         (None, None) => {}
     }
     if !l.exits.is_empty() {
@@ -358,7 +355,7 @@ pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: 
 ",
         );
         for x in &l.exits {
-            let _ = write!(o, "    {} to {} [{}]: ", x.dir, x.to_name, x.to);
+            put!(o, "    ", x.dir, " to ", x.to_name, " [", x.to, "]: ");
             if x.days.is_empty() {
                 o.push_str("impassable.\n");
                 continue;
@@ -367,7 +364,7 @@ pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: 
             let mut first = true;
             for m in &c.rules.movement.modes {
                 if let Some(d) = x.days.get(&m.tag) {
-                    let _ = write!(o, "{}{} {d}", if first { "" } else { ", " }, m.name);
+                    put!(o, if first { "" } else { ", " }, m.name, ' ', d);
                     first = false;
                 }
             }
@@ -387,13 +384,26 @@ pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: 
         for _ in 0..d {
             o.push_str("  ");
         }
-        let _ =
-            write!(o, "{mark} {} [{}], {} {} [{}]", s.name, s.id, s.figures, race_name(c, &s.race, s.figures), s.race);
+        put!(
+            o,
+            mark,
+            ' ',
+            s.name,
+            " [",
+            s.id,
+            "], ",
+            s.figures,
+            ' ',
+            race_name(c, &s.race, s.figures),
+            " [",
+            s.race,
+            ']'
+        );
         if let Some(fid) = &s.faction {
-            let _ = write!(o, ", of [{fid}]");
+            put!(o, ", of [", fid, ']');
         }
         if let Some(st) = &s.structure {
-            let _ = write!(o, ", in [{st}]");
+            put!(o, ", in [", st, ']');
         }
         if s.moving {
             o.push_str(", travelling");
@@ -401,11 +411,11 @@ pub(super) fn location(o: &mut String, l: &LocationRecord, c: &Catalog, places: 
         for (k, (tag, &n)) in s.items.iter().enumerate() {
             let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
             let name = def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
-            let _ = write!(o, "{}{n} {name} [{tag}]", if k == 0 { ", with " } else { ", " });
+            put!(o, if k == 0 { ", with " } else { ", " }, n, ' ', name, " [", tag, ']');
         }
         if let Some(st) = &s.guard_stance {
             let name = c.rules.stances.iter().find(|x| x.tag == *st).map_or(st.as_str(), |x| &x.name);
-            let _ = write!(o, ", on guard, {name} to you");
+            put!(o, ", on guard, ", name, " to you");
         }
         o.push_str(".\n");
     }
@@ -525,9 +535,15 @@ pub fn template(r: &FactionReport) -> String {
     // The password is never written: the player writes it in place of the placeholder.
     let _ = writeln!(o, "GAME {} {} {}", f.id, crate::core::secret::PLACEHOLDER, r.game);
     for u in &r.units {
-        let _ = writeln!(o, "\nUNIT {}  # {}", u.id, u.name.replace('#', ""));
+        put!(&mut o, "\nUNIT ", u.id, "  # ");
+        if u.name.contains('#') {
+            o.push_str(&u.name.replace('#', ""));
+        } else {
+            o.push_str(&u.name);
+        }
+        o.push('\n');
         for order in &u.orders {
-            let _ = writeln!(o, "{order}");
+            put!(&mut o, order, '\n');
         }
     }
     o.push_str("\nEND\n");
@@ -536,7 +552,7 @@ pub fn template(r: &FactionReport) -> String {
 
 /// "  Day 12 - text", or "  Before day 1 - text" for events of the month's start.
 /// "  Skills: 1st combat [cmbt] (30), …." when there are any.
-fn skills_line(o: &mut String, c: &Catalog, skills: &BTreeMap<String, SkillRecord>) {
+fn skills_line(o: &mut String, c: &Catalog, skills: &TagMap<SkillRecord>) {
     if skills.is_empty() {
         return;
     }
@@ -546,11 +562,10 @@ fn skills_line(o: &mut String, c: &Catalog, skills: &BTreeMap<String, SkillRecor
             o.push_str(", ");
         }
         let name = skill_name(c, tag);
-        let _ = if s.level > 0 {
-            write!(o, "{} {name} [{tag}] ({})", ordinal(s.level), s.days)
-        } else {
-            write!(o, "{name} [{tag}] ({})", s.days)
-        };
+        if s.level > 0 {
+            put!(o, s.level, crate::systems::overlord::data::ordinal_suffix(s.level), ' ');
+        }
+        put!(o, name, " [", tag, "] (", s.days, ')');
     }
     o.push_str(".\n");
 }
@@ -567,19 +582,23 @@ fn days_here(o: &mut String, days: &[[u32; 2]]) {
 }
 
 pub(super) fn day_line(o: &mut String, day: u32, text: &str) {
-    let _ = if day == 0 { writeln!(o, "  Before day 1 - {text}") } else { writeln!(o, "  Day {day} - {text}") };
+    if day == 0 {
+        put!(o, "  Before day 1 - ", text, '\n');
+    } else {
+        put!(o, "  Day ", day, " - ", text, '\n');
+    }
 }
 
 /// "Weight 480. Capacity 591, riding 515." as in the rules' sample report: the first
 /// movement mode is the plain capacity, the others are named when not zero.
 fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
-    let _ = write!(s, "Weight {}.", u.weight);
+    put!(s, "Weight ", u.weight, '.');
     let modes = &c.rules.movement.modes;
     if let Some(first) = modes.first() {
-        let _ = write!(s, " Capacity {}", u.capacity.get(&first.tag).copied().unwrap_or(0));
+        put!(s, " Capacity ", u.capacity.get(&first.tag).copied().unwrap_or(0));
         for m in &modes[1..] {
             if let Some(&n) = u.capacity.get(&m.tag).filter(|&&n| n > 0) {
-                let _ = write!(s, ", {} {n}", m.name);
+                put!(s, ", ", m.name, ' ', n);
             }
         }
         s.push('.');
@@ -592,7 +611,7 @@ fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
 fn magic_lines(o: &mut String, c: &Catalog, u: &UnitRecord) {
     let have = c.mana().map_or(0, |m| u.items.get(&c.rules.items[m.index()].tag).map_or(0, |i| i.count));
     if have > 0 || u.stats.mana > 0 {
-        let _ = writeln!(o, "  Mana: {have} of {}.", u.stats.mana.max(0));
+        put!(o, "  Mana: ", have, " of ", u.stats.mana.max(0), ".\n");
     }
     if !u.enchantments.is_empty() {
         let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &u.enchantments));
@@ -600,7 +619,7 @@ fn magic_lines(o: &mut String, c: &Catalog, u: &UnitRecord) {
 }
 
 /// "3 days of swimming [effswim], happiness [effhapy] (permanent)" (ITM-ENCH).
-fn enchantments_text(c: &Catalog, list: &BTreeMap<String, u32>) -> String {
+fn enchantments_text(c: &Catalog, list: &TagMap<u32>) -> String {
     let permanent = c.rules.info.parameters.permanent_effect_days;
     let mut o = String::new();
     for (i, (tag, &days)) in list.iter().enumerate() {
@@ -639,7 +658,7 @@ fn stats_line(o: &mut String, c: &Catalog, s: &StatsRecord) {
     ];
     o.push_str("Stats: ");
     for (i, (l, v, _)) in all.iter().filter(|(_, v, d)| v != d).enumerate() {
-        let _ = write!(o, "{}{l}: {v}", if i > 0 { ", " } else { "" });
+        put!(o, if i > 0 { ", " } else { "" }, l, ": ", v);
     }
     let money = match c.money() {
         Some(m) => {
@@ -648,7 +667,7 @@ fn stats_line(o: &mut String, c: &Catalog, s: &StatsRecord) {
         }
         None => "",
     };
-    let _ = write!(o, ".  Upkeep: {} {money}.", s.upkeep);
+    put!(o, ".  Upkeep: ", s.upkeep, ' ', money, '.');
 }
 
 #[cfg(test)]

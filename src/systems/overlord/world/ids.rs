@@ -33,6 +33,8 @@ pub struct CatalogTables {
     /// `use` and `study` bonuses by source and skill (CLI-MAGIC), made when first
     /// asked for: reading and checking orders never asks.
     bonuses: std::sync::OnceLock<super::bonus::SkillBonuses>,
+    /// The money item ([`Catalog::money`]).
+    money: Option<ItemId>,
 }
 
 impl std::ops::Deref for Catalog {
@@ -57,7 +59,13 @@ impl Catalog {
             rules.climate.months.iter().map(|m| rules.climate.seasons.iter().position(|s| s.tag == m.season)).collect();
         let stances = StanceTable::new(&rules.stances);
         let bonuses = std::sync::OnceLock::new();
+        let money = rules
+            .items
+            .iter()
+            .position(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty())
+            .map(|i| ItemId(i as u16));
         Catalog(Arc::new(CatalogTables {
+            money,
             rules,
             items,
             skills,
@@ -132,18 +140,11 @@ impl Catalog {
     /// The money item: the one faction funds are kept in, the first item with
     /// neither weight nor price nor flags (coins count themselves).
     pub fn money(&self) -> Option<ItemId> {
-        self.rules
-            .items
-            .iter()
-            .position(|i| i.weight == 0 && i.price == 0 && i.system.flags.is_empty())
-            .map(|i| ItemId(i as u16))
+        self.money
     }
     /// Whether item `i` is the money item ([`Catalog::money`]), without a search.
     pub fn is_money(&self, i: ItemId) -> bool {
-        let item = &self.rules.items[i.index()];
-        let like =
-            |x: &crate::systems::overlord::data::Item| x.weight == 0 && x.price == 0 && x.system.flags.is_empty();
-        like(item) && !self.rules.items[..i.index()].iter().any(like)
+        self.money == Some(i)
     }
     /// The item a unit's mana is counted in (`parameters.mana_item`), if the game has
     /// mana.
