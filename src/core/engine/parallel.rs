@@ -22,7 +22,7 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T)
         done
     };
     let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(items.len())).map(|_| s.spawn(&work)).collect();
+        let handles: Vec<_> = (0..threads.min(items.len())).map(|_| s.spawn(work)).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();

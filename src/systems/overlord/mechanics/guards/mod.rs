@@ -62,7 +62,7 @@ pub struct TitleIndex {
 #[derive(Resource, Default)]
 struct GuardPosts {
     /// The query that finds them, kept from day to day.
-    query: Option<QueryState<(Entity, &'static OnGuard, &'static At, &'static Seq), Without<Journey>>>,
+    query: Option<QueryState<Posted, Without<Journey>>>,
     /// Turn and day.
     day: (u32, u32),
     /// Every unit on guard, place after place, each place's in report order.
@@ -70,6 +70,9 @@ struct GuardPosts {
     /// Each place's guards: where they start in `guards`, and how many.
     by_place: EntityHashMap<(u32, u32)>,
 }
+
+/// A unit that may be on guard, as the day's posts read it.
+type Posted = (Entity, &'static OnGuard, &'static At, &'static Seq);
 
 impl GuardPosts {
     /// The units on guard at `place`, in report order.
