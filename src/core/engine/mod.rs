@@ -168,6 +168,19 @@ impl<S: RuleSystem> Engine<S> {
         self.app.world()
     }
 
+    /// Lets the engine go without waiting for its memory to be given back: the world
+    /// (every entity of a large game, millions of small allocations) is dropped on
+    /// a thread of its own, which a command that ends right after does not wait
+    /// for. Its last words are its turn's, already written.
+    pub fn let_go(mut self) {
+        let world = std::mem::take(self.app.world_mut());
+        let dropping = std::thread::Builder::new().name("world drop".into()).spawn(move || drop(world));
+        // No thread to be had: dropped here.
+        if let Err(e) = dropping {
+            tracing::debug!("the world is dropped in place: {e}");
+        }
+    }
+
     /// The game world, to change.
     pub fn world_mut(&mut self) -> &mut World {
         self.app.world_mut()

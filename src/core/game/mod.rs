@@ -400,6 +400,7 @@ impl GameDir {
             });
             inputs.into_iter().chain(checks).collect()
         })?;
+        engine.let_go();
         // What the turn took in is archived in its folder (passwords hidden): the
         // mail that waited for it, new passwords in clear among it, goes.
         let taken = self.pending_dir(next);

@@ -459,7 +459,7 @@ pub struct Structure {
     pub advertise: bool,
     /// Combat settings (vessels).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tactics: Option<CombatTactics>,
+    pub tactics: Option<Box<CombatTactics>>,
     /// Enchantments on the structure: `(enchantment, days left)` (ITM-ENCH); every
     /// unit inside is under them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -512,13 +512,13 @@ pub struct Unit {
     /// The journey the unit is on, if it is travelling (MOV-BUSY, MOV-HALF). Every
     /// unit of a moving stack has its own copy.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub journey: Option<Journey>,
+    pub journey: Option<Box<Journey>>,
     /// Pending orders, one order text per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,
     /// Combat settings.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tactics: Option<CombatTactics>,
+    pub tactics: Option<Box<CombatTactics>>,
     /// Combat orders, one per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub combat_orders: Vec<String>,

@@ -509,7 +509,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             race: race.tag.clone(),
             figures: rng.random_range(1..=12),
             location: locations[loc].id.clone(),
-            tactics: p.tactics.clone(),
+            tactics: p.tactics.clone().map(Box::new),
             ..Default::default()
         };
         if u.name.is_empty() {
@@ -550,7 +550,7 @@ fn make_unit(
         race: race.tag.clone(),
         figures,
         location: loc.id.clone(),
-        tactics: p.tactics.clone(),
+        tactics: p.tactics.clone().map(Box::new),
         ..Default::default()
     };
     if let Some(m) = p.money {

@@ -545,7 +545,7 @@ fn structures(c: &mut Conv, f: &LegacyFile, places: &Places) -> Vec<Structure> {
                 "PUBLIC" => s.public = true,
                 "ADVERTISE" => s.advertise = true,
                 "ORDER" => s.orders.push(l.rest.clone()),
-                "COMBAT_TACTICS" => s.tactics = Some(tactics(c, l)),
+                "COMBAT_TACTICS" => s.tactics = Some(Box::new(tactics(c, l))),
                 _ => c.unknown(l, "BUILDING"),
             }
         }
@@ -622,7 +622,7 @@ fn units(c: &mut Conv, f: &LegacyFile, places: &Places, structures: &[Structure]
                         u.skills.push(SkillExperience(s, e));
                     }
                 }
-                "COMBAT_TACTICS" => u.tactics = Some(tactics(c, l)),
+                "COMBAT_TACTICS" => u.tactics = Some(Box::new(tactics(c, l))),
                 "COMBAT_ORDER" => u.combat_orders.push(l.rest.clone()),
                 "ORDER" => {
                     c.order_at(&id, u.orders.len(), l.no);

@@ -431,7 +431,7 @@ pub struct Description(pub String);
 
 /// A unit's battle settings (TACTIC).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tactics(pub Option<data::CombatTactics>);
+pub struct Tactics(pub Option<Box<data::CombatTactics>>);
 
 /// A unit's combat actions (COMBAT).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

@@ -595,13 +595,15 @@ pub fn extract(world: &World) -> Scenario {
                 location,
                 structure,
                 stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(id_of),
-                journey: r.get::<Journey>().map(|j| data::Journey {
-                    from: id_of(j.from),
-                    to: id_of(j.to),
-                    mode: catalog.rules.movement.modes[j.mode].tag.clone(),
-                    days: j.days,
-                    elapsed: j.elapsed,
-                    kind: j.kind,
+                journey: r.get::<Journey>().map(|j| {
+                    Box::new(data::Journey {
+                        from: id_of(j.from),
+                        to: id_of(j.to),
+                        mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                        days: j.days,
+                        elapsed: j.elapsed,
+                        kind: j.kind,
+                    })
                 }),
                 items: r
                     .get::<Inventory>()

@@ -408,7 +408,7 @@ fn fighter(world: &World, u: Entity, side: u8, day: u32) -> (Fighter, Vec<SkillI
         inventory: r.get::<Inventory>().cloned().unwrap_or_default(),
         skills: r.get::<Skills>().cloned().unwrap_or_default(),
         effects: crate::systems::overlord::world::under(world, u),
-        tactics: r.get::<Tactics>().and_then(|t| t.0.clone()).unwrap_or_default(),
+        tactics: r.get::<Tactics>().and_then(|t| t.0.as_deref().cloned()).unwrap_or_default(),
         orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
         guarding: r.get::<OnGuard>().is_some_and(|g| g.0 == day),
     };

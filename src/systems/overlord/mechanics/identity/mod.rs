@@ -57,12 +57,12 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
             }
         }
         Order::Tactic(t) => {
-            act.world.get_mut::<Tactics>(me).expect("unit").0 = Some(CombatTactics {
+            act.world.get_mut::<Tactics>(me).expect("unit").0 = Some(Box::new(CombatTactics {
                 stance: t.stance.clone(),
                 rank: t.rank.clone(),
                 file: t.file.clone(),
                 movement: t.movement.clone(),
-            });
+            }));
             format!("Battle tactic: {} {} {} {}.", t.stance, t.rank, t.file, t.movement)
         }
         Order::Combat(list) => {
