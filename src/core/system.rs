@@ -151,6 +151,19 @@ pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::Deserializ
     const STATE_FILES: &'static [&'static str];
     /// The files of a state folder.
     fn state_files(state: &Self::State) -> std::io::Result<Vec<FolderFile>>;
+    /// Writes the state of `world` as a turn's state files, and its mail index's
+    /// records, through `out`, without ever holding the whole state beside the
+    /// world (a big world's units a part at a time): what
+    /// [`extract`](RuleSystem::extract), [`state_files`](Self::state_files) and
+    /// [`mail_records`](Self::mail_records) make, byte for byte, with every
+    /// password written hashed ([`crate::core::secret::seal`]). `None`: the system
+    /// has no such way, and the core extracts the state whole.
+    fn write_state(
+        _world: &World,
+        _out: &mut crate::core::game::StateOut<'_, '_, Self::Rules>,
+    ) -> Option<std::io::Result<crate::core::game::StateSummary>> {
+        None
+    }
     /// The game a state is of.
     fn game(state: &Self::State) -> GameEntry<'_>;
     /// The factions of a state, in report order.

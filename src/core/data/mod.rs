@@ -101,6 +101,31 @@ pub fn ron_list_file<T: Serialize>(items: &[T], depth: usize) -> std::io::Result
     Ok(text.into_bytes())
 }
 
+/// A part of a list's file, as [`ron_list_file`] writes the whole: `items` are the
+/// list's records from some point on; the `first` part opens the list, the `last`
+/// closes it. The parts of a list, one after another, are the bytes of its file.
+pub fn ron_list_part<T: Serialize>(items: &[T], depth: usize, first: bool, last: bool) -> std::io::Result<Vec<u8>> {
+    let whole = ron_list_file(items, depth)?;
+    if items.is_empty() {
+        // An empty list is written `[]`: whole, or nothing of a longer one.
+        return Ok(if first && last { whole } else { Vec::new() });
+    }
+    let (open, close) = (b"[\n", b"]\n");
+    let body = whole
+        .strip_prefix(&open[..])
+        .and_then(|b| b.strip_suffix(&close[..]))
+        .ok_or_else(|| std::io::Error::other("a list written in another layout"))?;
+    let mut out = Vec::with_capacity(body.len() + 4);
+    if first {
+        out.extend_from_slice(open);
+    }
+    out.extend_from_slice(body);
+    if last {
+        out.extend_from_slice(close);
+    }
+    Ok(out)
+}
+
 /// A file's bytes in the saved layout: the RON text and a final newline.
 pub fn ron_file(value: &(impl Serialize + ?Sized), depth: usize) -> std::io::Result<Vec<u8>> {
     let mut text = to_ron(value, depth).map_err(std::io::Error::other)?;

@@ -49,6 +49,8 @@ pub struct TreeWriter {
     written: Vec<PathBuf>,
     /// Bytes written so far.
     bytes: u64,
+    /// The file [`TreeWriter::append`] last wrote to, kept open for its next part.
+    open: Option<(PathBuf, fs::File)>,
 }
 
 impl TreeWriter {
@@ -61,38 +63,72 @@ impl TreeWriter {
             dirs: vec![root.to_path_buf()],
             written: Vec::new(),
             bytes: 0,
+            open: None,
         })
     }
 
     /// Writes `files` (paths relative to the root).
     pub fn write(&mut self, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
+        self.open = None;
         for (rel, bytes) in files {
-            // Paths are made from ids of the data: never outside the folder.
-            if rel.as_os_str().is_empty() || !rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    format!("{}: not a plain path inside the turn folder", rel.display()),
-                ));
-            }
-            let path = self.root.join(rel);
-            if let Some(parent) = path.parent()
-                && !self.dirs.iter().any(|d| d == parent)
-            {
-                fs::create_dir_all(parent)?;
-                self.dirs.push(parent.to_path_buf());
-            }
-            fs::File::create(&path)?.write_all(bytes)?;
-            self.bytes += bytes.len() as u64;
-            self.written.push(rel.clone());
-            if self.abort.as_deref() == Some(&self.written.len().to_string()) {
-                std::process::abort();
-            }
+            self.create(rel)?.write_all(bytes)?;
+            self.wrote(bytes.len());
         }
         Ok(())
     }
 
+    /// Writes `bytes` at the end of file `rel`, created by its first part: a file
+    /// made a part at a time (a big world's units), never held whole. Its parts
+    /// come one after another, with no other file between them.
+    pub fn append(&mut self, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        let fresh = self.open.as_ref().is_none_or(|(p, _)| p != rel);
+        if fresh {
+            self.open = None;
+            let f = self.create(rel)?;
+            self.open = Some((rel.to_path_buf(), f));
+        }
+        let (_, f) = self.open.as_mut().expect("opened above");
+        f.write_all(bytes)?;
+        if fresh {
+            self.wrote(bytes.len());
+        } else {
+            self.bytes += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Creates file `rel` (and its folder), listed to be flushed.
+    fn create(&mut self, rel: &Path) -> std::io::Result<fs::File> {
+        // Paths are made from ids of the data: never outside the folder.
+        if rel.as_os_str().is_empty() || !rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}: not a plain path inside the turn folder", rel.display()),
+            ));
+        }
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent()
+            && !self.dirs.iter().any(|d| d == parent)
+        {
+            fs::create_dir_all(parent)?;
+            self.dirs.push(parent.to_path_buf());
+        }
+        let f = fs::File::create(&path)?;
+        self.written.push(rel.to_path_buf());
+        Ok(f)
+    }
+
+    /// Counts a file written with its first `bytes`; the crash tests' abort point.
+    fn wrote(&mut self, bytes: usize) {
+        self.bytes += bytes as u64;
+        if self.abort.as_deref() == Some(&self.written.len().to_string()) {
+            std::process::abort();
+        }
+    }
+
     /// Flushes every file and folder written to disk.
-    pub fn finish(self) -> std::io::Result<()> {
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.open = None;
         flush(&self.root, &self.written, &self.dirs, self.bytes)
     }
 }
@@ -119,6 +155,8 @@ pub enum Sink<'scope> {
 pub enum Piped {
     /// Files to write.
     Files(Vec<(PathBuf, Vec<u8>)>),
+    /// A part of a file, to append ([`TreeWriter::append`]).
+    Part(PathBuf, Vec<u8>),
     /// Said back once everything given before is written.
     Settled(std::sync::mpsc::SyncSender<()>),
 }
@@ -134,6 +172,7 @@ impl<'scope> Sink<'scope> {
             for work in from {
                 match work {
                     Piped::Files(batch) => w.write(&batch)?,
+                    Piped::Part(rel, bytes) => w.append(&rel, &bytes)?,
                     Piped::Settled(back) => {
                         let _ = back.send(());
                     }
@@ -149,6 +188,15 @@ impl<'scope> Sink<'scope> {
         match self {
             Sink::Direct(w) => w.write(&files),
             Sink::Piped { .. } => self.send(Piped::Files(files)),
+        }
+    }
+
+    /// Appends `bytes` to file `rel` ([`TreeWriter::append`]), or hands them to the
+    /// writing thread.
+    pub fn append(&mut self, rel: PathBuf, bytes: Vec<u8>) -> std::io::Result<()> {
+        match self {
+            Sink::Direct(w) => w.append(&rel, &bytes),
+            Sink::Piped { .. } => self.send(Piped::Part(rel, bytes)),
         }
     }
 
@@ -379,6 +427,33 @@ mod tests {
                 w.finish().unwrap();
             });
             assert_eq!(std::fs::read_dir(root.join("reports")).unwrap().count(), 20);
+        }
+    }
+
+    /// A file given in parts holds them in order, is one file written (the crash
+    /// tests' abort points count files), and another file between two of its
+    /// parts starts it again.
+    #[test]
+    fn a_file_given_in_parts_holds_them_in_order() {
+        for piped in [false, true] {
+            let t = tempfile::tempdir().unwrap();
+            let root = t.path().join("turn");
+            std::thread::scope(|s| {
+                let mut sink = Sink::new(TreeWriter::new(&root).unwrap(), piped, s);
+                for part in ["[\n", "  a,\n", "  b,\n", "]\n"] {
+                    sink.append(PathBuf::from("state/units.ron"), part.as_bytes().to_vec()).unwrap();
+                }
+                sink.write(files(&["state/c"])).unwrap();
+                sink.append(PathBuf::from("state/d"), b"1".to_vec()).unwrap();
+                sink.append(PathBuf::from("state/d"), b"2".to_vec()).unwrap();
+                let w = sink.close().unwrap();
+                let names: Vec<_> = w.written.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+                assert_eq!(names, ["state/units.ron", "state/c", "state/d"], "piped {piped}");
+                assert_eq!(w.bytes, 14 + 7 + 2, "every byte counted once");
+                w.finish().unwrap();
+            });
+            assert_eq!(std::fs::read_to_string(root.join("state/units.ron")).unwrap(), "[\n  a,\n  b,\n]\n");
+            assert_eq!(std::fs::read_to_string(root.join("state/d")).unwrap(), "12");
         }
     }
 

@@ -81,7 +81,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 
 /// Records by key, as built before they are written (and, in tests, looked up
 /// as they are).
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Records {
     map: BTreeMap<String, Vec<u8>>,
 }

@@ -217,8 +217,8 @@ impl GameDir {
             .map_err(|e| GameError::io(&tmp_rules, e))?;
         fsutil::commit(&tmp_rules, &root.join("rules")).map_err(|e| GameError::io(root, e))?;
         let g = GameDir { root: root.to_path_buf() };
-        let mut summary = g.write_turn(&engine, &rules, turn, |state| {
-            let newspaper = mail::newspaper(turn, &[], &mail::articles(S::game(state), &[], &[]));
+        let mut summary = g.write_turn(&engine, &rules, turn, false, |made| {
+            let newspaper = mail::newspaper(turn, &[], &mail::articles(made.game(), &[], &[]));
             vec![(PathBuf::from("newspaper.txt"), newspaper.into_bytes())]
         })?;
         summary.run_time = run_time;
@@ -389,13 +389,15 @@ impl GameDir {
         inputs.extend(mail.files);
         inputs.push((PathBuf::from("newspaper.txt"), newspaper.into_bytes()));
         let later = self.pending::<S>(next + 1, &words)?;
-        let mut summary = self.write_turn(&engine, &rules, next, |state| {
-            let factions = S::factions(state);
+        // Orders already waiting for the turn after are checked against the whole
+        // new state.
+        let mut summary = self.write_turn(&engine, &rules, next, !later.is_empty(), |made| {
             let checks = later.iter().filter_map(|(_, _, file)| {
                 let h = S::header(file);
-                let f = factions.iter().find(|f| f.id.eq_ignore_ascii_case(&h.faction))?;
-                let check = S::check(&words, state, f.id, file);
-                let text = mail::check_text(f.id, next + 1, &check);
+                let state = made.state()?;
+                let f = made.factions.iter().find(|f| f.id.eq_ignore_ascii_case(&h.faction))?;
+                let check = S::check(&words, state, &f.id, file);
+                let text = mail::check_text(&f.id, next + 1, &check);
                 Some((Path::new("checks").join(format!("{}.txt", f.id)), text.into_bytes()))
             });
             inputs.into_iter().chain(checks).collect()
@@ -412,14 +414,17 @@ impl GameDir {
     }
 
     /// Writes turn `turn` atomically: state, reports, and the files `more` makes
-    /// from the new state (the inputs the turn ran with, paths relative to the
-    /// turn's folder).
+    /// from what the state holds (the inputs the turn ran with, paths relative to
+    /// the turn's folder). `more` is given the whole state only when `whole`
+    /// asks for it; otherwise a system that can writes the state a part at a time
+    /// ([`GameSystem::write_state`]).
     fn write_turn<S: GameSystem>(
         &self,
         engine: &Engine<S>,
         rules: &S::Rules,
         turn: u32,
-        more: impl FnOnce(&S::State) -> Vec<FolderFile>,
+        whole: bool,
+        more: impl FnOnce(&Made<S>) -> Vec<FolderFile>,
     ) -> Result<TurnSummary, GameError> {
         let turns = self.root.join("turns");
         let partial = turns.join(format!(".{}.partial", turn_name(turn)));
@@ -438,32 +443,30 @@ impl GameDir {
         let reports = S::reports(world);
         let factions = reports.factions();
         let mut batches = batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)).into_iter();
-        // The mail index's records are made with the state; the index is written
-        // once the state's files are, and names them.
-        let state_and_records = || {
-            state_files::<S>(world).map(|(state, files)| {
-                let records = index_records::<S>(rules, &state);
-                (state, files, records)
-            })
-        };
         let units = std::thread::scope(|s| -> std::io::Result<usize> {
             // With threads to spare, files are written on a thread of their own
-            // while the next ones are made, and the state is extracted and written
-            // out while the first batch of reports is made: all of them only read
-            // the world. The files are written in the same order either way.
+            // while the next ones are made, and the state is made and written out
+            // (with the mail index's records) while the first batch of reports is
+            // made: all of them only read the world. The files are written in the
+            // same order either way: the reports wait for the state.
             let mut sink = fsutil::Sink::new(w, threads > 1, s);
             let (made, first) = if threads <= 1 {
-                (state_and_records(), batches.next().map(|b| reports.files(b, threads)))
+                let made = make_state::<S>(world, rules, whole, &mut sink);
+                (made, batches.next().map(|b| reports.files(b, threads)))
             } else {
-                let job = s.spawn(state_and_records);
+                let job = s.spawn(move || {
+                    let made = make_state::<S>(world, rules, whole, &mut sink);
+                    (sink, made)
+                });
                 let first = batches.next().map(|b| reports.files(b, threads));
-                (job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), first)
+                let (back, made) = job.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                sink = back;
+                (made, first)
             };
-            let (state, files, records) = made?;
-            sink.write(files)?;
-            sink.write(more(&state))?;
-            let units = S::units(&state);
-            drop(state);
+            let (made, records) = made?;
+            sink.write(more(&made))?;
+            let units = made.units;
+            drop(made);
             // The index names the state's files as they lie in the folder.
             sink.settle()?;
             let index = records
@@ -739,6 +742,142 @@ pub fn turn_files<S: GameSystem>(
     Ok((files, state))
 }
 
+/// What the index of turn `turn`, whose folder is (or is being written as)
+/// `turn_dir`, is made from: the game's rule set and the turn's state as they
+/// stand.
+fn index_meta<S: GameSystem>(root: &Path, turn: u32, turn_dir: &Path) -> Result<index::Meta, bin::Error> {
+    index::Meta::now(S::NAME, turn, &root.join("rules"), turn_dir)
+        .map_err(|e| bin::Error(format!("the files of turn {turn} cannot be listed: {e}")))
+}
+
+/// What the files made after the state of a turn see of it: its game, its
+/// factions, its units' count, and the state itself when it was made whole.
+pub struct Made<S: GameSystem> {
+    /// The game, as the mail index holds it.
+    pub game: index::GameRecord,
+    /// The factions, in report order, as the mail index holds them.
+    pub factions: Vec<index::FactionRecord>,
+    /// How many units the state has.
+    pub units: usize,
+    whole: Option<S::State>,
+}
+
+impl<S: GameSystem> Made<S> {
+    /// The whole state, when it was made whole.
+    pub fn state(&self) -> Option<&S::State> {
+        self.whole.as_ref()
+    }
+    /// The game as the newspaper names it.
+    fn game(&self) -> crate::core::system::GameEntry<'_> {
+        crate::core::system::GameEntry { name: &self.game.name, title: &self.game.title, turn: self.game.turn }
+    }
+}
+
+/// What a system that writes its state a part at a time
+/// ([`GameSystem::write_state`]) says it wrote.
+#[derive(Debug, Clone)]
+pub struct StateSummary {
+    /// The game.
+    pub game: index::GameRecord,
+    /// The factions, in report order, passwords hashed.
+    pub factions: Vec<index::FactionRecord>,
+    /// How many units the state has.
+    pub units: usize,
+}
+
+/// Where a system writes a turn's state a part at a time
+/// ([`GameSystem::write_state`]): its files, whole or in parts, and the mail
+/// index's records.
+pub struct StateOut<'s, 'scope, R> {
+    sink: &'s mut fsutil::Sink<'scope>,
+    /// The rule set as the index keeps it.
+    rules: &'s R,
+    records: Option<Result<index::Records, bin::Error>>,
+}
+
+impl<R: serde::Serialize> StateOut<'_, '_, R> {
+    /// Writes the state file `name` whole.
+    pub fn file(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
+        self.sink.write(vec![(Path::new("state").join(name), bytes)])
+    }
+    /// Writes the next part of the state file `name`: its parts follow one another,
+    /// with no other file between them.
+    pub fn part(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
+        self.sink.append(Path::new("state").join(name), bytes)
+    }
+    /// Makes the mail index's records: the game, the rule set, the factions, and
+    /// the system's own (`system`, as [`GameSystem::mail_records`] makes them).
+    pub fn records(
+        &mut self,
+        game: index::GameRecord,
+        factions: impl IntoIterator<Item = index::FactionRecord>,
+        system: impl FnOnce(&mut index::SystemRecords) -> Result<(), bin::Error>,
+    ) {
+        let t = Instant::now();
+        self.records = Some(index::records(game, self.rules, factions, system));
+        tracing::debug!(
+            seconds = t.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            "mail index made"
+        );
+    }
+}
+
+/// Runs `write` with a [`StateOut`] that writes into the folder `dir` at once,
+/// keeping `rules` in the records it makes: how a system's way of writing its
+/// state a part at a time is compared with the state written whole. Gives what
+/// `write` gave, and the records.
+pub fn with_state_out<R: serde::Serialize, T>(
+    dir: &Path,
+    rules: &R,
+    write: impl FnOnce(&mut StateOut<'_, '_, R>) -> std::io::Result<T>,
+) -> std::io::Result<(T, Option<Result<index::Records, bin::Error>>)> {
+    std::thread::scope(|s| {
+        let mut sink = fsutil::Sink::new(fsutil::TreeWriter::new(dir)?, false, s);
+        let mut out = StateOut { sink: &mut sink, rules, records: None };
+        let made = write(&mut out)?;
+        let records = out.records.take();
+        sink.close()?.finish()?;
+        Ok((made, records))
+    })
+}
+
+/// The state of `world` written into `sink` (every state file, `rules.path`
+/// last), and the mail index's records made: a part at a time when the system
+/// can and the state is not wanted `whole`, else extracted whole.
+fn make_state<S: GameSystem>(
+    world: &bevy_ecs::world::World,
+    rules: &S::Rules,
+    whole: bool,
+    sink: &mut fsutil::Sink<'_>,
+) -> std::io::Result<(Made<S>, Result<index::Records, bin::Error>)> {
+    let t = Instant::now();
+    let kept = S::mail_rules(rules);
+    let kept = kept.as_ref().unwrap_or(rules);
+    if !whole {
+        let mut out = StateOut { sink: &mut *sink, rules: kept, records: None };
+        if let Some(summary) = S::write_state(world, &mut out) {
+            let summary = summary?;
+            let records = out.records.unwrap_or_else(|| Err(bin::Error("the system made no index records".into())));
+            sink.write(vec![rules_path()])?;
+            tracing::debug!(
+                seconds = t.elapsed().as_secs_f64(),
+                peak_mb = crate::core::alloc::peak_mb(),
+                "state made in parts"
+            );
+            let StateSummary { game, factions, units } = summary;
+            return Ok((Made { game, factions, units, whole: None }, records));
+        }
+    }
+    let (state, files) = state_files::<S>(world)?;
+    sink.write(files)?;
+    let records = index_records::<S>(rules, &state);
+    let g = S::game(&state);
+    let game = index::GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn };
+    let factions = S::factions(&state).into_iter().map(index::FactionRecord::from).collect();
+    Ok((Made { game, factions, units: S::units(&state), whole: Some(state) }, records))
+}
+
 /// The mail index's records of a state (see [`index`]).
 fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<index::Records, bin::Error> {
     let g = S::game(state);
@@ -749,14 +888,6 @@ fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<in
     let records = index::records(game, kept.as_ref().unwrap_or(rules), factions, |out| S::mail_records(state, out));
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "mail index made");
     records
-}
-
-/// What the index of turn `turn`, whose folder is (or is being written as)
-/// `turn_dir`, is made from: the game's rule set and the turn's state as they
-/// stand.
-fn index_meta<S: GameSystem>(root: &Path, turn: u32, turn_dir: &Path) -> Result<index::Meta, bin::Error> {
-    index::Meta::now(S::NAME, turn, &root.join("rules"), turn_dir)
-        .map_err(|e| bin::Error(format!("the files of turn {turn} cannot be listed: {e}")))
 }
 
 /// The state folder's files of the world as it stands, and the state itself.
@@ -770,9 +901,14 @@ fn state_files<S: GameSystem>(world: &bevy_ecs::world::World) -> std::io::Result
     crate::core::secret::seal(S::passwords_mut(&mut state), &game, turn);
     let mut files: Vec<TurnFile> =
         S::state_files(&state)?.into_iter().map(|(name, bytes)| (Path::new("state").join(name), bytes)).collect();
-    files.push((Path::new("state").join("rules.path"), b"../../../rules\n".to_vec()));
+    files.push(rules_path());
     tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "state files made");
     Ok((state, files))
+}
+
+/// The state folder's `rules.path`: where the game's rule set lies.
+fn rules_path() -> TurnFile {
+    (Path::new("state").join("rules.path"), b"../../../rules\n".to_vec())
 }
 
 #[cfg(test)]

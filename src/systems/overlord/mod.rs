@@ -27,6 +27,7 @@ pub mod map;
 pub mod mechanics;
 pub mod orders;
 pub mod report;
+pub mod save;
 #[doc(hidden)]
 pub mod testkit;
 pub mod world;
@@ -109,6 +110,13 @@ impl GameSystem for Overlord {
 
     fn state_files(state: &data::Scenario) -> std::io::Result<Vec<FolderFile>> {
         Ok(data::scenario_files(state)?.into_iter().map(|(name, bytes)| (name.into(), bytes)).collect())
+    }
+
+    fn write_state(
+        world: &World,
+        out: &mut crate::core::game::StateOut<'_, '_, data::RuleSet>,
+    ) -> Option<std::io::Result<crate::core::game::StateSummary>> {
+        Some(save::write_state(world, out))
     }
 
     fn game(state: &data::Scenario) -> GameEntry<'_> {

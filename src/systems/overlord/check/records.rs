@@ -107,20 +107,53 @@ pub fn mail_rules(rules: &RuleSet) -> RuleSet {
 
 /// Adds the checker's records of `state` to a mail index.
 pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Error> {
+    let briefs =
+        state.units.iter().map(|u| Brief { id: &u.id, faction: &u.faction, race: &u.race, location: &u.location });
+    put_records(state, briefs, |at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()), out)
+}
+
+/// A unit as the records of places name it: id, faction, race, and where it
+/// stands.
+pub struct Brief<'a> {
+    /// Its id.
+    pub id: &'a str,
+    /// Its faction's id.
+    pub faction: &'a str,
+    /// Its race's tag.
+    pub race: &'a str,
+    /// Its location's id.
+    pub location: &'a str,
+}
+
+/// Adds the checker's records to a mail index: of `head`'s game, locations,
+/// factions and structures, and of its units, given as `briefs` in state order
+/// and, a faction's at a time, by `units_of(positions, put)`, which calls `put`
+/// with the records of the units at `positions` (in `briefs`). Whether the units
+/// come from a whole state or, a faction at a time, from the world, the records
+/// are the same.
+pub fn put_records<'a, F>(
+    head: &'a Scenario,
+    briefs: impl Iterator<Item = Brief<'a>>,
+    mut units_of: F,
+    out: &mut SystemRecords,
+) -> Result<(), bin::Error>
+where
+    F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
+{
     // The game's settings but where new factions may start, which grows with the
     // world and which no check reads.
-    let game = GameSettings { joining: Default::default(), ..state.game.clone() };
+    let game = GameSettings { joining: Default::default(), ..head.game.clone() };
     out.put("game", &game)?;
-    let mut units: FastMap<String, Vec<&Unit>> = FastMap::default();
+    let mut units: FastMap<String, Vec<usize>> = FastMap::default();
     let mut present: FastMap<&str, Vec<(&str, &str, &str)>> = FastMap::default();
     let mut faction_of: FastMap<&str, &str> = FastMap::default();
-    for u in &state.units {
-        units.entry(u.faction.to_ascii_lowercase()).or_default().push(u);
-        present.entry(u.location.as_str()).or_default().push((&u.id, &u.faction, &u.race));
-        faction_of.insert(&u.id, &u.faction);
+    for (i, u) in briefs.enumerate() {
+        units.entry(u.faction.to_ascii_lowercase()).or_default().push(i);
+        present.entry(u.location).or_default().push((u.id, u.faction, u.race));
+        faction_of.insert(u.id, u.faction);
     }
     let mut titled: FastMap<String, BTreeSet<&str>> = FastMap::default();
-    for l in &state.locations {
+    for l in &head.locations {
         for t in &l.titles {
             if let Some(f) = t.holder.as_deref().and_then(|h| faction_of.get(h)) {
                 titled.entry(f.to_ascii_lowercase()).or_default().insert(&l.id);
@@ -129,14 +162,16 @@ pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Err
         let here = present.remove(l.id.as_str()).unwrap_or_default();
         out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
     }
-    for f in &state.factions {
+    for f in &head.factions {
         let key = f.id.to_ascii_lowercase();
         out.put(&faction_key(&f.id), f)?;
-        let record =
-            UnitsOut { units: units.remove(&key).unwrap_or_default(), titled: titled.remove(&key).unwrap_or_default() };
-        out.put(&units_key(&f.id), &record)?;
+        let titled = titled.remove(&key).unwrap_or_default();
+        let at = units.remove(&key).unwrap_or_default();
+        units_of(&at, &mut |units| {
+            out.put(&units_key(&f.id), &UnitsOut { units: units.to_vec(), titled: titled.clone() })
+        })?;
     }
-    for s in &state.structures {
+    for s in &head.structures {
         out.put(&format!("s/{}", s.id), s)?;
     }
     Ok(())

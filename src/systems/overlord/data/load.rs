@@ -310,6 +310,17 @@ pub const STATE_FILES: [&str; 5] = ["game.ron", "factions.ron", "locations.ron",
 /// The files of a scenario folder (without its order files), as bytes, in the saved
 /// layout: `(file name, contents)`.
 pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
+    let mut files = head_files(s)?;
+    files.push((STATE_FILES[4], ron_list_file(&s.units, UNITS_DEPTH)?));
+    Ok(files)
+}
+
+/// How deep `units.ron` writes its records a field to a line.
+pub const UNITS_DEPTH: usize = 2;
+
+/// The files of a scenario folder but `units.ron`: the game, factions, locations
+/// and structures.
+pub fn head_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
     fn one<T: Serialize + ?Sized>(value: &T, depth: usize) -> std::io::Result<Vec<u8>> {
         let mut text = to_ron(value, depth).map_err(std::io::Error::other)?;
         text.push('\n');
@@ -321,7 +332,6 @@ pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8
         (STATE_FILES[1], ron_list_file(&s.factions, 2)?),
         (STATE_FILES[2], ron_list_file(&s.locations, 2)?),
         (STATE_FILES[3], ron_list_file(&s.structures, 2)?),
-        (STATE_FILES[4], ron_list_file(&s.units, 2)?),
     ])
 }
 
@@ -362,6 +372,27 @@ mod tests {
             let (len, cap) = sizes(&list);
             assert!(cap >= len && cap <= len + len / 3, "{name}: {len} bytes in a buffer of {cap}");
         }
+    }
+
+    /// A list's file written in parts of any size is the file written whole.
+    #[test]
+    fn a_list_file_in_parts_is_the_whole_file() {
+        use crate::core::data::{ron_list_file, ron_list_part};
+        let s = &crate::systems::overlord::testkit::alpha();
+        let whole = ron_list_file(&s.units, 2).unwrap();
+        for size in [1, 2, 7, 100, s.units.len(), s.units.len() + 1] {
+            let n = s.units.len().div_ceil(size);
+            let parts: Vec<u8> = s
+                .units
+                .chunks(size)
+                .enumerate()
+                .flat_map(|(k, c)| ron_list_part(c, 2, k == 0, k + 1 == n).unwrap())
+                .collect();
+            assert_eq!(String::from_utf8(parts).unwrap(), String::from_utf8(whole.clone()).unwrap(), "parts of {size}");
+        }
+        let none: [crate::systems::overlord::data::Unit; 0] = [];
+        assert_eq!(ron_list_part(&none, 2, true, true).unwrap(), ron_list_file(&none, 2).unwrap());
+        assert_eq!(ron_list_part(&none, 2, true, true).unwrap(), b"[]\n");
     }
 
     #[test]

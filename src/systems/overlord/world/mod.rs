@@ -419,6 +419,13 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
 
 /// Writes the world back as a scenario, entities in report order.
 pub fn extract(world: &World) -> Scenario {
+    let mut s = extract_head(world);
+    s.units = extract_units(world, &world.resource::<Directory>().units);
+    s
+}
+
+/// [`extract`] but the units: the game, factions, locations and structures.
+pub fn extract_head(world: &World) -> Scenario {
     let catalog = world.resource::<Catalog>();
     let dir = world.resource::<Directory>();
     let clock = world.resource::<Clock>();
@@ -577,8 +584,14 @@ pub fn extract(world: &World) -> Scenario {
             s
         })
         .collect();
-    let units = dir
-        .units
+    Scenario { game, factions, locations, structures, units: Vec::new(), orders: Vec::new() }
+}
+
+/// The records of `units`, as [`extract`] writes them.
+pub fn extract_units(world: &World, units: &[Entity]) -> Vec<data::Unit> {
+    let catalog = world.resource::<Catalog>();
+    let id_of = |e: Entity| world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
+    units
         .iter()
         .map(|&e| {
             let r = world.entity(e);
@@ -633,8 +646,7 @@ pub fn extract(world: &World) -> Scenario {
                 combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
             }
         })
-        .collect();
-    Scenario { game, factions, locations, structures, units, orders: Vec::new() }
+        .collect()
 }
 
 /// A unit made during a turn (RECRUIT, SPLIT).

@@ -1,0 +1,125 @@
+//! A turn's state written from the world a part at a time
+//! ([`GameSystem::write_state`]): the game, the factions, the places and the
+//! structures are extracted whole, the units a part at a time, each part written
+//! and let go before the next; the mail index's records take the units of one
+//! faction at a time. So a big world's state is never held whole beside the
+//! world (a million units are about a gigabyte extracted), and the files and
+//! records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
+//! and [`check::records::records`] make of the whole state (tested).
+
+use crate::core::game::index::{FactionRecord, GameRecord};
+use crate::core::game::{StateOut, StateSummary};
+use crate::core::system::GameSystem;
+use crate::systems::overlord::Overlord;
+use crate::systems::overlord::check::records::{Brief, put_records};
+use crate::systems::overlord::data::{self, RuleSet};
+use crate::systems::overlord::world::components::{At, Id, Owner, Race};
+use crate::systems::overlord::world::resources::Directory;
+use crate::systems::overlord::world::{self, Catalog};
+use bevy_ecs::prelude::*;
+
+/// Units extracted and written at a time: a part's records are a few
+/// megabytes.
+pub const UNITS_PER_PART: usize = 16_384;
+
+/// Writes the state of `world` through `out`, and makes its mail index records.
+pub fn write_state(world: &World, out: &mut StateOut<'_, '_, RuleSet>) -> std::io::Result<StateSummary> {
+    write_in_parts(world, out, UNITS_PER_PART)
+}
+
+fn write_in_parts(
+    world: &World,
+    out: &mut StateOut<'_, '_, RuleSet>,
+    per_part: usize,
+) -> std::io::Result<StateSummary> {
+    let mut head = world::extract_head(world);
+    // Passwords are written hashed, whatever the world held.
+    let (name, turn) = (head.game.name.clone(), head.game.turn);
+    crate::core::secret::seal(Overlord::passwords_mut(&mut head), &name, turn);
+    for (file, bytes) in data::load::head_files(&head)? {
+        out.file(file, bytes)?;
+    }
+    let units = &world.resource::<Directory>().units;
+    let file = data::load::STATE_FILES[4];
+    if units.is_empty() {
+        out.file(file, crate::core::data::ron_list_part::<data::Unit>(&[], data::load::UNITS_DEPTH, true, true)?)?;
+    }
+    let parts = units.len().div_ceil(per_part.max(1));
+    for (k, part) in units.chunks(per_part.max(1)).enumerate() {
+        let records = world::extract_units(world, part);
+        out.part(file, crate::core::data::ron_list_part(&records, data::load::UNITS_DEPTH, k == 0, k + 1 == parts)?)?;
+    }
+    let game = GameRecord { name: head.game.name.clone(), title: head.game.title.clone(), turn: head.game.turn };
+    let factions: Vec<FactionRecord> = Overlord::factions(&head).into_iter().map(FactionRecord::from).collect();
+    let catalog = world.resource::<Catalog>();
+    let briefs = units.iter().map(|&u| brief(world, catalog, u));
+    let of_faction =
+        |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
+            let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
+            let records = world::extract_units(world, &theirs);
+            put(&records.iter().collect::<Vec<_>>())
+        };
+    out.records(game.clone(), factions.clone(), |sys| put_records(&head, briefs, of_faction, sys));
+    Ok(StateSummary { game, factions, units: units.len() })
+}
+
+/// Unit `u` as the records of places name it, as [`world::extract_units`] writes
+/// its id, faction, race and location.
+fn brief<'w>(world: &'w World, catalog: &'w Catalog, u: Entity) -> Brief<'w> {
+    let id = |e: Entity| world.get::<Id>(e).map_or("", |i| i.0.as_str());
+    let r = world.entity(u);
+    Brief {
+        id: r.get::<Id>().map_or("", |i| i.0.as_str()),
+        faction: r.get::<Owner>().map_or("", |o| id(o.0)),
+        race: r.get::<Race>().map_or("", |x| catalog.race_tag(x.0)),
+        location: r.get::<At>().map_or("", |a| id(a.location)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_in_parts;
+    use crate::core::engine::{Engine, Threads};
+    use crate::core::game::index;
+    use crate::core::game::with_state_out;
+    use crate::core::system::GameSystem;
+    use crate::systems::overlord::testkit::{alpha, overlord_rules};
+    use crate::systems::overlord::{Overlord, check, data, world};
+
+    /// The state written a part at a time, in parts of any size, is the state
+    /// extracted whole and written: every file byte for byte, and every record of
+    /// the mail index; also after a month has moved units, made and lost some.
+    #[test]
+    fn the_state_in_parts_is_the_whole_state_written() {
+        let rules = overlord_rules();
+        let mut engine = Engine::<Overlord>::new(rules.clone(), alpha(), Threads::One).unwrap();
+        let kept = check::records::mail_rules(&rules);
+        for month in 0..2 {
+            if month > 0 {
+                engine.run_turn(|_, _| {});
+            }
+            let w = engine.world();
+            let mut whole = world::extract(w);
+            let (name, turn) = (whole.game.name.clone(), whole.game.turn);
+            crate::core::secret::seal(Overlord::passwords_mut(&mut whole), &name, turn);
+            let game = index::GameRecord { name: name.clone(), title: whole.game.title.clone(), turn };
+            let factions: Vec<_> = Overlord::factions(&whole).into_iter().map(index::FactionRecord::from).collect();
+            let want = index::records(game, &kept, factions, |out| check::records::records(&whole, out)).unwrap();
+            let files = data::scenario_files(&whole).unwrap();
+            for per_part in [1, 7, 100, 100_000] {
+                let t = tempfile::tempdir().unwrap();
+                let (summary, records) =
+                    with_state_out(t.path(), &kept, |out| write_in_parts(w, out, per_part)).unwrap();
+                assert_eq!(summary.units, whole.units.len());
+                assert_eq!(records.unwrap().unwrap(), want, "records, parts of {per_part}, month {month}");
+                for (file, bytes) in &files {
+                    let got = std::fs::read(t.path().join("state").join(file)).unwrap();
+                    assert!(got == *bytes, "{file}, parts of {per_part}, month {month}");
+                }
+                // Passwords are hashed as the whole state's are: never in clear.
+                let factions = std::fs::read_to_string(t.path().join("state/factions.ron")).unwrap();
+                assert!(!factions.contains("password: \"pswd"), "a password in clear");
+            }
+        }
+    }
+}
