@@ -251,39 +251,49 @@ fn stamps_of(dir: &Path, prefix: &str) -> std::io::Result<Vec<Stamp>> {
 
 /// The bytes of an index of `records`, made from the files `meta` names.
 pub fn encode(meta: &Meta, records: &Records) -> Result<Vec<u8>, bin::Error> {
-    let mut out = vec![0u8; HEADER];
+    let mut out = Vec::new();
+    encode_parts(meta, records.clone(), |part| {
+        out.extend_from_slice(&part);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// [`encode`], given to `emit` a part at a time (none larger than about a
+/// megabyte, but a record that is) and letting each record go once given: a big
+/// world's index is never held twice. Gives the index's length.
+pub fn encode_parts(
+    meta: &Meta,
+    records: Records,
+    mut emit: impl FnMut(Vec<u8>) -> Result<(), bin::Error>,
+) -> Result<u64, bin::Error> {
+    const PART: usize = 1 << 20;
+    // Where everything lies is known from the records' sizes: the header first.
+    let m = bin::to_bytes(meta)?;
     let mut entries: Vec<[u64; 4]> = Vec::with_capacity(records.len());
+    let mut off = HEADER as u64;
+    let mut both = Vec::new();
     for (key, value) in &records.map {
-        let off = out.len() as u64;
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(value);
-        let sum = checksum(&out[off as usize..]);
-        let lens = (key.len() as u64) | ((value.len() as u64) << 32);
         if key.len() > u32::MAX as usize || value.len() > u32::MAX as usize {
             return Err(bin::Error(format!("record {key} is too large for the index")));
         }
-        entries.push([checksum(key.as_bytes()), off, lens, sum]);
+        both.clear();
+        both.extend_from_slice(key.as_bytes());
+        both.extend_from_slice(value);
+        let lens = (key.len() as u64) | ((value.len() as u64) << 32);
+        entries.push([checksum(key.as_bytes()), off, lens, checksum(&both)]);
+        off += both.len() as u64;
     }
-    let meta_off = out.len() as u64;
-    let m = bin::to_bytes(meta)?;
-    out.extend_from_slice(&m);
-    out.extend_from_slice(&checksum(&m).to_le_bytes());
+    let meta_off = off;
+    let entries_off = meta_off + m.len() as u64 + 8;
+    let mut table = Vec::with_capacity(entries.len() * ENTRY);
     entries.sort_by_key(|e| (e[0], e[1]));
-    let entries_off = out.len() as u64;
     for e in &entries {
         for x in e {
-            out.extend_from_slice(&x.to_le_bytes());
+            table.extend_from_slice(&x.to_le_bytes());
         }
     }
-    let dir_off = out.len() as u64;
-    let mut dir = Vec::new();
-    for (i, page) in out[entries_off as usize..dir_off as usize].chunks(PAGE * ENTRY).enumerate() {
-        dir.extend_from_slice(&entries[i * PAGE][0].to_le_bytes());
-        dir.extend_from_slice(&checksum(page).to_le_bytes());
-    }
-    let dir_sum = checksum(&dir);
-    out.extend_from_slice(&dir);
-    out.extend_from_slice(&dir_sum.to_le_bytes());
+    let dir_off = entries_off + table.len() as u64;
     let header = [
         u64::from_le_bytes(*MAGIC),
         u64::from(FORMAT) | (u64::from(meta.turn) << 32),
@@ -293,12 +303,29 @@ pub fn encode(meta: &Meta, records: &Records) -> Result<Vec<u8>, bin::Error> {
         meta_off,
         m.len() as u64,
     ];
-    for (i, x) in header.iter().enumerate() {
-        out[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
+    let mut part: Vec<u8> = header.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let sum = checksum(&part);
+    part.extend_from_slice(&sum.to_le_bytes());
+    for (key, value) in records.map {
+        part.extend_from_slice(key.as_bytes());
+        part.extend_from_slice(&value);
+        if part.len() >= PART {
+            emit(std::mem::take(&mut part))?;
+        }
     }
-    let sum = checksum(&out[..56]);
-    out[56..64].copy_from_slice(&sum.to_le_bytes());
-    Ok(out)
+    part.extend_from_slice(&m);
+    part.extend_from_slice(&checksum(&m).to_le_bytes());
+    let mut dir = Vec::new();
+    for (i, page) in table.chunks(PAGE * ENTRY).enumerate() {
+        dir.extend_from_slice(&entries[i * PAGE][0].to_le_bytes());
+        dir.extend_from_slice(&checksum(page).to_le_bytes());
+    }
+    part.extend_from_slice(&table);
+    part.extend_from_slice(&dir);
+    part.extend_from_slice(&checksum(&dir).to_le_bytes());
+    let len = dir_off + dir.len() as u64 + 8;
+    emit(part)?;
+    Ok(len)
 }
 
 /// An index file, open for lookups.
@@ -490,6 +517,36 @@ mod tests {
             for k in ["k", "missing", &format!("k{n}"), "K1"] {
                 assert_eq!(ix.bytes(k).unwrap(), None, "{k}");
             }
+        }
+    }
+
+    /// A big index is given in parts of about a megabyte, and the parts, one
+    /// after another, are the index: every record found, the length said.
+    #[test]
+    fn a_big_index_is_given_in_parts_that_make_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let n = 60_000;
+        let mut sizes = Vec::new();
+        let mut bytes = Vec::new();
+        let len = encode_parts(&m, sample(n), |part| {
+            sizes.push(part.len());
+            bytes.extend_from_slice(&part);
+            Ok(())
+        })
+        .unwrap();
+        assert!(
+            sizes.len() > 1 && sizes[..sizes.len() - 1].iter().all(|&s| (1 << 20..(1 << 20) + 64).contains(&s)),
+            "{sizes:?}"
+        );
+        assert_eq!(len, bytes.len() as u64);
+        assert_eq!(bytes, encode(&m, &sample(n)).unwrap());
+        let path = dir.path().join("big.index");
+        write(&path, &bytes).unwrap();
+        let ix = Index::open(&path, &m).unwrap();
+        for i in (0..n).step_by(997) {
+            let v: (u64, String) = get(&ix, &format!("k{i}")).unwrap().unwrap();
+            assert_eq!(v, (i as u64, format!("value {i}")));
         }
     }
 

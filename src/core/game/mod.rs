@@ -467,13 +467,26 @@ impl GameDir {
             sink.write(more(&made))?;
             let units = made.units;
             drop(made);
-            // The index names the state's files as they lie in the folder.
+            // The index names the state's files as they lie in the folder; it is
+            // written a part at a time, never held whole beside its records.
             sink.settle()?;
-            let index = records
-                .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
-                .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
-            if let Ok(bytes) = index {
-                sink.write(vec![(PathBuf::from(index::FILE), bytes)])?;
+            let meta = records.and_then(|r| Ok((index_meta::<S>(&self.root, turn, &partial)?, r)));
+            let mut failed = None;
+            let written = meta.and_then(|(meta, r)| {
+                index::encode_parts(&meta, r, |part| {
+                    sink.append(PathBuf::from(index::FILE), part).map_err(|e| {
+                        let said = bin::Error(e.to_string());
+                        failed = Some(e);
+                        said
+                    })
+                })
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            // Only writing fails once a part is given: the index is whole, or absent.
+            if let Err(e) = written {
+                tracing::warn!("the mail index of turn {turn} was not written: {e}");
             }
             tracing::debug!(
                 seconds = started.elapsed().as_secs_f64(),
