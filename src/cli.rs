@@ -377,7 +377,8 @@ fn init_logging(verbose: u8) {
     let level = match verbose {
         0 => tracing::Level::WARN,
         1 => tracing::Level::INFO,
-        _ => tracing::Level::DEBUG,
+        2 => tracing::Level::DEBUG,
+        _ => tracing::Level::TRACE,
     };
     let _ = tracing_subscriber::fmt().with_max_level(level).with_writer(std::io::stderr).with_target(false).try_init();
 }

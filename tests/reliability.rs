@@ -167,12 +167,13 @@ fn a_mail_index_missing_damaged_or_older_than_the_state_is_made_again_and_said_o
     assert!(answer.contains("U500 is not one of your units"), "{answer}");
     assert!(!said.contains("mail index"), "{said}");
     let bytes = fs::read(&index).unwrap();
-    let mut header = bytes.clone();
-    header[20] ^= 1;
+    let mut trailer = bytes.clone();
+    let n = trailer.len();
+    trailer[n - 20] ^= 1;
     let damages: [(&str, Option<Vec<u8>>); 4] = [
         ("it is missing", None),
-        ("its header is damaged", Some(header)),
-        ("its parts do not fit its length", Some(bytes[..bytes.len() - 9].to_vec())),
+        ("its trailer is damaged", Some(trailer)),
+        ("its parts do not fit its length", Some([&bytes[..100], &bytes[108..]].concat())),
         ("it is not a mail index", Some(b"not an index".to_vec())),
     ];
     for (why, damaged) in damages {

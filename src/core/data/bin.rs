@@ -53,6 +53,19 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     Ok(w.out)
 }
 
+/// `value` in the binary form, written at the end of `out` (as [`to_bytes`]
+/// writes it: the value read back needs only its own bytes).
+pub fn to_end_of<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
+    let mut w = Writer { out: std::mem::take(out), names: FastMap::default() };
+    let start = w.out.len();
+    let done = value.serialize(&mut w);
+    *out = w.out;
+    if done.is_err() {
+        out.truncate(start);
+    }
+    done
+}
+
 /// The value of type `T` that `bytes` hold, all of them.
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
     let mut r = Reader { b: bytes, pos: 0, names: Vec::new(), depth: 0 };

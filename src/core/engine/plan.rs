@@ -351,7 +351,7 @@ pub fn run_turn(world: &mut World, mut on_tick: impl FnMut(u32, u32)) {
 pub fn run_start(world: &mut World) {
     let runner = world.resource::<Runner>().clone();
     for s in &runner.start {
-        world.run_schedule(*s);
+        run_step(world, *s);
     }
 }
 
@@ -360,20 +360,40 @@ pub fn run_tick(world: &mut World, tick: u32) {
     let runner = world.resource::<Runner>().clone();
     world.resource_mut::<Clock>().tick = tick;
     for s in &runner.each_tick {
-        world.run_schedule(*s);
+        run_step(world, *s);
     }
     for (_, steps) in runner.after_tick.iter().filter(|a| a.0 == tick) {
         for s in steps {
-            world.run_schedule(*s);
+            run_step(world, *s);
         }
     }
+}
+
+/// Runs one step; at the `trace` level (`-vvv`) logs its time and the process's
+/// peak memory so far, which finds the step that costs a big world its time or
+/// memory.
+fn run_step(world: &mut World, step: Step) {
+    if !tracing::enabled!(tracing::Level::TRACE) {
+        world.run_schedule(step);
+        return;
+    }
+    let started = std::time::Instant::now();
+    world.run_schedule(step);
+    let tick = world.resource::<Clock>().tick;
+    tracing::trace!(
+        step = step.0,
+        tick,
+        seconds = started.elapsed().as_secs_f64(),
+        peak_mb = crate::core::alloc::peak_mb(),
+        "step ran"
+    );
 }
 
 /// Runs the end steps and the report steps of a turn.
 pub fn run_end(world: &mut World) {
     let runner = world.resource::<Runner>().clone();
     for s in runner.end.iter().chain(&runner.report) {
-        world.run_schedule(*s);
+        run_step(world, *s);
     }
 }
 
@@ -381,7 +401,7 @@ pub fn run_end(world: &mut World) {
 pub fn run_report(world: &mut World) {
     let runner = world.resource::<Runner>().clone();
     for s in &runner.report {
-        world.run_schedule(*s);
+        run_step(world, *s);
     }
 }
 

@@ -49,8 +49,8 @@ pub struct TreeWriter {
     written: Vec<PathBuf>,
     /// Bytes written so far.
     bytes: u64,
-    /// The file [`TreeWriter::append`] last wrote to, kept open for its next part.
-    open: Option<(PathBuf, fs::File)>,
+    /// The files [`TreeWriter::append`] wrote to, kept open for their next parts.
+    open: Vec<(PathBuf, fs::File)>,
 }
 
 impl TreeWriter {
@@ -63,13 +63,12 @@ impl TreeWriter {
             dirs: vec![root.to_path_buf()],
             written: Vec::new(),
             bytes: 0,
-            open: None,
+            open: Vec::new(),
         })
     }
 
     /// Writes `files` (paths relative to the root).
     pub fn write(&mut self, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
-        self.open = None;
         for (rel, bytes) in files {
             self.create(rel)?.write_all(bytes)?;
             self.wrote(bytes.len());
@@ -78,17 +77,21 @@ impl TreeWriter {
     }
 
     /// Writes `bytes` at the end of file `rel`, created by its first part: a file
-    /// made a part at a time (a big world's units), never held whole. Its parts
-    /// come one after another, with no other file between them.
+    /// made a part at a time (a big world's units, the mail index), never held
+    /// whole. Other files may be written between its parts; a file is made either
+    /// by [`TreeWriter::write`] or by parts, never both.
     pub fn append(&mut self, rel: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        let fresh = self.open.as_ref().is_none_or(|(p, _)| p != rel);
-        if fresh {
-            self.open = None;
-            let f = self.create(rel)?;
-            self.open = Some((rel.to_path_buf(), f));
-        }
-        let (_, f) = self.open.as_mut().expect("opened above");
-        f.write_all(bytes)?;
+        let at = match self.open.iter().position(|(p, _)| p == rel) {
+            Some(i) => Some(i),
+            None => {
+                let f = self.create(rel)?;
+                self.open.push((rel.to_path_buf(), f));
+                None
+            }
+        };
+        let fresh = at.is_none();
+        let i = at.unwrap_or(self.open.len() - 1);
+        self.open[i].1.write_all(bytes)?;
         if fresh {
             self.wrote(bytes.len());
         } else {
@@ -128,7 +131,7 @@ impl TreeWriter {
 
     /// Flushes every file and folder written to disk.
     pub fn finish(mut self) -> std::io::Result<()> {
-        self.open = None;
+        self.open.clear();
         flush(&self.root, &self.written, &self.dirs, self.bytes)
     }
 }
@@ -181,6 +184,17 @@ impl<'scope> Sink<'scope> {
             Ok(w)
         });
         Sink::Piped { to: Some(to), writer: Some(writer) }
+    }
+
+    /// Another way into the same writing thread, for work made on another
+    /// thread: what each gives is written in the order it gives it. It is let go,
+    /// never closed: the sink it came from is closed. `None` when the sink writes
+    /// on the caller's thread.
+    pub fn share(&self) -> Option<Sink<'scope>> {
+        match self {
+            Sink::Direct(_) => None,
+            Sink::Piped { to, .. } => Some(Sink::Piped { to: to.clone(), writer: None }),
+        }
     }
 
     /// Writes `files`, or hands them to the writing thread.
@@ -430,9 +444,9 @@ mod tests {
         }
     }
 
-    /// A file given in parts holds them in order, is one file written (the crash
-    /// tests' abort points count files), and another file between two of its
-    /// parts starts it again.
+    /// A file given in parts holds them in order, also with other files written
+    /// between two of its parts, and is one file written (the crash tests' abort
+    /// points count files).
     #[test]
     fn a_file_given_in_parts_holds_them_in_order() {
         for piped in [false, true] {
@@ -443,16 +457,17 @@ mod tests {
                 for part in ["[\n", "  a,\n", "  b,\n", "]\n"] {
                     sink.append(PathBuf::from("state/units.ron"), part.as_bytes().to_vec()).unwrap();
                 }
-                sink.write(files(&["state/c"])).unwrap();
                 sink.append(PathBuf::from("state/d"), b"1".to_vec()).unwrap();
+                sink.write(files(&["state/c"])).unwrap();
                 sink.append(PathBuf::from("state/d"), b"2".to_vec()).unwrap();
+                sink.append(PathBuf::from("state/units.ron"), b"#".to_vec()).unwrap();
                 let w = sink.close().unwrap();
                 let names: Vec<_> = w.written.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-                assert_eq!(names, ["state/units.ron", "state/c", "state/d"], "piped {piped}");
-                assert_eq!(w.bytes, 14 + 7 + 2, "every byte counted once");
+                assert_eq!(names, ["state/units.ron", "state/d", "state/c"], "piped {piped}");
+                assert_eq!(w.bytes, 15 + 7 + 2, "every byte counted once");
                 w.finish().unwrap();
             });
-            assert_eq!(std::fs::read_to_string(root.join("state/units.ron")).unwrap(), "[\n  a,\n  b,\n]\n");
+            assert_eq!(std::fs::read_to_string(root.join("state/units.ron")).unwrap(), "[\n  a,\n  b,\n]\n#");
             assert_eq!(std::fs::read_to_string(root.join("state/d")).unwrap(), "12");
         }
     }

@@ -13,9 +13,8 @@
 //! Layout (integers little-endian):
 //!
 //! ```text
-//! header   64 bytes: "OVLINDEX", format, turn, entry count, where the entries,
-//!          the page directory and the meta record are, and a checksum of the header
-//! records  key and value of each record, one after another
+//! prologue 16 bytes: "OVLINDEX" and the format
+//! records  key and value of each record, one after another, in the order made
 //! meta     what the index was made from (engine version, rule system, turn, and
 //!          the length and modification time of every file of the turn's state and
 //!          of the rule set), and its checksum
@@ -23,9 +22,14 @@
 //!          and a checksum of key and value
 //! pages    for each page of 64 entries its first hash and the checksum of its
 //!          entries; then the checksum of the page directory
+//! trailer  64 bytes: entry count, where the entries, the page directory and the
+//!          meta record are, the meta's length, format and turn, "OVLINDEX", and a
+//!          checksum of the trailer
 //! ```
 //!
-//! Opening an index reads its header, meta and page directory; a lookup reads one
+//! The records come first so that the index is written as they are made, never
+//! held whole (a million units' index is over 200 MB); what finds them comes
+//! last. Opening an index reads its prologue, trailer, meta and page directory; a lookup reads one
 //! page of entries and one record. Every part read is checked against its
 //! checksum, and the meta against the files on disk: an index that is missing,
 //! damaged, of another engine version, or older than an edit of the state or the
@@ -35,7 +39,6 @@
 use crate::core::data::bin;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -44,8 +47,9 @@ pub const FILE: &str = "mail.index";
 
 const MAGIC: &[u8; 8] = b"OVLINDEX";
 /// The layout's version; an index of another is written again.
-const FORMAT: u32 = 2;
-const HEADER: usize = 64;
+const FORMAT: u32 = 3;
+const PROLOGUE: usize = 16;
+const TRAILER: usize = 64;
 const ENTRY: usize = 32;
 /// Entries per page.
 const PAGE: usize = 64;
@@ -79,27 +83,169 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h ^ (h >> 32)
 }
 
-/// Records by key, as built before they are written (and, in tests, looked up
-/// as they are).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Records {
-    map: BTreeMap<String, Vec<u8>>,
+/// The records of an index as they are made: each record laid out where the
+/// index file will hold it, with its entry; what [`Records::drained`] is given is
+/// handed on in parts of about a megabyte and let go, so a big world's records
+/// are never held whole ([`Records::finish`] gives the rest). Undrained, the
+/// records are also looked up where they lie (in tests and checks of the
+/// records against each other).
+pub struct Records<'d> {
+    /// The bytes not yet given, from offset `given` of the file.
+    body: Vec<u8>,
+    /// Bytes given so far.
+    given: u64,
+    /// Per record: hash of its key, offset, key and value lengths, checksum of
+    /// key and value.
+    entries: Vec<[u64; 4]>,
+    /// The keys, one after another (`ends` says where each ends), to find a key
+    /// given twice.
+    keys: String,
+    ends: Vec<usize>,
+    drain: Option<&'d mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)>,
 }
 
-impl Records {
-    /// Adds (or replaces) the record `key`.
+/// Bytes of records gathered before [`Records::drained`] is given them (in unit
+/// tests a few kilobytes, so that small worlds' records are drained too).
+#[cfg(not(test))]
+const PART: usize = 1 << 20;
+#[cfg(test)]
+const PART: usize = 1 << 12;
+
+impl Default for Records<'_> {
+    fn default() -> Self {
+        Records {
+            body: prologue().to_vec(),
+            given: 0,
+            entries: Vec::new(),
+            keys: String::new(),
+            ends: Vec::new(),
+            drain: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Records<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Records").field("records", &self.entries.len()).field("given", &self.given).finish()
+    }
+}
+
+impl<'d> Records<'d> {
+    /// Records whose bytes go to `drain` a part at a time as they are made.
+    pub fn drained(drain: &'d mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)) -> Self {
+        Records { drain: Some(drain), ..Records::default() }
+    }
+    /// Adds the record `key`; a key given twice fails [`Records::finish`].
     pub fn put<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), bin::Error> {
-        self.map.insert(key, bin::to_bytes(value)?);
+        let start = self.body.len();
+        let off = self.given + start as u64;
+        self.body.extend_from_slice(key.as_bytes());
+        bin::to_end_of(value, &mut self.body)?;
+        let vlen = self.body.len() - start - key.len();
+        if key.len() > u32::MAX as usize || vlen > u32::MAX as usize {
+            self.body.truncate(start);
+            return Err(bin::Error(format!("record {key} is too large for the index")));
+        }
+        let lens = (key.len() as u64) | ((vlen as u64) << 32);
+        self.entries.push([checksum(key.as_bytes()), off, lens, checksum(&self.body[start..])]);
+        self.keys.push_str(&key);
+        self.ends.push(self.keys.len());
+        if self.body.len() >= PART
+            && let Some(drain) = self.drain.as_mut()
+        {
+            let part = std::mem::take(&mut self.body);
+            self.given += part.len() as u64;
+            drain(part)?;
+        }
         Ok(())
     }
     /// How many records there are.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.entries.len()
     }
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.entries.is_empty()
     }
+    /// The same records, no longer drained: the rest is given by
+    /// [`Records::finish`].
+    pub fn undrained(self) -> Records<'static> {
+        let Records { body, given, entries, keys, ends, drain: _ } = self;
+        Records { body, given, entries, keys, ends, drain: None }
+    }
+    fn key(&self, i: usize) -> &str {
+        &self.keys[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]]
+    }
+    /// Gives `emit` the rest of the index of these records, made from the files
+    /// `meta` names: the records not yet given, then the meta, the entries, the
+    /// page directory and the trailer. Gives the index's whole length.
+    pub fn finish(
+        mut self,
+        meta: &Meta,
+        mut emit: impl FnMut(Vec<u8>) -> Result<(), bin::Error>,
+    ) -> Result<u64, bin::Error> {
+        let tail = self.tail(meta)?;
+        let body = std::mem::take(&mut self.body);
+        let len = self.given + (body.len() + tail.len()) as u64;
+        if !body.is_empty() {
+            emit(body)?;
+        }
+        emit(tail)?;
+        Ok(len)
+    }
+    /// The meta, entries, page directory and trailer that follow the records.
+    fn tail(&self, meta: &Meta) -> Result<Vec<u8>, bin::Error> {
+        let m = bin::to_bytes(meta)?;
+        let meta_off = self.given + self.body.len() as u64;
+        let entries_off = meta_off + m.len() as u64 + 8;
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_unstable_by_key(|&i| (self.entries[i][0], i));
+        for w in order.windows(2) {
+            if self.entries[w[0]][0] == self.entries[w[1]][0] && self.key(w[0]) == self.key(w[1]) {
+                return Err(bin::Error(format!("record {} is given twice", self.key(w[0]))));
+            }
+        }
+        let mut out =
+            Vec::with_capacity(m.len() + 8 + order.len() * ENTRY + order.len().div_ceil(PAGE) * 16 + 8 + TRAILER);
+        out.extend_from_slice(&m);
+        out.extend_from_slice(&checksum(&m).to_le_bytes());
+        let table_at = out.len();
+        for &i in &order {
+            for x in self.entries[i] {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let dir_off = entries_off + (out.len() - table_at) as u64;
+        let mut dir = Vec::with_capacity(order.len().div_ceil(PAGE) * 16);
+        for (p, page) in out[table_at..].chunks(PAGE * ENTRY).enumerate() {
+            dir.extend_from_slice(&self.entries[order[p * PAGE]][0].to_le_bytes());
+            dir.extend_from_slice(&checksum(page).to_le_bytes());
+        }
+        out.extend_from_slice(&dir);
+        out.extend_from_slice(&checksum(&dir).to_le_bytes());
+        let trailer = [
+            order.len() as u64,
+            entries_off,
+            dir_off,
+            meta_off,
+            m.len() as u64,
+            u64::from(FORMAT) | (u64::from(meta.turn) << 32),
+            u64::from_le_bytes(*MAGIC),
+        ];
+        let start = out.len();
+        out.extend(trailer.iter().flat_map(|x| x.to_le_bytes()));
+        let sum = checksum(&out[start..]);
+        out.extend_from_slice(&sum.to_le_bytes());
+        Ok(out)
+    }
+}
+
+/// The first bytes of an index: its magic and layout.
+fn prologue() -> [u8; PROLOGUE] {
+    let mut p = [0; PROLOGUE];
+    p[..8].copy_from_slice(MAGIC);
+    p[8..].copy_from_slice(&u64::from(FORMAT).to_le_bytes());
+    p
 }
 
 /// Where records are looked up: an index file, or [`Records`] in memory.
@@ -108,9 +254,19 @@ pub trait Lookup {
     fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Damage>;
 }
 
-impl Lookup for Records {
+impl Lookup for Records<'_> {
     fn bytes(&self, key: &str) -> Result<Option<Vec<u8>>, Damage> {
-        Ok(self.map.get(key).cloned())
+        if self.given > 0 {
+            return damage("its records were given as they were made");
+        }
+        let hash = checksum(key.as_bytes());
+        for (i, e) in self.entries.iter().enumerate() {
+            if e[0] == hash && self.key(i) == key {
+                let (at, vlen) = (e[1] as usize + key.len(), (e[2] >> 32) as usize);
+                return Ok(Some(self.body[at..at + vlen].to_vec()));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -123,10 +279,10 @@ pub fn get<T: DeserializeOwned>(lookup: &(impl Lookup + ?Sized), key: &str) -> R
 }
 
 /// A rule system's records: its keys never meet the core's.
-pub struct SystemRecords<'a>(&'a mut Records);
+pub struct SystemRecords<'a, 'd>(&'a mut Records<'d>);
 
-impl SystemRecords<'_> {
-    /// Adds (or replaces) the rule system's record `key`.
+impl SystemRecords<'_, '_> {
+    /// Adds the rule system's record `key`.
     pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), bin::Error> {
         self.0.put(format!("x/{key}"), value)
     }
@@ -187,15 +343,26 @@ pub fn records<R: Serialize>(
     rules: &R,
     factions: impl IntoIterator<Item = FactionRecord>,
     system: impl FnOnce(&mut SystemRecords) -> Result<(), bin::Error>,
-) -> Result<Records, bin::Error> {
+) -> Result<Records<'static>, bin::Error> {
     let mut r = Records::default();
+    put_records(&mut r, game, rules, factions, system)?;
+    Ok(r)
+}
+
+/// [`records`], put into `r`.
+pub fn put_records<R: Serialize>(
+    r: &mut Records<'_>,
+    game: GameRecord,
+    rules: &R,
+    factions: impl IntoIterator<Item = FactionRecord>,
+    system: impl FnOnce(&mut SystemRecords) -> Result<(), bin::Error>,
+) -> Result<(), bin::Error> {
     r.put("game".into(), &game)?;
     r.put("rules".into(), rules)?;
     for f in factions {
         r.put(faction_key(&f.id), &f)?;
     }
-    system(&mut SystemRecords(&mut r))?;
-    Ok(r)
+    system(&mut SystemRecords(r))
 }
 
 /// One file an index was made from: its path (below the game folder for the rule
@@ -249,83 +416,15 @@ fn stamps_of(dir: &Path, prefix: &str) -> std::io::Result<Vec<Stamp>> {
     Ok(out)
 }
 
-/// The bytes of an index of `records`, made from the files `meta` names.
+/// The bytes of an index of `records` (none of them given yet), made from the
+/// files `meta` names.
 pub fn encode(meta: &Meta, records: &Records) -> Result<Vec<u8>, bin::Error> {
-    let mut out = Vec::new();
-    encode_parts(meta, records.clone(), |part| {
-        out.extend_from_slice(&part);
-        Ok(())
-    })?;
+    if records.given > 0 {
+        return Err(bin::Error("the records were given as they were made".into()));
+    }
+    let mut out = records.body.clone();
+    out.extend_from_slice(&records.tail(meta)?);
     Ok(out)
-}
-
-/// [`encode`], given to `emit` a part at a time (none larger than about a
-/// megabyte, but a record that is) and letting each record go once given: a big
-/// world's index is never held twice. Gives the index's length.
-pub fn encode_parts(
-    meta: &Meta,
-    records: Records,
-    mut emit: impl FnMut(Vec<u8>) -> Result<(), bin::Error>,
-) -> Result<u64, bin::Error> {
-    const PART: usize = 1 << 20;
-    // Where everything lies is known from the records' sizes: the header first.
-    let m = bin::to_bytes(meta)?;
-    let mut entries: Vec<[u64; 4]> = Vec::with_capacity(records.len());
-    let mut off = HEADER as u64;
-    let mut both = Vec::new();
-    for (key, value) in &records.map {
-        if key.len() > u32::MAX as usize || value.len() > u32::MAX as usize {
-            return Err(bin::Error(format!("record {key} is too large for the index")));
-        }
-        both.clear();
-        both.extend_from_slice(key.as_bytes());
-        both.extend_from_slice(value);
-        let lens = (key.len() as u64) | ((value.len() as u64) << 32);
-        entries.push([checksum(key.as_bytes()), off, lens, checksum(&both)]);
-        off += both.len() as u64;
-    }
-    let meta_off = off;
-    let entries_off = meta_off + m.len() as u64 + 8;
-    let mut table = Vec::with_capacity(entries.len() * ENTRY);
-    entries.sort_by_key(|e| (e[0], e[1]));
-    for e in &entries {
-        for x in e {
-            table.extend_from_slice(&x.to_le_bytes());
-        }
-    }
-    let dir_off = entries_off + table.len() as u64;
-    let header = [
-        u64::from_le_bytes(*MAGIC),
-        u64::from(FORMAT) | (u64::from(meta.turn) << 32),
-        entries.len() as u64,
-        entries_off,
-        dir_off,
-        meta_off,
-        m.len() as u64,
-    ];
-    let mut part: Vec<u8> = header.iter().flat_map(|x| x.to_le_bytes()).collect();
-    let sum = checksum(&part);
-    part.extend_from_slice(&sum.to_le_bytes());
-    for (key, value) in records.map {
-        part.extend_from_slice(key.as_bytes());
-        part.extend_from_slice(&value);
-        if part.len() >= PART {
-            emit(std::mem::take(&mut part))?;
-        }
-    }
-    part.extend_from_slice(&m);
-    part.extend_from_slice(&checksum(&m).to_le_bytes());
-    let mut dir = Vec::new();
-    for (i, page) in table.chunks(PAGE * ENTRY).enumerate() {
-        dir.extend_from_slice(&entries[i * PAGE][0].to_le_bytes());
-        dir.extend_from_slice(&checksum(page).to_le_bytes());
-    }
-    part.extend_from_slice(&table);
-    part.extend_from_slice(&dir);
-    part.extend_from_slice(&checksum(&dir).to_le_bytes());
-    let len = dir_off + dir.len() as u64 + 8;
-    emit(part)?;
-    Ok(len)
 }
 
 /// An index file, open for lookups.
@@ -363,24 +462,29 @@ impl Index {
             pages: Vec::new(),
             sums: Vec::new(),
         };
-        if len < HEADER as u64 {
+        if len < (PROLOGUE + TRAILER) as u64 {
             return damage("it is not a mail index");
         }
-        let h = ix.read(0, HEADER as u64)?;
-        if &h[..8] != MAGIC {
+        let p = ix.read(0, PROLOGUE as u64)?;
+        if p[..8] != MAGIC[..] {
             return damage("it is not a mail index");
         }
-        if checksum(&h[..56]) != word(&h, 7) {
-            return damage("its header is damaged");
-        }
-        if word(&h, 1) as u32 != FORMAT {
+        if p[..] != prologue()[..] {
             return damage("it is written in another layout");
         }
-        let [entries, entries_off, dir_off, meta_off, meta_len] = [2, 3, 4, 5, 6].map(|i| word(&h, i));
+        let t = ix.read(len - TRAILER as u64, TRAILER as u64)?;
+        if checksum(&t[..56]) != word(&t, 7) {
+            return damage("its trailer is damaged");
+        }
+        if word(&t, 5) as u32 != FORMAT || &t[48..56] != MAGIC {
+            return damage("it is written in another layout");
+        }
+        let [entries, entries_off, dir_off, meta_off, meta_len] = [0, 1, 2, 3, 4].map(|i| word(&t, i));
         let n_pages = entries.div_ceil(PAGE as u64);
         let sizes_fit = entries.checked_mul(ENTRY as u64).and_then(|e| e.checked_add(entries_off)) == Some(dir_off)
             && meta_off.checked_add(meta_len).and_then(|m| m.checked_add(8)) == Some(entries_off)
-            && dir_off.checked_add(n_pages * 16 + 8) == Some(len);
+            && meta_off >= PROLOGUE as u64
+            && dir_off.checked_add(n_pages * 16 + 8 + TRAILER as u64) == Some(len);
         if !sizes_fit {
             return damage("its parts do not fit its length");
         }
@@ -484,7 +588,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn sample(n: usize) -> Records {
+    fn sample(n: usize) -> Records<'static> {
         let mut r = Records::default();
         for i in 0..n {
             r.put(format!("k{i}"), &(i as u64, format!("value {i}"))).unwrap();
@@ -520,25 +624,36 @@ mod tests {
         }
     }
 
-    /// A big index is given in parts of about a megabyte, and the parts, one
-    /// after another, are the index: every record found, the length said.
+    /// A big index is given in parts of about [`PART`] bytes as its records are
+    /// made, the rest when finished; the parts, one after another, are the index:
+    /// every record found, the length said.
     #[test]
-    fn a_big_index_is_given_in_parts_that_make_it_whole() {
+    fn a_big_index_is_given_in_parts_as_it_is_made() {
         let dir = tempfile::tempdir().unwrap();
         let m = meta(dir.path());
         let n = 60_000;
         let mut sizes = Vec::new();
         let mut bytes = Vec::new();
-        let len = encode_parts(&m, sample(n), |part| {
+        let mut drain = |part: Vec<u8>| {
             sizes.push(part.len());
             bytes.extend_from_slice(&part);
             Ok(())
-        })
-        .unwrap();
-        assert!(
-            sizes.len() > 1 && sizes[..sizes.len() - 1].iter().all(|&s| (1 << 20..(1 << 20) + 64).contains(&s)),
-            "{sizes:?}"
-        );
+        };
+        let mut r = Records::drained(&mut drain);
+        for i in 0..n {
+            r.put(format!("k{i}"), &(i as u64, format!("value {i}"))).unwrap();
+        }
+        let r = r.undrained();
+        assert_eq!(r.bytes("k1"), Err(Damage("its records were given as they were made".into())));
+        let given = sizes.len();
+        let len = r
+            .finish(&m, |part| {
+                sizes.push(part.len());
+                bytes.extend_from_slice(&part);
+                Ok(())
+            })
+            .unwrap();
+        assert!(given > 1 && sizes[..given].iter().all(|&s| (PART..PART + 64).contains(&s)), "{sizes:?}");
         assert_eq!(len, bytes.len() as u64);
         assert_eq!(bytes, encode(&m, &sample(n)).unwrap());
         let path = dir.path().join("big.index");
@@ -548,6 +663,26 @@ mod tests {
             let v: (u64, String) = get(&ix, &format!("k{i}")).unwrap().unwrap();
             assert_eq!(v, (i as u64, format!("value {i}")));
         }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let mut r = sample(100);
+        r.put("k40".into(), &(1u64, "again")).unwrap();
+        assert_eq!(encode(&m, &r).unwrap_err().0, "record k40 is given twice");
+    }
+
+    #[test]
+    fn an_index_of_another_layout_is_not_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let path = dir.path().join("old.index");
+        let mut bytes = encode(&m, &sample(10)).unwrap();
+        bytes[8] = 2;
+        write(&path, &bytes).unwrap();
+        assert_eq!(Index::open(&path, &m).unwrap_err().0, "it is written in another layout");
     }
 
     #[test]

@@ -443,25 +443,31 @@ impl GameDir {
         let reports = S::reports(world);
         let factions = reports.factions();
         let mut batches = batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)).into_iter();
+        let mut later = Vec::new();
         let units = std::thread::scope(|s| -> std::io::Result<usize> {
             // With threads to spare, files are written on a thread of their own
             // while the next ones are made, and the state is made and written out
-            // (with the mail index's records) while the first batch of reports is
-            // made: all of them only read the world. The files are written in the
-            // same order either way: the reports wait for the state.
+            // (with the mail index's records) while reports are made: all of them
+            // only read the world. Each batch of reports goes to the writer as it
+            // is made, beside the state's parts, so memory holds a few batches.
             let mut sink = fsutil::Sink::new(w, threads > 1, s);
-            let (made, first) = if threads <= 1 {
-                let made = make_state::<S>(world, rules, whole, &mut sink);
-                (made, batches.next().map(|b| reports.files(b, threads)))
-            } else {
-                let job = s.spawn(move || {
-                    let made = make_state::<S>(world, rules, whole, &mut sink);
-                    (sink, made)
-                });
-                let first = batches.next().map(|b| reports.files(b, threads));
-                let (back, made) = job.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                sink = back;
-                (made, first)
+            let made = match sink.share() {
+                None => make_state::<S>(world, rules, whole, &mut sink),
+                Some(mut shared) => {
+                    let job = s.spawn(move || make_state::<S>(world, rules, whole, &mut shared));
+                    // A faction above the size budget (thousands of units) waits
+                    // for the state, so that the two never meet; the batches after
+                    // it go on meanwhile.
+                    while !job.is_finished() {
+                        let Some(b) = batches.next() else { break };
+                        if b.clone().any(|i| reports.size(i) > REPORT_SIZE) {
+                            later.push(b);
+                            continue;
+                        }
+                        sink.write(reports.files(b, threads))?;
+                    }
+                    job.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+                }
             };
             let (made, records) = made?;
             sink.write(more(&made))?;
@@ -473,7 +479,7 @@ impl GameDir {
             let meta = records.and_then(|r| Ok((index_meta::<S>(&self.root, turn, &partial)?, r)));
             let mut failed = None;
             let written = meta.and_then(|(meta, r)| {
-                index::encode_parts(&meta, r, |part| {
+                r.finish(&meta, |part| {
                     sink.append(PathBuf::from(index::FILE), part).map_err(|e| {
                         let said = bin::Error(e.to_string());
                         failed = Some(e);
@@ -493,7 +499,7 @@ impl GameDir {
                 peak_mb = crate::core::alloc::peak_mb(),
                 "state made"
             );
-            for batch in first.into_iter().chain(batches.map(|b| reports.files(b, threads))) {
+            for batch in later.into_iter().chain(batches).map(|b| reports.files(b, threads)) {
                 sink.write(batch)?;
             }
             tracing::debug!(
@@ -650,8 +656,8 @@ fn new_password() -> std::io::Result<String> {
 /// Factions whose reports are rendered and written together: at most this many,
 /// and no more once their reports' sizes ([`ReportWriter::size`]) reach
 /// [`REPORT_SIZE`].
-const REPORT_BATCH: usize = 256;
-const REPORT_SIZE: usize = 60_000;
+const REPORT_BATCH: usize = 64;
+const REPORT_SIZE: usize = 15_000;
 
 /// `0..n` cut into consecutive batches of at most `most` items, each closed as soon
 /// as the sizes of its items reach `budget` (an item bigger than the budget is a
@@ -805,7 +811,7 @@ pub struct StateOut<'s, 'scope, R> {
     sink: &'s mut fsutil::Sink<'scope>,
     /// The rule set as the index keeps it.
     rules: &'s R,
-    records: Option<Result<index::Records, bin::Error>>,
+    records: Option<Result<index::Records<'static>, bin::Error>>,
 }
 
 impl<R: serde::Serialize> StateOut<'_, '_, R> {
@@ -819,20 +825,40 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
         self.sink.append(Path::new("state").join(name), bytes)
     }
     /// Makes the mail index's records: the game, the rule set, the factions, and
-    /// the system's own (`system`, as [`GameSystem::mail_records`] makes them).
+    /// the system's own (`system`, as [`GameSystem::mail_records`] makes them),
+    /// written into the index file as they are made; what finds them is written
+    /// with the turn. Fails only where writing fails: records that cannot be
+    /// made leave the turn without an index (a partial one is found damaged and
+    /// made again).
     pub fn records(
         &mut self,
         game: index::GameRecord,
         factions: impl IntoIterator<Item = index::FactionRecord>,
         system: impl FnOnce(&mut index::SystemRecords) -> Result<(), bin::Error>,
-    ) {
+    ) -> std::io::Result<()> {
         let t = Instant::now();
-        self.records = Some(index::records(game, self.rules, factions, system));
+        let mut failed = None;
+        let sink = &mut *self.sink;
+        let mut drain = |part: Vec<u8>| {
+            sink.append(PathBuf::from(index::FILE), part).map_err(|e| {
+                let said = bin::Error(e.to_string());
+                failed = Some(e);
+                said
+            })
+        };
+        let mut r = index::Records::drained(&mut drain);
+        let made = index::put_records(&mut r, game, self.rules, factions, system);
+        let r = r.undrained();
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        self.records = Some(made.map(|()| r));
         tracing::debug!(
             seconds = t.elapsed().as_secs_f64(),
             peak_mb = crate::core::alloc::peak_mb(),
             "mail index made"
         );
+        Ok(())
     }
 }
 
@@ -844,7 +870,7 @@ pub fn with_state_out<R: serde::Serialize, T>(
     dir: &Path,
     rules: &R,
     write: impl FnOnce(&mut StateOut<'_, '_, R>) -> std::io::Result<T>,
-) -> std::io::Result<(T, Option<Result<index::Records, bin::Error>>)> {
+) -> std::io::Result<(T, Option<Result<index::Records<'static>, bin::Error>>)> {
     std::thread::scope(|s| {
         let mut sink = fsutil::Sink::new(fsutil::TreeWriter::new(dir)?, false, s);
         let mut out = StateOut { sink: &mut sink, rules, records: None };
@@ -863,7 +889,7 @@ fn make_state<S: GameSystem>(
     rules: &S::Rules,
     whole: bool,
     sink: &mut fsutil::Sink<'_>,
-) -> std::io::Result<(Made<S>, Result<index::Records, bin::Error>)> {
+) -> std::io::Result<(Made<S>, Result<index::Records<'static>, bin::Error>)> {
     let t = Instant::now();
     let kept = S::mail_rules(rules);
     let kept = kept.as_ref().unwrap_or(rules);
@@ -892,7 +918,7 @@ fn make_state<S: GameSystem>(
 }
 
 /// The mail index's records of a state (see [`index`]).
-fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<index::Records, bin::Error> {
+fn index_records<S: GameSystem>(rules: &S::Rules, state: &S::State) -> Result<index::Records<'static>, bin::Error> {
     let g = S::game(state);
     let game = index::GameRecord { name: g.name.into(), title: g.title.into(), turn: g.turn };
     let factions = S::factions(state).into_iter().map(index::FactionRecord::from);

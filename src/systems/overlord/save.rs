@@ -1,9 +1,10 @@
 //! A turn's state written from the world a part at a time
-//! ([`GameSystem::write_state`]): the game, the factions, the places and the
-//! structures are extracted whole, the units a part at a time, each part written
-//! and let go before the next; the mail index's records take the units of one
-//! faction at a time. So a big world's state is never held whole beside the
-//! world (a million units are about a gigabyte extracted), and the files and
+//! ([`GameSystem::write_state`]): the game, the factions and the structures are
+//! extracted whole, the places and units a part at a time, each part written and
+//! let go before the next; the mail index's records take the places a part at a
+//! time and the units of one faction at a time. So a big world's state is never
+//! held whole beside the world (a million units are about a gigabyte extracted,
+//! their 200,000 places a quarter of that), and the files and
 //! records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
 //! and [`check::records::records`] make of the whole state (tested).
 
@@ -13,13 +14,13 @@ use crate::core::system::GameSystem;
 use crate::systems::overlord::Overlord;
 use crate::systems::overlord::check::records::{Brief, put_records};
 use crate::systems::overlord::data::{self, RuleSet};
-use crate::systems::overlord::world::components::{At, Id, Owner, Race};
+use crate::systems::overlord::world::components::{At, Id, Owner, Race, Titles};
 use crate::systems::overlord::world::resources::Directory;
 use crate::systems::overlord::world::{self, Catalog};
 use bevy_ecs::prelude::*;
 
-/// Units extracted and written at a time: a part's records are a few
-/// megabytes.
+/// Units (and locations) extracted and written at a time: a part's records are
+/// a few megabytes.
 pub const UNITS_PER_PART: usize = 16_384;
 
 /// Writes the state of `world` through `out`, and makes its mail index records.
@@ -32,35 +33,70 @@ fn write_in_parts(
     out: &mut StateOut<'_, '_, RuleSet>,
     per_part: usize,
 ) -> std::io::Result<StateSummary> {
-    let mut head = world::extract_head(world);
+    let mut head = world::extract_top(world);
     // Passwords are written hashed, whatever the world held.
     let (name, turn) = (head.game.name.clone(), head.game.turn);
     crate::core::secret::seal(Overlord::passwords_mut(&mut head), &name, turn);
+    let locations_file = data::load::STATE_FILES[2];
     for (file, bytes) in data::load::head_files(&head)? {
-        out.file(file, bytes)?;
+        if file != locations_file {
+            out.file(file, bytes)?;
+        }
     }
-    let units = &world.resource::<Directory>().units;
-    let file = data::load::STATE_FILES[4];
-    if units.is_empty() {
-        out.file(file, crate::core::data::ron_list_part::<data::Unit>(&[], data::load::UNITS_DEPTH, true, true)?)?;
-    }
-    let parts = units.len().div_ceil(per_part.max(1));
-    for (k, part) in units.chunks(per_part.max(1)).enumerate() {
-        let records = world::extract_units(world, part);
-        out.part(file, crate::core::data::ron_list_part(&records, data::load::UNITS_DEPTH, k == 0, k + 1 == parts)?)?;
-    }
+    let dir = world.resource::<Directory>();
+    let (locations, units) = (&dir.locations, &dir.units);
+    in_parts(out, locations_file, locations, per_part, data::load::LOCATIONS_DEPTH, |part| {
+        world::extract_locations(world, part)
+    })?;
+    in_parts(out, data::load::STATE_FILES[4], units, per_part, data::load::UNITS_DEPTH, |part| {
+        world::extract_units(world, part)
+    })?;
     let game = GameRecord { name: head.game.name.clone(), title: head.game.title.clone(), turn: head.game.turn };
     let factions: Vec<FactionRecord> = Overlord::factions(&head).into_iter().map(FactionRecord::from).collect();
     let catalog = world.resource::<Catalog>();
-    let briefs = units.iter().map(|&u| brief(world, catalog, u));
+    let briefs = |i: usize| brief(world, catalog, units[i]);
     let of_faction =
         |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
             let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
             let records = world::extract_units(world, &theirs);
             put(&records.iter().collect::<Vec<_>>())
         };
-    out.records(game.clone(), factions.clone(), |sys| put_records(&head, briefs, of_faction, sys));
+    let of_locations = |put: &mut dyn FnMut(&[data::Location]) -> Result<(), crate::core::data::bin::Error>| {
+        locations.chunks(per_part.max(1)).try_for_each(|part| put(&world::extract_locations(world, part)))
+    };
+    // The units that hold titles: a few, where every unit would be a big map.
+    let holders: std::collections::BTreeSet<&str> = locations
+        .iter()
+        .filter_map(|&l| world.get::<Titles>(l))
+        .flat_map(|t| &t.0)
+        .filter_map(|t| t.1.as_deref())
+        .collect();
+    let holds_title = |id: &str| holders.contains(id);
+    out.records(game.clone(), factions.clone(), |sys| {
+        put_records(&head, of_locations, holds_title, units.len(), briefs, of_faction, sys)
+    })?;
     Ok(StateSummary { game, factions, units: units.len() })
+}
+
+/// Writes the list file `file` of the records `extract` makes of `entities`,
+/// `per_part` at a time, each part let go once written.
+fn in_parts<T: serde::Serialize>(
+    out: &mut StateOut<'_, '_, RuleSet>,
+    file: &str,
+    entities: &[Entity],
+    per_part: usize,
+    depth: usize,
+    extract: impl Fn(&[Entity]) -> Vec<T>,
+) -> std::io::Result<()> {
+    use crate::core::data::ron_list_part;
+    if entities.is_empty() {
+        return out.file(file, ron_list_part::<T>(&[], depth, true, true)?);
+    }
+    let parts = entities.len().div_ceil(per_part.max(1));
+    for (k, part) in entities.chunks(per_part.max(1)).enumerate() {
+        out.part(file, ron_list_part(&extract(part), depth, k == 0, k + 1 == parts)?)?;
+    }
+    Ok(())
 }
 
 /// Unit `u` as the records of places name it, as [`world::extract_units`] writes
@@ -111,7 +147,19 @@ mod tests {
                 let (summary, records) =
                     with_state_out(t.path(), &kept, |out| write_in_parts(w, out, per_part)).unwrap();
                 assert_eq!(summary.units, whole.units.len());
-                assert_eq!(records.unwrap().unwrap(), want, "records, parts of {per_part}, month {month}");
+                // The index as written (what was given as made, then the rest)
+                // is the index of the records of the whole state.
+                let meta = index::Meta::now("overlord", turn, t.path(), t.path()).unwrap();
+                let mut got = std::fs::read(t.path().join(index::FILE)).unwrap_or_default();
+                records
+                    .unwrap()
+                    .unwrap()
+                    .finish(&meta, |part| {
+                        got.extend_from_slice(&part);
+                        Ok(())
+                    })
+                    .unwrap();
+                assert!(got == index::encode(&meta, &want).unwrap(), "records, parts of {per_part}, month {month}");
                 for (file, bytes) in &files {
                     let got = std::fs::read(t.path().join("state").join(file)).unwrap();
                     assert!(got == *bytes, "{file}, parts of {per_part}, month {month}");

@@ -107,9 +107,21 @@ pub fn mail_rules(rules: &RuleSet) -> RuleSet {
 
 /// Adds the checker's records of `state` to a mail index.
 pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Error> {
-    let briefs =
-        state.units.iter().map(|u| Brief { id: &u.id, faction: &u.faction, race: &u.race, location: &u.location });
-    put_records(state, briefs, |at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()), out)
+    let brief = |i: usize| {
+        let u = &state.units[i];
+        Brief { id: &u.id, faction: &u.faction, race: &u.race, location: &u.location }
+    };
+    let holders: std::collections::HashSet<&str> =
+        state.locations.iter().flat_map(|l| &l.titles).filter_map(|t| t.holder.as_deref()).collect();
+    put_records(
+        state,
+        |put| put(&state.locations),
+        |id| holders.contains(id),
+        state.units.len(),
+        brief,
+        |at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()),
+        out,
+    )
 }
 
 /// A unit as the records of places name it: id, faction, race, and where it
@@ -125,48 +137,97 @@ pub struct Brief<'a> {
     pub location: &'a str,
 }
 
-/// Adds the checker's records to a mail index: of `head`'s game, locations,
-/// factions and structures, and of its units, given as `briefs` in state order
-/// and, a faction's at a time, by `units_of(positions, put)`, which calls `put`
-/// with the records of the units at `positions` (in `briefs`). Whether the units
-/// come from a whole state or, a faction at a time, from the world, the records
-/// are the same.
-pub fn put_records<'a, F>(
+/// Adds the checker's records to a mail index: of `head`'s game, factions and
+/// structures; of the locations, which `locations_of(put)` gives to `put` in
+/// state order, all at once or a part at a time (`head`'s own are not read);
+/// and of its units, given as `briefs` in state order and, a faction's at a
+/// time, by `units_of(positions, put)`, which calls `put` with the records of the
+/// units at `positions` (in `briefs`). Whether the locations and units come from
+/// a whole state or, a part at a time, from the world, the records are the same.
+/// `holds_title(unit id)` says which units hold a title somewhere (it may say so
+/// of others too).
+pub fn put_records<'a, F, L>(
     head: &'a Scenario,
-    briefs: impl Iterator<Item = Brief<'a>>,
+    mut locations_of: L,
+    holds_title: impl Fn(&str) -> bool,
+    count: usize,
+    brief: impl Fn(usize) -> Brief<'a>,
     mut units_of: F,
     out: &mut SystemRecords,
 ) -> Result<(), bin::Error>
 where
     F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
+    L: FnMut(&mut dyn FnMut(&[Location]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
 {
     // The game's settings but where new factions may start, which grows with the
     // world and which no check reads.
     let game = GameSettings { joining: Default::default(), ..head.game.clone() };
     out.put("game", &game)?;
     let mut units: FastMap<String, Vec<usize>> = FastMap::default();
-    let mut present: FastMap<&str, Vec<(&str, &str, &str)>> = FastMap::default();
     let mut faction_of: FastMap<&str, &str> = FastMap::default();
-    for (i, u) in briefs.enumerate() {
-        units.entry(u.faction.to_ascii_lowercase()).or_default().push(i);
-        present.entry(u.location).or_default().push((u.id, u.faction, u.race));
-        faction_of.insert(u.id, u.faction);
-    }
-    let mut titled: FastMap<String, BTreeSet<&str>> = FastMap::default();
-    for l in &head.locations {
-        for t in &l.titles {
-            if let Some(f) = t.holder.as_deref().and_then(|h| faction_of.get(h)) {
-                titled.entry(f.to_ascii_lowercase()).or_default().insert(&l.id);
+    // The units of each place, in state order, as positions: each place numbered
+    // as first met, the positions sorted by place number (a counting sort).
+    let mut place: FastMap<&str, u32> = FastMap::default();
+    let mut place_of: Vec<u32> = Vec::with_capacity(count);
+    let mut key = (String::new(), String::new());
+    for i in 0..count {
+        let u = brief(i);
+        if u.faction != key.0 {
+            key = (u.faction.to_string(), u.faction.to_ascii_lowercase());
+        }
+        match units.get_mut(&key.1) {
+            Some(v) => v.push(i),
+            None => {
+                units.insert(key.1.clone(), vec![i]);
             }
         }
-        let here = present.remove(l.id.as_str()).unwrap_or_default();
-        out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
+        let next = place.len() as u32;
+        place_of.push(*place.entry(u.location).or_insert(next));
+        if holds_title(u.id) {
+            faction_of.insert(u.id, u.faction);
+        }
     }
+    let mut starts = vec![0u32; place.len() + 1];
+    for &p in &place_of {
+        starts[p as usize + 1] += 1;
+    }
+    for p in 1..starts.len() {
+        starts[p] += starts[p - 1];
+    }
+    let mut at_place = vec![0u32; count];
+    let mut fill = starts.clone();
+    for (i, &p) in place_of.iter().enumerate() {
+        at_place[fill[p as usize] as usize] = i as u32;
+        fill[p as usize] += 1;
+    }
+    drop((place_of, fill));
+    let mut titled: FastMap<String, BTreeSet<String>> = FastMap::default();
+    locations_of(&mut |part| {
+        for l in part {
+            for t in &l.titles {
+                if let Some(f) = t.holder.as_deref().and_then(|h| faction_of.get(h)) {
+                    titled.entry(f.to_ascii_lowercase()).or_default().insert(l.id.to_string());
+                }
+            }
+            let here = place.get(l.id.as_str()).map_or(Vec::new(), |&p| {
+                at_place[starts[p as usize] as usize..starts[p as usize + 1] as usize]
+                    .iter()
+                    .map(|&i| {
+                        let u = brief(i as usize);
+                        (u.id, u.faction, u.race)
+                    })
+                    .collect()
+            });
+            out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
+        }
+        Ok(())
+    })?;
     for f in &head.factions {
         let key = f.id.to_ascii_lowercase();
         out.put(&faction_key(&f.id), f)?;
         let titled = titled.remove(&key).unwrap_or_default();
         let at = units.remove(&key).unwrap_or_default();
+        let titled: BTreeSet<&str> = titled.iter().map(String::as_str).collect();
         units_of(&at, &mut |units| {
             out.put(&units_key(&f.id), &UnitsOut { units: units.to_vec(), titled: titled.clone() })
         })?;

@@ -318,6 +318,9 @@ pub fn scenario_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8
 /// How deep `units.ron` writes its records a field to a line.
 pub const UNITS_DEPTH: usize = 2;
 
+/// How deep `locations.ron` writes its records a field to a line.
+pub const LOCATIONS_DEPTH: usize = 2;
+
 /// The files of a scenario folder but `units.ron`: the game, factions, locations
 /// and structures.
 pub fn head_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>> {
@@ -330,7 +333,7 @@ pub fn head_files(s: &Scenario) -> std::io::Result<Vec<(&'static str, Vec<u8>)>>
         // The start places one to a line.
         (STATE_FILES[0], one(&s.game, 4)?),
         (STATE_FILES[1], ron_list_file(&s.factions, 2)?),
-        (STATE_FILES[2], ron_list_file(&s.locations, 2)?),
+        (STATE_FILES[2], ron_list_file(&s.locations, LOCATIONS_DEPTH)?),
         (STATE_FILES[3], ron_list_file(&s.structures, 2)?),
     ])
 }

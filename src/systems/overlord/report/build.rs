@@ -7,6 +7,7 @@ use crate::core::engine::plan::Clock;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::mechanics::visibility::Sight;
 use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
+use crate::systems::overlord::mechanics::visibility::visits;
 use crate::systems::overlord::orders::syntax::{Entry, Order};
 use crate::systems::overlord::world::components::*;
 use crate::systems::overlord::world::ids::{Catalog, ItemId};
@@ -114,9 +115,10 @@ struct Index {
     taxes_of: Vec<u64>,
     /// The units each faction lost this month (positions in [`Departures`]).
     departed_of: Vec<Vec<usize>>,
-    /// The days each faction's units were at each place this month (none when no
-    /// month was played).
-    days_of: Vec<BTreeMap<Entity, Vec<(u32, u32)>>>,
+    /// Each faction's ended stays at places this month
+    /// ([`visits::stays_by_faction`]; none when no month was played): its report
+    /// reckons the days its units were at each place from them.
+    stays_of: Vec<Vec<u32>>,
     /// The units inside each structure owned by a faction, in report order.
     inside: EntityHashMap<Vec<Entity>>,
 }
@@ -184,12 +186,8 @@ fn index(world: &World, dir: &Directory) -> Index {
         }
     }
     let clock = world.resource::<Clock>();
-    let days_of = if clock.tick == 0 {
-        vec![BTreeMap::new(); dir.factions.len()]
-    } else {
-        crate::systems::overlord::mechanics::visibility::visits::days_present(world, &by_faction, clock.ticks)
-    };
-    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, days_of, inside }
+    let stays_of = if clock.tick == 0 { vec![Vec::new(); dir.factions.len()] } else { visits::stays_by_faction(world) };
+    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, stays_of, inside }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -236,6 +234,12 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
     let game = &world.resource::<Game>().0;
     let fe = dir.factions[i];
     let f = world.entity(fe);
+    // The days its units were at each place (none before the first month).
+    let days_of = if clock.tick == 0 {
+        BTreeMap::new()
+    } else {
+        visits::days_present(world, &idx.stays_of[i], &idx.by_faction[i], clock.ticks)
+    };
     let contact = f.get::<Contact>().cloned().unwrap_or_default();
     let faction_id = id_of(world, fe);
     let faction = FactionInfo {
@@ -395,7 +399,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
                 .collect();
             LocationRecord {
                 id: id_of(world, le),
-                days: idx.days_of[i]
+                days: days_of
                     .get(&le)
                     .filter(|d| d[..] != [(1, clock.ticks)])
                     .map_or(Vec::new(), |d| d.iter().map(|&(a, b)| [a, b]).collect()),
@@ -475,7 +479,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             }
         })
         .collect();
-    let passed = passed_records(world, &idx.days_of[i], &locations);
+    let passed = passed_records(world, &days_of, &locations);
     let structures = idx.structures_of[i]
         .iter()
         .map(|&s| {

@@ -426,6 +426,13 @@ pub fn extract(world: &World) -> Scenario {
 
 /// [`extract`] but the units: the game, factions, locations and structures.
 pub fn extract_head(world: &World) -> Scenario {
+    let mut s = extract_top(world);
+    s.locations = extract_locations(world, &world.resource::<Directory>().locations);
+    s
+}
+
+/// [`extract_head`] but the locations: the game, factions and structures.
+pub fn extract_top(world: &World) -> Scenario {
     let catalog = world.resource::<Catalog>();
     let dir = world.resource::<Directory>();
     let clock = world.resource::<Clock>();
@@ -482,8 +489,32 @@ pub fn extract_head(world: &World) -> Scenario {
             f
         })
         .collect();
-    let locations = dir
-        .locations
+    let structures = dir
+        .structures
+        .iter()
+        .map(|&e| {
+            let r = world.entity(e);
+            let mut s = r.get::<Structure>().expect("structure entity").0.clone();
+            s.id = id_of(e);
+            s.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
+            s.location = r.get::<StructureAt>().map(|a| id_of(a.0)).unwrap_or_default();
+            let works = &catalog.rules.constructions.works;
+            s.missing = r
+                .get::<Missing>()
+                .map_or(Vec::new(), |m| m.0.iter().map(|&(w, n)| data::ItemCount(works[w].tag.clone(), n)).collect());
+            s.owner = r.get::<StructureOwner>().and_then(|o| o.0).map(id_of);
+            s.effects = effects_data(catalog, r.get::<Effects>());
+            s
+        })
+        .collect();
+    Scenario { game, factions, locations: Vec::new(), structures, units: Vec::new(), orders: Vec::new() }
+}
+
+/// The records of `locations`, as [`extract`] writes them.
+pub fn extract_locations(world: &World, locations: &[Entity]) -> Vec<data::Location> {
+    let catalog = world.resource::<Catalog>();
+    let id_of = |e: Entity| world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
+    locations
         .iter()
         .map(|&e| {
             let r = world.entity(e);
@@ -565,26 +596,7 @@ pub fn extract_head(world: &World) -> Scenario {
             l.effects = effects_data(catalog, r.get::<Effects>());
             l
         })
-        .collect();
-    let structures = dir
-        .structures
-        .iter()
-        .map(|&e| {
-            let r = world.entity(e);
-            let mut s = r.get::<Structure>().expect("structure entity").0.clone();
-            s.id = id_of(e);
-            s.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
-            s.location = r.get::<StructureAt>().map(|a| id_of(a.0)).unwrap_or_default();
-            let works = &catalog.rules.constructions.works;
-            s.missing = r
-                .get::<Missing>()
-                .map_or(Vec::new(), |m| m.0.iter().map(|&(w, n)| data::ItemCount(works[w].tag.clone(), n)).collect());
-            s.owner = r.get::<StructureOwner>().and_then(|o| o.0).map(id_of);
-            s.effects = effects_data(catalog, r.get::<Effects>());
-            s
-        })
-        .collect();
-    Scenario { game, factions, locations, structures, units: Vec::new(), orders: Vec::new() }
+        .collect()
 }
 
 /// The records of `units`, as [`extract`] writes them.

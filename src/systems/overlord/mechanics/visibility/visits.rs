@@ -38,32 +38,43 @@ pub fn left(world: &mut World, u: Entity, place: Entity) {
     v.ended.push((owner, place, from, day));
 }
 
-/// The days of the month each faction's units were at each place, by faction and
-/// place, as sorted, merged ranges of days. `units_of` lists each faction's units
-/// now (in [`Directory`] faction order); `last` is the month's last day.
-pub fn days_present(world: &World, units_of: &[Vec<Entity>], last: u32) -> Vec<BTreeMap<Entity, Vec<(u32, u32)>>> {
+/// Where [`days_present`] finds each faction's days: the month's ended stays
+/// (positions in [`Visits`]) by faction, in [`Directory`] faction order. Made once
+/// for all reports; each report asks [`days_present`] for its faction's days.
+pub fn stays_by_faction(world: &World) -> Vec<Vec<u32>> {
     let dir = world.resource::<Directory>();
     let index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &f)| (f, i)).collect();
-    let mut out: Vec<BTreeMap<Entity, Vec<(u32, u32)>>> = vec![BTreeMap::new(); dir.factions.len()];
-    let visits = world.get_resource::<Visits>();
-    if let Some(v) = visits {
-        for &(f, place, from, to) in &v.ended {
+    let mut out = vec![Vec::new(); dir.factions.len()];
+    if let Some(v) = world.get_resource::<Visits>() {
+        for (k, &(f, ..)) in v.ended.iter().enumerate() {
             if let Some(&i) = index.get(&f) {
-                out[i].entry(place).or_default().push((from, to));
+                out[i].push(k as u32);
             }
         }
     }
-    for (i, units) in units_of.iter().enumerate() {
-        for &u in units {
-            let Some(at) = world.get::<At>(u) else { continue };
-            let from = visits.and_then(|v| v.since.get(&u).copied()).unwrap_or(1);
-            out[i].entry(at.location).or_default().push((from, last));
+    out
+}
+
+/// The days of the month a faction's units were at each place, by place, as
+/// sorted, merged ranges of days: from its ended stays (`stays`, of
+/// [`stays_by_faction`]) and its units now (`units`); `last` is the month's last
+/// day.
+pub fn days_present(world: &World, stays: &[u32], units: &[Entity], last: u32) -> BTreeMap<Entity, Vec<(u32, u32)>> {
+    let mut out: BTreeMap<Entity, Vec<(u32, u32)>> = BTreeMap::new();
+    let visits = world.get_resource::<Visits>();
+    if let Some(v) = visits {
+        for &k in stays {
+            let (_, place, from, to) = v.ended[k as usize];
+            out.entry(place).or_default().push((from, to));
         }
     }
-    for places in &mut out {
-        for ranges in places.values_mut() {
-            merge(ranges);
-        }
+    for &u in units {
+        let Some(at) = world.get::<At>(u) else { continue };
+        let from = visits.and_then(|v| v.since.get(&u).copied()).unwrap_or(1);
+        out.entry(at.location).or_default().push((from, last));
+    }
+    for ranges in out.values_mut() {
+        merge(ranges);
     }
     out
 }
