@@ -90,18 +90,19 @@ pub fn collect(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let Some(money) = catalog.money() else { return };
     let occupied = occupiers(world, &catalog.rules.economy.land.force);
-    let places = world.resource::<Directory>().locations.clone();
     let mut book = world.remove_resource::<LandBook>().unwrap_or_default();
-    for &l in &places {
-        let Some(owner) = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0)) else { continue };
-        if occupied.contains_key(&l) {
+    // The pools the owners take (in any order: each goes to its own place's
+    // owner, and funds are kept sorted).
+    let mut taken: Vec<(Entity, Entity, u64)> = Vec::new();
+    let mut q = world.query::<(Entity, &LandOwner, &mut Livelihood)>();
+    for (l, owner, mut v) in q.iter_mut(world) {
+        let Some(owner) = owner.0.as_ref().map(|x| x.0) else { continue };
+        if v.tax_pool == 0 || occupied.contains_key(&l) {
             continue;
         }
-        let Some(mut v) = world.get_mut::<Livelihood>(l) else { continue };
-        let pool = std::mem::take(&mut v.tax_pool);
-        if pool == 0 {
-            continue;
-        }
+        taken.push((l, owner, std::mem::take(&mut v.tax_pool)));
+    }
+    for (l, owner, pool) in taken {
         let Some(mut funds) = world.get_mut::<Funds>(owner) else {
             world.get_mut::<Livelihood>(l).expect("place").tax_pool = pool;
             continue;
@@ -121,6 +122,7 @@ pub fn collect(world: &mut World) {
         (c.tick, c.tick >= c.ticks)
     };
     if last {
+        let places = world.resource::<Directory>().locations.clone();
         for &l in &places {
             let Some(&(f, n)) = book.collected.get(&l) else { continue };
             let text = format!("{} taxes from {} collected.", catalog.items_text(money, n), label(world, l));
@@ -142,26 +144,57 @@ pub fn taxed(world: &World, place: Entity) -> bool {
 /// The faction occupying each place where some faction's significant force stands
 /// (OWN-OCCUPY, OWN-FORCE).
 fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
-    // (place, faction) → armed figures, in order of first sight.
-    let mut armed: EntityHashMap<Vec<(Entity, u32)>> = EntityHashMap::default();
+    // (faction, armed figures) of every armed unit, chained by place: `first` of
+    // a place's entity index is its last unit's position, `next` of a position the
+    // one before it at the same place (so a place's units are found without
+    // sorting or hashing all of them).
     let mut q = world.query_filtered::<(&At, &Owner, &Figures, &UnitStats), Without<Journey>>();
+    let most = q.iter(world).size_hint().1.unwrap_or(0);
+    let mut armed: Vec<(Entity, u32)> = Vec::with_capacity(most);
+    let mut next: Vec<u32> = Vec::with_capacity(most);
+    let mut first: Vec<u32> = Vec::new();
+    let mut places: Vec<Entity> = Vec::new();
     for (at, o, n, s) in q.iter(world) {
         if n.0 == 0 || !does_damage(s) {
             continue;
         }
-        let v = armed.entry(at.location).or_default();
-        match v.iter_mut().find(|x| x.0 == o.0) {
-            Some(x) => x.1 = x.1.saturating_add(n.0),
-            None => v.push((o.0, n.0)),
+        let i = at.location.index_u32() as usize;
+        if i >= first.len() {
+            first.resize(i + 1, u32::MAX);
         }
+        if first[i] == u32::MAX {
+            places.push(at.location);
+        }
+        next.push(first[i]);
+        first[i] = armed.len() as u32;
+        armed.push((o.0, n.0));
     }
+    // No place needs fewer figures than a place without people.
+    let least = force.figures_for(0);
+    let seq = |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);
     let mut out = EntityHashMap::default();
-    for (l, sides) in armed {
+    let mut here: Vec<(Entity, u32)> = Vec::new();
+    let mut sides: Vec<(Entity, u32)> = Vec::new();
+    for &l in &places {
+        // The place's armed units, by faction (in any order: the best side is
+        // found by figures, then by faction seniority).
+        here.clear();
+        let mut k = first[l.index_u32() as usize];
+        while k != u32::MAX {
+            here.push(armed[k as usize]);
+            k = next[k as usize];
+        }
+        here.sort_unstable_by_key(|x| x.0.to_bits());
+        sides.clear();
+        for side in here.chunk_by(|a, b| a.0 == b.0) {
+            sides.push((side[0].0, side.iter().fold(0u32, |n, x| n.saturating_add(x.1))));
+        }
+        if sides.iter().all(|&(_, n)| n < least) {
+            continue;
+        }
         let people = world.get::<Population>(l).map_or(0, |p| p.0);
         let need = force.figures_for(people);
         let owner = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0));
-        let seq =
-            |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);
         let best = sides
             .iter()
             .filter(|&&(f, n)| {
