@@ -16,6 +16,8 @@
 //! `benches/whole-process.sh` also uses, and kept. After each world the bench
 //! prints the peak memory of the runs. Run with `cargo bench --bench scale`.
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
+//! Last measured (2026-11-27, `overlord run` interleaved with the morning's binary,
+//! README's table): ×100 0.84–0.99 s, 245–274 MiB; 1M 30.3–31.3 s, 3,002 MiB.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::path::{Path, PathBuf};
