@@ -433,8 +433,9 @@ impl GameDir {
             return Err(GameError::new(&target, "this turn has already been written"));
         }
         fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
-        // Written as it is made, so that a big world's turn never holds every report
-        // in memory: the state first, then the reports a batch of factions at a time.
+        // Written as it is made, so that a big world's turn never holds its state or
+        // every report in memory: the state a part at a time, the reports a batch
+        // of factions at a time.
         let started = Instant::now();
         let io = |e| GameError::io(&partial, e);
         let w = fsutil::TreeWriter::new(&partial).map_err(io)?;
