@@ -140,9 +140,9 @@ pub struct Brief<'a> {
 /// Adds the checker's records to a mail index: of `head`'s game, factions and
 /// structures; of the locations, which `locations_of(put)` gives to `put` in
 /// state order, all at once or a part at a time (`head`'s own are not read);
-/// and of its units, given as `briefs` in state order and, a faction's at a
-/// time, by `units_of(positions, put)`, which calls `put` with the records of the
-/// units at `positions` (in `briefs`). Whether the locations and units come from
+/// and of its units, `count` of them, unit `i` (in state order) given briefly
+/// by `brief(i)` and, a faction's at a time, by `units_of(positions, put)`, which
+/// calls `put` with the records of the units at `positions`. Whether the locations and units come from
 /// a whole state or, a part at a time, from the world, the records are the same.
 /// `holds_title(unit id)` says which units hold a title somewhere (it may say so
 /// of others too).
