@@ -418,12 +418,13 @@ fn stamps_of(dir: &Path, prefix: &str) -> std::io::Result<Vec<Stamp>> {
 
 /// The bytes of an index of `records` (none of them given yet), made from the
 /// files `meta` names.
-pub fn encode(meta: &Meta, records: &Records) -> Result<Vec<u8>, bin::Error> {
+pub fn encode(meta: &Meta, mut records: Records) -> Result<Vec<u8>, bin::Error> {
     if records.given > 0 {
         return Err(bin::Error("the records were given as they were made".into()));
     }
-    let mut out = records.body.clone();
-    out.extend_from_slice(&records.tail(meta)?);
+    let tail = records.tail(meta)?;
+    let mut out = std::mem::take(&mut records.body);
+    out.extend_from_slice(&tail);
     Ok(out)
 }
 
@@ -612,7 +613,7 @@ mod tests {
         for n in [0, 1, 63, 64, 65, 1000] {
             let r = sample(n);
             let path = dir.path().join(format!("{n}.index"));
-            write(&path, &encode(&m, &r).unwrap()).unwrap();
+            write(&path, &encode(&m, r).unwrap()).unwrap();
             let ix = Index::open(&path, &m).unwrap();
             for i in 0..n {
                 let v: (u64, String) = get(&ix, &format!("k{i}")).unwrap().unwrap();
@@ -655,7 +656,7 @@ mod tests {
             .unwrap();
         assert!(given > 1 && sizes[..given].iter().all(|&s| (PART..PART + 64).contains(&s)), "{sizes:?}");
         assert_eq!(len, bytes.len() as u64);
-        assert_eq!(bytes, encode(&m, &sample(n)).unwrap());
+        assert_eq!(bytes, encode(&m, sample(n)).unwrap());
         let path = dir.path().join("big.index");
         write(&path, &bytes).unwrap();
         let ix = Index::open(&path, &m).unwrap();
@@ -671,7 +672,7 @@ mod tests {
         let m = meta(dir.path());
         let mut r = sample(100);
         r.put("k40".into(), &(1u64, "again")).unwrap();
-        assert_eq!(encode(&m, &r).unwrap_err().0, "record k40 is given twice");
+        assert_eq!(encode(&m, r).unwrap_err().0, "record k40 is given twice");
     }
 
     #[test]
@@ -679,7 +680,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = meta(dir.path());
         let path = dir.path().join("old.index");
-        let mut bytes = encode(&m, &sample(10)).unwrap();
+        let mut bytes = encode(&m, sample(10)).unwrap();
         bytes[8] = 2;
         write(&path, &bytes).unwrap();
         assert_eq!(Index::open(&path, &m).unwrap_err().0, "it is written in another layout");
@@ -690,7 +691,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = meta(dir.path());
         let path = dir.path().join("t").join(FILE);
-        write(&path, &encode(&m, &sample(10)).unwrap()).unwrap();
+        write(&path, &encode(&m, sample(10)).unwrap()).unwrap();
         let now = || Meta::now("test", 3, &dir.path().join("rules"), &dir.path().join("t")).unwrap();
         assert!(Index::open(&path, &now()).is_ok());
         let other = Meta { turn: 4, ..now() };
@@ -701,7 +702,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(dir.path().join("t/state/units.ron"), "()").unwrap();
         assert_eq!(Index::open(&path, &now()).unwrap_err().0, "state/units.ron changed after it was made");
-        write(&path, &encode(&now(), &sample(10)).unwrap()).unwrap();
+        write(&path, &encode(&now(), sample(10)).unwrap()).unwrap();
         std::fs::write(dir.path().join("rules/items.ron"), "[]").unwrap();
         assert!(Index::open(&path, &now()).unwrap_err().0.contains("rules/items.ron"));
         std::fs::remove_file(dir.path().join("rules/items.ron")).unwrap();
@@ -715,7 +716,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = meta(dir.path());
         let r = sample(40);
-        let bytes = encode(&m, &r).unwrap();
+        let bytes = encode(&m, r).unwrap();
         let path = dir.path().join("d.index");
         // Every byte changed in turn: opening fails, or every lookup gives the
         // right value or an error, never a wrong value.

@@ -571,7 +571,7 @@ impl GameDir {
         let (state, files) = state_files::<S>(engine.world()).map_err(io)?;
         w.write(&files).map_err(io)?;
         let mail_index = index_records::<S>(&rules, &state)
-            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, &r))
+            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, r))
             .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
         drop(state);
         if let Ok(bytes) = mail_index {
@@ -617,7 +617,7 @@ impl GameDir {
         state: &S::State,
     ) -> Result<(), bin::Error> {
         let dir = self.turn_dir(turn);
-        let bytes = index::encode(&index_meta::<S>(&self.root, turn, &dir)?, &index_records::<S>(rules, state)?)?;
+        let bytes = index::encode(&index_meta::<S>(&self.root, turn, &dir)?, index_records::<S>(rules, state)?)?;
         index::write(&dir.join(index::FILE), &bytes).map_err(|e| bin::Error(e.to_string()))
     }
 
