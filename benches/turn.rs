@@ -156,7 +156,7 @@ criterion_group!(benches, turns);
 
 fn main() {
     // The binary's allocator settings, set before the first allocation as there.
-    overlord::core::alloc::keep_freed_memory();
+    overlord::core::alloc::configure();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

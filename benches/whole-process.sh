@@ -12,7 +12,11 @@
 #               ../shared/tools/clone_legacy_world.py are there, skipped otherwise;
 #   gen-100k    a generated world of 100,000 units (20,000 places, 500 factions);
 #   gen-1m      a generated world of 1,000,000 units (200,000 places, 5,000
-#               factions), only with BENCH_1M=1 (it takes minutes and GBs).
+#               factions), only with BENCH_1M=1 (it takes minutes and GBs);
+#   flat-1k, flat-50k  100,000 units on 20,000 places, of 1,000 or 50,000
+#               factions, only with BENCH_FLAT=1: how the cost grows with the
+#               number of factions on the same units.
+# The month column is the month alone (its median), as `overlord run -v` logs it.
 # Each run copies the game folder first (not timed), so every run plays the same
 # turn. Then a mail: `overlord check` and `overlord submit` of the first player's
 # order template, 20 times each (through the turn's mail index; the first, not
@@ -47,23 +51,26 @@ make_alpha() { # name copies
 
 measure() { # name
     times=""
+    months=""
     peak=0
     i=0
     while [ "$i" -lt "$RUNS" ]; do
         rm -rf "$WORK/run"
         cp -r "$WORK/$1" "$WORK/run"
-        out=$(/usr/bin/time -f "%e %M" "$BIN" run "$WORK/run" 2>&1 >/dev/null | tail -n 1)
+        out=$(/usr/bin/time -f "%e %M" "$BIN" run "$WORK/run" -v --no-progress 2>"$WORK/run.log" >/dev/null; tail -n 1 "$WORK/run.log")
+        months="$months $(sed -n 's/.*month run seconds=\([0-9.]*\).*/\1/p' "$WORK/run.log" | cut -c1-5)"
         times="$times ${out% *}"
         kb=${out#* }
         [ "$kb" -gt "$peak" ] && peak=$kb
         i=$((i + 1))
     done
-    rm -rf "$WORK/run"
+    rm -rf "$WORK/run" "$WORK/run.log"
     sorted=$(echo $times | tr ' ' '\n' | sort -n)
     min=$(echo "$sorted" | head -n 1)
     max=$(echo "$sorted" | tail -n 1)
     med=$(echo "$sorted" | sed -n "$(((RUNS + 1) / 2))p")
-    printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024))
+    month=$(echo $months | tr ' ' '\n' | sort -n | sed -n "$(((RUNS + 1) / 2))p")
+    printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB  %6s s\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024)) "$month"
 }
 
 mail() { # name scenario
@@ -88,11 +95,15 @@ PY
     rm -rf "$WORK/mail" "$WORK/mail.txt"
 }
 
-printf '%-12s %7s  %8s  %8s  %8s  %8s\n' world runs min median max peak
+printf '%-12s %7s  %8s  %8s  %8s  %8s  %8s\n' world runs min median max peak month
 if make_alpha alpha-x100 100; then measure alpha-x100; fi
 make_generated gen-100k 20000 500 100000 && measure gen-100k
 if [ "${BENCH_1M:-0}" = 1 ]; then
     make_generated gen-1m 200000 5000 1000000 && measure gen-1m
+fi
+if [ "${BENCH_FLAT:-0}" = 1 ]; then
+    make_generated flat-1k 20000 1000 100000 && measure flat-1k
+    make_generated flat-50k 20000 50000 100000 && measure flat-50k
 fi
 printf '%-12s %-7s %7s  %8s  %8s  %8s\n' world mail runs min median max
 if [ -d "$WORK/alpha-x100" ]; then mail alpha-x100 "$WORK/alpha-x100-import/scenarios/alpha"; fi

@@ -380,7 +380,14 @@ fn init_logging(verbose: u8) {
         2 => tracing::Level::DEBUG,
         _ => tracing::Level::TRACE,
     };
-    let _ = tracing_subscriber::fmt().with_max_level(level).with_writer(std::io::stderr).with_target(false).try_init();
+    // Colours only on a terminal: a log kept in a file or read by a script is plain.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(ansi)
+        .try_init();
 }
 
 fn fail(e: GameError) -> i32 {

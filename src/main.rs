@@ -7,7 +7,7 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    overlord::core::alloc::keep_freed_memory();
+    overlord::core::alloc::configure();
     // Output piped into a reader that stops early (`overlord report … | head`) ends
     // the process quietly, as for any Unix tool, instead of a panic on the next
     // write.

@@ -191,6 +191,20 @@ fn one_thread_and_many_give_the_same_bytes() {
     assert_same_tree(&one, &many);
 }
 
+/// The `-v` log is for scripts as much as for eyes: piped, it has no colour codes,
+/// and its stage lines read `key=value`.
+#[test]
+fn a_log_not_on_a_terminal_is_plain_text() {
+    let t = tempfile::tempdir().unwrap();
+    let game = generated_game(t.path(), 200);
+    let out = bin().arg("run").arg(&game).args(["-vv", "--no-progress"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = String::from_utf8(out.stderr).unwrap();
+    assert!(!log.contains('\u{1b}'), "colour codes in a piped log:\n{log}");
+    let month = log.lines().find(|l| l.contains("month run")).expect("the month's line");
+    assert!(month.contains(" seconds=") && month.contains(" peak_mb="), "{month}");
+}
+
 #[test]
 fn a_run_killed_at_any_point_leaves_the_last_turn_and_reruns_to_the_same_bytes() {
     let t = tempfile::tempdir().unwrap();

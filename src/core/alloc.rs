@@ -1,13 +1,23 @@
 //! The allocator of the `overlord` binary and its settings.
 //!
-//! The binary allocates with mimalloc (see `src/main.rs`). By default mimalloc
-//! hands freed memory back to the system after a second, and the next allocation of
-//! that memory costs a page fault and the kernel zeroing the page. A turn is a batch:
-//! it builds the world, runs the month, renders every report, writes them and ends,
-//! and each stage frees memory the next one needs. Giving memory back between
-//! stages only to fault it in again cost about a fifth of the alpha-sized ×100
-//! turn (README, "Performance"), so the binary keeps freed memory for reuse.
-//! The peak is unchanged: what is kept is what the turn already used.
+//! The binary allocates with mimalloc (see `src/main.rs`). A turn is a batch: it
+//! reads the state, builds the world, runs the month, renders every report, writes
+//! them and ends, and each stage frees memory the next one needs. Memory handed
+//! back to the system costs a page fault and the kernel zeroing the page when it
+//! is used again; memory never handed back stays in the peak even where the next
+//! stage cannot reuse it (blocks of other sizes, other threads' pages).
+//!
+//! Measured whole-process on the reference machine (2026-11-27): with freed memory
+//! handed back after 100 ms, the alpha ×100 turn (0.8 s) took a tenth longer; after
+//! a second, no longer, as its stages are shorter than that. With freed memory never
+//! handed back, the 1,000,000-unit turn peaked at 3,010–3,050 MiB, over its 3 GB
+//! budget; after a second, at 2,780–2,830 MiB, in the same time. So the binary waits
+//! [`PURGE_DELAY_MS`]: a small turn keeps what it frees for its next stage, a big
+//! one gives back what a stage left unused.
+
+/// How long freed memory lies in the process before it goes back to the system,
+/// in milliseconds (see the module's doc for the measurements behind it).
+pub const PURGE_DELAY_MS: std::ffi::c_long = 1000;
 
 /// mimalloc's `mi_option_purge_delay` (its `mimalloc.h`): milliseconds before freed
 /// memory goes back to the system; -1 never.
@@ -17,8 +27,8 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// (`madvise(MADV_HUGEPAGE)`) on the memory it maps; 1 by default.
 const ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 
-/// Keeps freed memory in the process for reuse instead of returning it to the
-/// system, and maps it in small pages. Call once, first thing in `main`.
+/// Sets when freed memory goes back to the system ([`PURGE_DELAY_MS`]), and maps
+/// memory in small pages. Call once, first thing in `main`.
 ///
 /// With transparent huge pages, every first touch of a 2 MiB region makes the
 /// kernel clear all of it: on the reference machine this was half the CPU time of
@@ -26,11 +36,11 @@ const ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 /// without), for 60 MB more at the peak. So the process asks for none: mimalloc no
 /// longer advises them, and the process opts out of them (`PR_SET_THP_DISABLE`),
 /// which also covers what was mapped before `main`.
-pub fn keep_freed_memory() {
+pub fn configure() {
     // SAFETY: setting an option is allowed at any time; it only changes when
     // mimalloc purges, and whether it advises huge pages on its next mappings.
     unsafe {
-        libmimalloc_sys::mi_option_set(PURGE_DELAY, -1);
+        libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_DELAY_MS);
         libmimalloc_sys::mi_option_set(ALLOW_THP, 0);
     }
     #[cfg(target_os = "linux")]
@@ -52,7 +62,7 @@ static SMALL_PAGES_FROM_THE_START: extern "C" fn() = small_pages;
 
 #[cfg(target_os = "linux")]
 extern "C" fn small_pages() {
-    // SAFETY: as in `keep_freed_memory`; it allocates nothing.
+    // SAFETY: as in `configure`; it allocates nothing.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
