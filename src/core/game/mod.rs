@@ -367,14 +367,24 @@ impl GameDir {
         tracing::info!(turn = next, order_files = pending.len(), "running turn");
         let mut engine = Engine::<S>::new(rules.clone(), state, threads)
             .map_err(|e| GameError::new(self.turn_dir(current), e.join("; ")))?;
-        tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "world built");
+        tracing::debug!(
+            seconds = t.elapsed().as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            live_mb = crate::core::alloc::live_mb(),
+            "world built"
+        );
         engine.defer_reports();
         engine.submit(files);
         engine.deliver(mail.inbox);
         let t = Instant::now();
         engine.run_turn(on_tick);
         let run_time = t.elapsed();
-        tracing::info!(seconds = run_time.as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "month run");
+        tracing::info!(
+            seconds = run_time.as_secs_f64(),
+            peak_mb = crate::core::alloc::peak_mb(),
+            live_mb = crate::core::alloc::live_mb(),
+            "month run"
+        );
         let newspaper = mail::newspaper(next, &S::headlines(engine.world()), &articles);
         let order_files = pending.len();
         let mut inputs: Vec<FolderFile> = pending

@@ -253,12 +253,41 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         }
         let inner = std::mem::take(&mut l.kind) == data::LocationKind::Inner;
         let hot = hot_location(&catalog, &dir, &mut l, &mut errors);
+        // Every field is named: one added to the record must be taken into a
+        // component here, or kept in the cold part, and put back by
+        // `extract_locations`.
+        let data::Location {
+            id,
+            name,
+            terrain: _,
+            kind: _,
+            container: _,
+            hex,
+            exits: _,
+            weather: _,
+            owner: _,
+            policy,
+            population,
+            wages: _,
+            economy,
+            land,
+            market: _,
+            recruits: _,
+            resources: _,
+            titles: _,
+            teaches: _,
+            inventory: _,
+            optimum_shift: _,
+            plague: _,
+            tax_pool: _,
+            effects: _,
+        } = l;
         world.entity_mut(e).insert((
-            (Seq(seq as u32), Id(std::mem::take(&mut l.id)), DisplayName(std::mem::take(&mut l.name))),
-            (Terrain(terrain), Population(std::mem::take(&mut l.population))),
+            (Seq(seq as u32), Id(id), DisplayName(name)),
+            (Terrain(terrain), Population(population)),
             (Within { inner, container }, Exits(resolved)),
             hot,
-            Location(l),
+            Location(ColdLocation { hex, policy, economy, land }),
         ));
     }
     for (i, places) in explored.into_iter().enumerate() {
@@ -518,11 +547,18 @@ pub fn extract_locations(world: &World, locations: &[Entity]) -> Vec<data::Locat
         .iter()
         .map(|&e| {
             let r = world.entity(e);
-            let mut l = r.get::<Location>().expect("location entity").0.clone();
-            l.id = id_of(e);
-            l.name = r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default();
-            l.terrain = catalog.terrain_tag(r.get::<Terrain>().expect("terrain").0).to_string();
-            l.population = r.get::<Population>().map_or(0, |p| p.0);
+            let cold = &r.get::<Location>().expect("location entity").0;
+            let mut l = data::Location {
+                id: id_of(e),
+                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+                terrain: catalog.terrain_tag(r.get::<Terrain>().expect("terrain").0).to_string(),
+                hex: cold.hex,
+                policy: cold.policy.clone(),
+                population: r.get::<Population>().map_or(0, |p| p.0),
+                economy: cold.economy,
+                land: cold.land,
+                ..Default::default()
+            };
             if let Some(w) = r.get::<Within>() {
                 l.kind = if w.inner { data::LocationKind::Inner } else { data::LocationKind::Territory };
                 l.container = w.container.map(id_of);
