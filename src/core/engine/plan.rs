@@ -369,9 +369,9 @@ pub fn run_tick(world: &mut World, tick: u32) {
     }
 }
 
-/// Runs one step; at the `trace` level (`-vvv`) logs its time and the process's
-/// peak memory so far, which finds the step that costs a big world its time or
-/// memory.
+/// Runs one step; at the `trace` level (`-vvv`) logs its time, the process's
+/// peak memory so far and its live bytes after the step, which finds the step that
+/// costs a big world its time or memory.
 fn run_step(world: &mut World, step: Step) {
     if !tracing::enabled!(tracing::Level::TRACE) {
         world.run_schedule(step);
@@ -385,6 +385,7 @@ fn run_step(world: &mut World, step: Step) {
         tick,
         seconds = started.elapsed().as_secs_f64(),
         peak_mb = crate::core::alloc::peak_mb(),
+        live_mb = crate::core::alloc::live_mb(),
         "step ran"
     );
 }

@@ -441,9 +441,11 @@ pub struct SkillTarget(pub Option<Tag>);
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Description(pub String);
 
-/// A unit's battle settings (TACTIC).
+/// A unit's battle settings (TACTIC). Shared: units with the same settings hold
+/// one copy (most units of a world have one of a few), where each unit's own would
+/// be four strings (about 160 bytes a unit).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tactics(pub Option<Box<data::CombatTactics>>);
+pub struct Tactics(pub Option<std::sync::Arc<data::CombatTactics>>);
 
 /// A unit's combat actions (COMBAT).
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]

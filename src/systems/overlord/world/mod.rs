@@ -320,6 +320,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         dir.insert(Kind::Structure, &id, e);
     }
     let mut leaders = Vec::new();
+    // Units with the same battle settings share one copy of them.
+    let mut tactics: std::collections::BTreeMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>> =
+        std::collections::BTreeMap::new();
     for (seq, mut u) in units.into_iter().enumerate() {
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);
@@ -400,7 +403,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             UnitSettings(std::mem::take(&mut u.settings)),
             SkillTarget(u.target.take()),
             Description(std::mem::take(&mut u.description)),
-            Tactics(u.tactics.take()),
+            Tactics(u.tactics.take().map(|t| tactics.entry(*t).or_insert_with_key(|t| t.clone().into()).clone())),
             CombatOrders(std::mem::take(&mut u.combat_orders)),
         );
         if let Some(leader) = u.stack_leader.take() {
@@ -690,7 +693,7 @@ pub fn extract_units(world: &World, units: &[Entity]) -> Vec<data::Unit> {
                 settings: r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default(),
                 target: r.get::<SkillTarget>().and_then(|t| t.0.clone()),
                 description: r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default(),
-                tactics: r.get::<Tactics>().and_then(|t| t.0.clone()),
+                tactics: r.get::<Tactics>().and_then(|t| t.0.as_deref().cloned().map(Box::new)),
                 combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
             }
         })
@@ -988,6 +991,31 @@ mod tests {
         assert_eq!(engine(back.clone()).state(), back);
         let guard = back.units.iter().find(|u| u.id == "U2").unwrap();
         assert_eq!(guard.orders, ["@GUARD"]);
+    }
+
+    /// Units with the same battle settings share one copy; each gets its own back
+    /// when the world is saved, and a unit that changes its settings changes only
+    /// its own.
+    #[test]
+    fn units_share_equal_tactics_and_save_their_own() {
+        use super::components::Tactics;
+        use crate::systems::overlord::data::CombatTactics;
+        let mut s = alpha();
+        let t = CombatTactics { stance: "defend".into(), rank: "rear".into(), ..Default::default() };
+        for u in &mut s.units[..3] {
+            u.tactics = Some(Box::new(t.clone()));
+        }
+        let mut e = engine(s.clone());
+        let dir = e.world().resource::<super::Directory>();
+        let (a, b) = (dir.units[0], dir.units[2]);
+        let of = |w: &bevy_ecs::world::World, u| w.get::<Tactics>(u).unwrap().0.clone().unwrap();
+        assert!(std::sync::Arc::ptr_eq(&of(e.world(), a), &of(e.world(), b)));
+        let other = CombatTactics { stance: "avoid".into(), ..t.clone() };
+        e.world_mut().get_mut::<Tactics>(a).unwrap().0 = Some(other.clone().into());
+        let back = e.state();
+        assert_eq!(back.units[0].tactics.as_deref(), Some(&other));
+        assert_eq!(back.units[1].tactics.as_deref(), Some(&t));
+        assert_eq!(back.units[2].tactics.as_deref(), Some(&t));
     }
 
     #[test]

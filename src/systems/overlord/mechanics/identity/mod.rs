@@ -57,7 +57,7 @@ fn identity(act: &mut Act, entry: &mut Entry) -> Outcome {
             }
         }
         Order::Tactic(t) => {
-            act.world.get_mut::<Tactics>(me).expect("unit").0 = Some(Box::new(CombatTactics {
+            act.world.get_mut::<Tactics>(me).expect("unit").0 = Some(std::sync::Arc::new(CombatTactics {
                 stance: t.stance.clone(),
                 rank: t.rank.clone(),
                 file: t.file.clone(),
