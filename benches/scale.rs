@@ -16,8 +16,9 @@
 //! `benches/whole-process.sh` also uses, and kept. After each world the bench
 //! prints the peak memory of the runs. Run with `cargo bench --bench scale`.
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
-//! Last measured (2026-11-27, `overlord run` interleaved with the morning's binary,
-//! README's table): ×100 0.84–0.99 s, 245–274 MiB; 1M 30.3–31.3 s, 3,002 MiB.
+//! Last measured (2026-11-27, `overlord run` interleaved with the binary before,
+//! README's table): ×100 0.76–0.81 s, 232–248 MiB; 1M 26.4–27.3 s, 2,439–2,450 MiB
+//! (the memory budget met, not the time budgets).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::path::{Path, PathBuf};
