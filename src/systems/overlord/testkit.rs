@@ -151,7 +151,7 @@ pub fn texts(e: &Engine<Overlord>, id: &str) -> Vec<String> {
 /// The events of unit or faction `id` this month: `(day, text)`.
 pub fn dated(e: &Engine<Overlord>, id: &str) -> Vec<(u32, String)> {
     let events = e.world().get::<Events>(entity(e, id)).unwrap_or_else(|| panic!("{id} has no events"));
-    events.0.iter().map(|x| (x.day, x.text.clone())).collect()
+    events.0.iter().map(|x| (x.day, x.text.to_string())).collect()
 }
 
 /// The day of the first event of `id` this month that contains `what`.

@@ -224,7 +224,7 @@ fn id_of(world: &World, e: Entity) -> String {
 }
 
 fn events(e: Option<&Events>) -> Vec<EventRecord> {
-    e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect()).unwrap_or_default()
+    e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.to_string() }).collect()).unwrap_or_default()
 }
 
 fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> FactionReport {
@@ -741,7 +741,7 @@ fn departed_record(
                 (catalog.skill_tag(s).to_string(), rec)
             })
             .collect(),
-        events: d.events.iter().map(|x| EventRecord { day: x.day, text: x.text.clone() }).collect(),
+        events: d.events.iter().map(|x| EventRecord { day: x.day, text: x.text.to_string() }).collect(),
     }
 }
 

@@ -640,8 +640,10 @@ pub struct OnGuard(pub u32);
 pub struct Event {
     /// Day of the month (0: before day 1).
     pub day: u32,
-    /// What happened, as the report prints it.
-    pub text: String,
+    /// What happened, as the report prints it: a fixed text is not copied for
+    /// every unit it happens to (at a million units, half a million units may
+    /// refuse to act in one month).
+    pub text: std::borrow::Cow<'static, str>,
 }
 
 /// The dated events of a unit or faction this month, in the order they happened.
@@ -650,7 +652,7 @@ pub struct Events(pub Vec<Event>);
 
 impl Events {
     /// Records an event.
-    pub fn push(&mut self, day: u32, text: impl Into<String>) {
+    pub fn push(&mut self, day: u32, text: impl Into<std::borrow::Cow<'static, str>>) {
         self.0.push(Event { day, text: text.into() });
     }
 }

@@ -993,6 +993,18 @@ mod tests {
         assert_eq!(guard.orders, ["@GUARD"]);
     }
 
+    /// A fixed event text is kept as the program's own, not copied per unit; a
+    /// made one is kept as made.
+    #[test]
+    fn a_fixed_event_text_is_not_copied() {
+        use std::borrow::Cow;
+        let mut e = super::components::Events::default();
+        e.push(1, "Refuses to act this month: the faction has too many units to control.");
+        e.push(2, format!("Paid {} coins [coin] of upkeep.", 20));
+        assert!(matches!(e.0[0].text, Cow::Borrowed(_)));
+        assert!(matches!(&e.0[1].text, Cow::Owned(t) if t == "Paid 20 coins [coin] of upkeep."));
+    }
+
     /// Units with the same battle settings share one copy; each gets its own back
     /// when the world is saved, and a unit that changes its settings changes only
     /// its own.

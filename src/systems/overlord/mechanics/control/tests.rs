@@ -62,7 +62,7 @@ fn units_over_the_control_limit_may_refuse_to_act_cp_idle() {
         assert_eq!(p, if r { 100 } else { 3000 }, "U{}", i + 10);
     }
     let fa = e.world().resource::<Directory>().get(Kind::Faction, "fa").unwrap();
-    let notes: Vec<String> = e.world().get::<Events>(fa).unwrap().0.iter().map(|x| x.text.clone()).collect();
+    let notes: Vec<String> = e.world().get::<Events>(fa).unwrap().0.iter().map(|x| x.text.to_string()).collect();
     assert!(
         notes.contains(
             &"Control points: 213 needed, 200 available. Each unit may refuse to act this month (13%).".to_string()
@@ -134,7 +134,7 @@ fn a_faction_renamed_in_the_month_its_creatures_join_it_is_named_anew_stk_creatu
     run_month(&mut e, &["GAME fa pa\n", "GAME fb pb\nNAME \"Gammans\"\n"]);
     let texts = |kind: Kind, id: &str| -> Vec<String> {
         let x = e.world().resource::<Directory>().get(kind, id).unwrap();
-        e.world().get::<Events>(x).unwrap().0.iter().map(|v| v.text.clone()).collect()
+        e.world().get::<Events>(x).unwrap().0.iter().map(|v| v.text.to_string()).collect()
     };
     // U3's month, to its last line, goes with it to fa's report (RPT-XFER); fb gets
     // the unit without it.

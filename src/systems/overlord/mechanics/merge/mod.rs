@@ -240,7 +240,7 @@ fn merge(act: &mut Act, entry: &mut Entry) -> Outcome {
     if moving == figures {
         // A stockpile keeps the items, and no orders.
         act.world.entity_mut(me).insert(DropOrders);
-        act.log("The unit is now a stockpile.".to_string());
+        act.log("The unit is now a stockpile.");
     }
     Outcome::Ran(Progress::Done)
 }

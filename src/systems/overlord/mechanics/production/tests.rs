@@ -129,7 +129,7 @@ fn a_unit_without_the_skill_cannot_use_it_ord_use() {
         .unwrap()
         .0
         .iter()
-        .map(|x| x.text.clone())
+        .map(|x| x.text.to_string())
         .collect();
     assert!(
         ev.contains(

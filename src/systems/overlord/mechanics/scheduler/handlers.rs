@@ -200,7 +200,7 @@ impl Act<'_> {
     }
 
     /// Records an event of unit `u` today.
-    pub fn event(&mut self, u: Entity, text: impl Into<String>) {
+    pub fn event(&mut self, u: Entity, text: impl Into<std::borrow::Cow<'static, str>>) {
         let day = self.day;
         if let Some(mut e) = self.world.get_mut::<Events>(u) {
             e.push(day, text);
@@ -208,13 +208,13 @@ impl Act<'_> {
     }
 
     /// Records what the acting unit did today (PFX-LOG).
-    pub fn log(&mut self, text: impl Into<String>) {
+    pub fn log(&mut self, text: impl Into<std::borrow::Cow<'static, str>>) {
         let u = self.unit;
         self.event(u, text);
     }
 
     /// Records routine activity, unless the unit is silent (SET-SILENT).
-    pub fn routine(&mut self, text: impl Into<String>) {
+    pub fn routine(&mut self, text: impl Into<std::borrow::Cow<'static, str>>) {
         if !self.silent() {
             self.log(text);
         }
