@@ -38,6 +38,9 @@ pub mod survey;
 #[cfg(test)]
 mod tests;
 pub mod visits;
+mod watch;
+
+pub use watch::WatchDay;
 
 /// Adds the month's [`Exposed`] units and clears them when a month starts.
 pub struct VisibilityPlugin;
@@ -118,11 +121,12 @@ pub fn judge(rules: &SightRules, observation: Option<i32>, f: Facts) -> Sight {
 pub fn observation(world: &World, u: Entity) -> i32 {
     let r = world.entity(u);
     let own = r.get::<UnitStats>().map_or(0, |s| s.stats.observation);
-    if r.contains::<Journey>() {
-        own.saturating_sub(world.resource::<Catalog>().rules.info.parameters.sight.moving_penalty)
-    } else {
-        own
-    }
+    looks(own, r.contains::<Journey>(), rules(world).moving_penalty)
+}
+
+/// The observation a unit of observation `own` looks with, travelling or not.
+fn looks(own: i32, moving: bool, penalty: i32) -> i32 {
+    if moving { own.saturating_sub(penalty) } else { own }
 }
 
 /// What any faction finds of unit `u` that does not depend on how well it looks,
@@ -197,13 +201,13 @@ pub fn sees(world: &World, viewer: Entity, other: Entity, day: u32) -> bool {
 /// The best observation of faction `f`'s units at `place` today, from an index
 /// built when first asked for on a day.
 pub fn best_observation(world: &World, f: Entity, place: Entity) -> Option<i32> {
-    watching(world, |w| w.best.get(&(place, f)).copied()).flatten()
+    watching(world, |w| w.best(place, f)).flatten()
 }
 
 /// The factions with units at `place` today, in the order of their first unit
 /// there (report order): those who witness what happens there (RPT-EVENTS).
 pub fn witnesses(world: &World, place: Entity) -> Vec<Entity> {
-    watching(world, |w| w.present.get(&place).cloned()).flatten().unwrap_or_default()
+    watching(world, |w| w.present(place).to_vec()).unwrap_or_default()
 }
 
 /// Reads today's [`WatchDay`], built at the first question of the day.
@@ -211,18 +215,29 @@ fn watching<R>(world: &World, read: impl FnOnce(&WatchDay) -> R) -> Option<R> {
     let watch = world.get_resource::<Watch>()?;
     let stamp = world.get_resource::<crate::core::engine::plan::Clock>().map(|c| (c.turn, c.tick));
     let mut w = watch.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if w.stamp != stamp || w.best.is_empty() {
-        w.best.clear();
-        w.present.clear();
-        for &u in &world.resource::<crate::systems::overlord::world::resources::Directory>().units {
-            let (Some(at), Some(o)) = (world.get::<At>(u), world.get::<Owner>(u)) else { continue };
-            let obs = observation(world, u);
-            let fresh = !w.best.contains_key(&(at.location, o.0));
-            w.best.entry((at.location, o.0)).and_modify(|b| *b = (*b).max(obs)).or_insert(obs);
-            if fresh {
-                w.present.entry(at.location).or_default().push(o.0);
+    if w.stamp != stamp || w.is_empty() {
+        // The units in report order, read table by table (a unit at a time
+        // through the world would be a lookup per unit and component).
+        let units = &world.resource::<crate::systems::overlord::world::resources::Directory>().units;
+        let penalty = rules(world).moving_penalty;
+        let mut rows = vec![None; units.len()];
+        if let Some(q) = world.try_query::<(Entity, &At, &Owner, Option<&UnitStats>, Has<Journey>)>() {
+            let mut position =
+                vec![u32::MAX; q.iter_manual(world).map(|x| x.0.index_u32() as usize + 1).max().unwrap_or(0)];
+            for (k, u) in units.iter().enumerate() {
+                if let Some(p) = position.get_mut(u.index_u32() as usize) {
+                    *p = k as u32;
+                }
+            }
+            for (u, at, o, s, moving) in q.iter_manual(world) {
+                let k = position[u.index_u32() as usize] as usize;
+                if units.get(k) == Some(&u) {
+                    let own = s.map_or(0, |s| s.stats.observation);
+                    rows[k] = Some((at.location, o.0, looks(own, moving, penalty)));
+                }
             }
         }
+        w.rebuild(rows.into_iter().flatten());
         w.stamp = stamp;
     }
     Some(read(&w))
@@ -246,14 +261,6 @@ pub fn witnessed(world: &mut World, place: Entity, text: &str, told: Option<Enti
 /// The best observation of each faction at each place, and who is there, for a day.
 #[derive(Resource, Debug, Default)]
 pub struct Watch(std::sync::Mutex<WatchDay>);
-
-/// [`Watch`]'s day.
-#[derive(Debug, Default)]
-pub struct WatchDay {
-    stamp: Option<(u32, u32)>,
-    best: crate::core::data::FastMap<(Entity, Entity), i32>,
-    present: bevy_ecs::entity::EntityHashMap<Vec<Entity>>,
-}
 
 /// Where unit `u` can be seen from: its location (a structure is seen into).
 pub fn place(world: &World, u: Entity) -> Option<Entity> {
