@@ -131,9 +131,11 @@ impl std::fmt::Debug for Records<'_> {
 }
 
 impl<'d> Records<'d> {
-    /// Records whose bytes go to `drain` a part at a time as they are made.
-    pub fn drained(drain: &'d mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)) -> Self {
-        Records { drain: Some(drain), ..Records::default() }
+    /// The same records, whose bytes from now on go to `drain` a part at a time
+    /// as they are made.
+    pub fn drained<'e>(self, drain: &'e mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)) -> Records<'e> {
+        let Records { body, given, entries, keys, ends, drain: _ } = self;
+        Records { body, given, entries, keys, ends, drain: Some(drain) }
     }
     /// Adds the record `key`; a key given twice fails [`Records::finish`].
     pub fn put<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), bin::Error> {
@@ -281,7 +283,11 @@ pub fn get<T: DeserializeOwned>(lookup: &(impl Lookup + ?Sized), key: &str) -> R
 /// A rule system's records: its keys never meet the core's.
 pub struct SystemRecords<'a, 'd>(&'a mut Records<'d>);
 
-impl SystemRecords<'_, '_> {
+impl<'a, 'd> SystemRecords<'a, 'd> {
+    /// The rule system's part of `r`.
+    pub(super) fn new(r: &'a mut Records<'d>) -> Self {
+        SystemRecords(r)
+    }
     /// Adds the rule system's record `key`.
     pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), bin::Error> {
         self.0.put(format!("x/{key}"), value)
@@ -640,7 +646,7 @@ mod tests {
             bytes.extend_from_slice(&part);
             Ok(())
         };
-        let mut r = Records::drained(&mut drain);
+        let mut r = Records::default().drained(&mut drain);
         for i in 0..n {
             r.put(format!("k{i}"), &(i as u64, format!("value {i}"))).unwrap();
         }

@@ -823,6 +823,8 @@ pub struct StateOut<'s, 'scope, R> {
     /// The rule set as the index keeps it.
     rules: &'s R,
     records: Option<Result<index::Records<'static>, bin::Error>>,
+    /// The time spent making the records, for the log.
+    records_time: Duration,
 }
 
 impl<R: serde::Serialize> StateOut<'_, '_, R> {
@@ -835,19 +837,43 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
     pub fn part(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
         self.sink.append(Path::new("state").join(name), bytes)
     }
-    /// Makes the mail index's records: the game, the rule set, the factions, and
-    /// the system's own (`system`, as [`GameSystem::mail_records`] makes them),
-    /// written into the index file as they are made; what finds them is written
-    /// with the turn. Fails only where writing fails: records that cannot be
-    /// made leave the turn without an index (a partial one is found damaged and
-    /// made again).
-    pub fn records(
+    /// Starts the mail index's records: the game, the rule set and the factions;
+    /// the system's own follow ([`StateOut::with_records`]). Records are written
+    /// into the index file as they are made; what finds them is written with the
+    /// turn. Fails only where writing fails: records that cannot be made leave the
+    /// turn without an index (a partial one is found damaged and made again).
+    pub fn begin_records(
         &mut self,
         game: index::GameRecord,
         factions: impl IntoIterator<Item = index::FactionRecord>,
-        system: impl FnOnce(&mut index::SystemRecords) -> Result<(), bin::Error>,
     ) -> std::io::Result<()> {
+        self.records = Some(Ok(index::Records::default()));
+        let rules = self.rules;
+        self.put_records(|r| index::put_records(r, game, rules, factions, |_| Ok(()))).map(drop)
+    }
+
+    /// Adds the system's records with `put` (as [`GameSystem::mail_records`]
+    /// makes them), between the state's parts if it likes: what the records are
+    /// made from can then be what a part of the state was written from. Gives
+    /// what `put` gave; `None` when the records failed, by `put` or before (the
+    /// turn then has no index, and `put` is not called). Fails only where
+    /// writing fails.
+    pub fn with_records<T>(
+        &mut self,
+        put: impl FnOnce(&mut index::SystemRecords) -> Result<T, bin::Error>,
+    ) -> std::io::Result<Option<T>> {
+        self.put_records(|r| put(&mut index::SystemRecords::new(r)))
+    }
+
+    fn put_records<T>(
+        &mut self,
+        put: impl FnOnce(&mut index::Records<'_>) -> Result<T, bin::Error>,
+    ) -> std::io::Result<Option<T>> {
         let t = Instant::now();
+        let Some(Ok(r)) = self.records.take() else {
+            self.records.get_or_insert_with(|| Err(bin::Error("no index records were begun".into())));
+            return Ok(None);
+        };
         let mut failed = None;
         let sink = &mut *self.sink;
         let mut drain = |part: Vec<u8>| {
@@ -857,19 +883,23 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
                 said
             })
         };
-        let mut r = index::Records::drained(&mut drain);
-        let made = index::put_records(&mut r, game, self.rules, factions, system);
+        let mut r = r.drained(&mut drain);
+        let made = put(&mut r);
         let r = r.undrained();
         if let Some(e) = failed {
             return Err(e);
         }
-        self.records = Some(made.map(|()| r));
-        tracing::debug!(
-            seconds = t.elapsed().as_secs_f64(),
-            peak_mb = crate::core::alloc::peak_mb(),
-            "mail index made"
-        );
-        Ok(())
+        self.records_time += t.elapsed();
+        Ok(match made {
+            Ok(x) => {
+                self.records = Some(Ok(r));
+                Some(x)
+            }
+            Err(e) => {
+                self.records = Some(Err(e));
+                None
+            }
+        })
     }
 }
 
@@ -884,7 +914,7 @@ pub fn with_state_out<R: serde::Serialize, T>(
 ) -> std::io::Result<(T, Option<Result<index::Records<'static>, bin::Error>>)> {
     std::thread::scope(|s| {
         let mut sink = fsutil::Sink::new(fsutil::TreeWriter::new(dir)?, false, s);
-        let mut out = StateOut { sink: &mut sink, rules, records: None };
+        let mut out = StateOut { sink: &mut sink, rules, records: None, records_time: Duration::ZERO };
         let made = write(&mut out)?;
         let records = out.records.take();
         sink.close()?.finish()?;
@@ -905,9 +935,10 @@ fn make_state<S: GameSystem>(
     let kept = S::mail_rules(rules);
     let kept = kept.as_ref().unwrap_or(rules);
     if !whole {
-        let mut out = StateOut { sink: &mut *sink, rules: kept, records: None };
+        let mut out = StateOut { sink: &mut *sink, rules: kept, records: None, records_time: Duration::ZERO };
         if let Some(summary) = S::write_state(world, &mut out) {
             let summary = summary?;
+            tracing::debug!(seconds = out.records_time.as_secs_f64(), "mail index made");
             let records = out.records.unwrap_or_else(|| Err(bin::Error("the system made no index records".into())));
             sink.write(vec![rules_path()])?;
             tracing::debug!(

@@ -1,8 +1,8 @@
 //! A turn's state written from the world a part at a time
 //! ([`GameSystem::write_state`]): the game, the factions and the structures are
 //! extracted whole, the places and units a part at a time, each part written and
-//! let go before the next; the mail index's records take the places a part at a
-//! time and the units of one faction at a time. So a big world's state is never
+//! let go before the next; the mail index's records are made from the places'
+//! parts as they are written, and take the units of one faction at a time. So a big world's state is never
 //! held whole beside the world (a million units are about a gigabyte extracted,
 //! their 200,000 places a quarter of that), and the files and
 //! records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
@@ -12,7 +12,7 @@ use crate::core::game::index::{FactionRecord, GameRecord};
 use crate::core::game::{StateOut, StateSummary};
 use crate::core::system::GameSystem;
 use crate::systems::overlord::Overlord;
-use crate::systems::overlord::check::records::{Brief, put_records};
+use crate::systems::overlord::check::records::{Brief, PutRecords};
 use crate::systems::overlord::data::{self, RuleSet};
 use crate::systems::overlord::world::components::{At, Id, Owner, Race, Titles};
 use crate::systems::overlord::world::resources::Directory;
@@ -45,25 +45,10 @@ fn write_in_parts(
     }
     let dir = world.resource::<Directory>();
     let (locations, units) = (&dir.locations, &dir.units);
-    in_parts(out, locations_file, locations, per_part, data::load::LOCATIONS_DEPTH, |part| {
-        world::extract_locations(world, part)
-    })?;
-    in_parts(out, data::load::STATE_FILES[4], units, per_part, data::load::UNITS_DEPTH, |part| {
-        world::extract_units(world, part)
-    })?;
     let game = GameRecord { name: head.game.name.clone(), title: head.game.title.clone(), turn: head.game.turn };
     let factions: Vec<FactionRecord> = Overlord::factions(&head).into_iter().map(FactionRecord::from).collect();
     let catalog = world.resource::<Catalog>();
     let briefs = |i: usize| brief(world, catalog, units[i]);
-    let of_faction =
-        |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
-            let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
-            let records = world::extract_units(world, &theirs);
-            put(&records.iter().collect::<Vec<_>>())
-        };
-    let of_locations = |put: &mut dyn FnMut(&[data::Location]) -> Result<(), crate::core::data::bin::Error>| {
-        locations.chunks(per_part.max(1)).try_for_each(|part| put(&world::extract_locations(world, part)))
-    };
     // The units that hold titles: a few, where every unit would be a big map.
     let holders: std::collections::BTreeSet<&str> = locations
         .iter()
@@ -72,9 +57,30 @@ fn write_in_parts(
         .filter_map(|t| t.1.as_deref())
         .collect();
     let holds_title = |id: &str| holders.contains(id);
-    out.records(game.clone(), factions.clone(), |sys| {
-        put_records(&head, of_locations, holds_title, units.len(), briefs, of_faction, sys)
+    out.begin_records(game.clone(), factions.clone())?;
+    let mut put = out.with_records(|sys| PutRecords::new(&head, holds_title, units.len(), briefs, sys))?;
+    // The places' records are made from the parts their file is written from.
+    in_parts(out, locations_file, locations, per_part, data::load::LOCATIONS_DEPTH, |out, part| {
+        let records = world::extract_locations(world, part);
+        if let Some(p) = put.as_mut()
+            && out.with_records(|sys| p.locations(&records, sys))?.is_none()
+        {
+            put = None;
+        }
+        Ok(records)
     })?;
+    in_parts(out, data::load::STATE_FILES[4], units, per_part, data::load::UNITS_DEPTH, |_, part| {
+        Ok(world::extract_units(world, part))
+    })?;
+    if let Some(put) = put {
+        let of_faction =
+            |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
+                let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
+                let records = world::extract_units(world, &theirs);
+                put(&records.iter().collect::<Vec<_>>())
+            };
+        out.with_records(|sys| put.finish(of_faction, sys))?;
+    }
     Ok(StateSummary { game, factions, units: units.len() })
 }
 
@@ -86,7 +92,7 @@ fn in_parts<T: serde::Serialize>(
     entities: &[Entity],
     per_part: usize,
     depth: usize,
-    extract: impl Fn(&[Entity]) -> Vec<T>,
+    mut extract: impl FnMut(&mut StateOut<'_, '_, RuleSet>, &[Entity]) -> std::io::Result<Vec<T>>,
 ) -> std::io::Result<()> {
     use crate::core::data::ron_list_part;
     if entities.is_empty() {
@@ -94,7 +100,8 @@ fn in_parts<T: serde::Serialize>(
     }
     let parts = entities.len().div_ceil(per_part.max(1));
     for (k, part) in entities.chunks(per_part.max(1)).enumerate() {
-        out.part(file, ron_list_part(&extract(part), depth, k == 0, k + 1 == parts)?)?;
+        let records = extract(out, part)?;
+        out.part(file, ron_list_part(&records, depth, k == 0, k + 1 == parts)?)?;
     }
     Ok(())
 }

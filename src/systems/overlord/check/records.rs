@@ -113,15 +113,9 @@ pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Err
     };
     let holders: std::collections::HashSet<&str> =
         state.locations.iter().flat_map(|l| &l.titles).filter_map(|t| t.holder.as_deref()).collect();
-    put_records(
-        state,
-        |put| put(&state.locations),
-        |id| holders.contains(id),
-        state.units.len(),
-        brief,
-        |at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()),
-        out,
-    )
+    let mut put = PutRecords::new(state, |id| holders.contains(id), state.units.len(), brief, out)?;
+    put.locations(&state.locations, out)?;
+    put.finish(|at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()), out)
 }
 
 /// A unit as the records of places name it: id, faction, race, and where it
@@ -137,83 +131,99 @@ pub struct Brief<'a> {
     pub location: &'a str,
 }
 
-/// Adds the checker's records to a mail index: of `head`'s game, factions and
-/// structures; of the locations, which `locations_of(put)` gives to `put` in
-/// state order, all at once or a part at a time (`head`'s own are not read);
-/// and of its units, `count` of them, unit `i` (in state order) given briefly
-/// by `brief(i)` and, a faction's at a time, by `units_of(positions, put)`, which
-/// calls `put` with the records of the units at `positions`. Whether the locations and units come from
-/// a whole state or, a part at a time, from the world, the records are the same.
-/// `holds_title(unit id)` says which units hold a title somewhere (it may say so
-/// of others too).
-pub fn put_records<'a, F, L>(
+/// Puts the checker's records into a mail index, in three moves: [`PutRecords::new`]
+/// (`head`'s game, and what the units' brief says of where they stand), then
+/// [`PutRecords::locations`] for every location, in state order, all at once
+/// or a part at a time (`head`'s own are not read), then [`PutRecords::finish`]
+/// (the factions with their units, and the structures). Whether the locations
+/// and units come from a whole state or, a part at a time, from the world, the
+/// records are the same; so the world's are made from the parts its state file
+/// is written from.
+pub struct PutRecords<'a, B> {
     head: &'a Scenario,
-    mut locations_of: L,
-    holds_title: impl Fn(&str) -> bool,
-    count: usize,
-    brief: impl Fn(usize) -> Brief<'a>,
-    mut units_of: F,
-    out: &mut SystemRecords,
-) -> Result<(), bin::Error>
-where
-    F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
-    L: FnMut(&mut dyn FnMut(&[Location]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
-{
-    // The game's settings but where new factions may start, which grows with the
-    // world and which no check reads.
-    let game = GameSettings { joining: Default::default(), ..head.game.clone() };
-    out.put("game", &game)?;
-    let mut units: FastMap<String, Vec<usize>> = FastMap::default();
-    let mut faction_of: FastMap<&str, &str> = FastMap::default();
-    // The units of each place, in state order, as positions: each place numbered
-    // as first met, the positions sorted by place number (a counting sort).
-    let mut place: FastMap<&str, u32> = FastMap::default();
-    let mut place_of: Vec<u32> = Vec::with_capacity(count);
-    let mut key = (String::new(), String::new());
-    for i in 0..count {
-        let u = brief(i);
-        if u.faction != key.0 {
-            key = (u.faction.to_string(), u.faction.to_ascii_lowercase());
-        }
-        match units.get_mut(&key.1) {
-            Some(v) => v.push(i),
-            None => {
-                units.insert(key.1.clone(), vec![i]);
+    brief: B,
+    /// Units' positions by faction (its id in lower case).
+    units: FastMap<String, Vec<usize>>,
+    /// The faction of each unit that holds a title somewhere (by unit id).
+    faction_of: FastMap<&'a str, &'a str>,
+    /// Places numbered as first met; `at_place[starts[p]..starts[p + 1]]`, the
+    /// positions of place `p`'s units, in state order.
+    place: FastMap<&'a str, u32>,
+    starts: Vec<u32>,
+    at_place: Vec<u32>,
+    /// Where each faction (its id in lower case) holds titles.
+    titled: FastMap<String, BTreeSet<String>>,
+}
+
+impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
+    /// Starts with `head`'s game and the `count` units (in state order), unit `i`
+    /// given briefly by `brief(i)`. `holds_title(unit id)` says which units hold
+    /// a title somewhere (it may say so of others too).
+    pub fn new(
+        head: &'a Scenario,
+        holds_title: impl Fn(&str) -> bool,
+        count: usize,
+        brief: B,
+        out: &mut SystemRecords,
+    ) -> Result<Self, bin::Error> {
+        // The game's settings but where new factions may start, which grows with
+        // the world and which no check reads.
+        let game = GameSettings { joining: Default::default(), ..head.game.clone() };
+        out.put("game", &game)?;
+        let mut units: FastMap<String, Vec<usize>> = FastMap::default();
+        let mut faction_of: FastMap<&str, &str> = FastMap::default();
+        // The units of each place, in state order, as positions: each place
+        // numbered as first met, the positions sorted by place number (a counting
+        // sort).
+        let mut place: FastMap<&str, u32> = FastMap::default();
+        let mut place_of: Vec<u32> = Vec::with_capacity(count);
+        let mut key = (String::new(), String::new());
+        for i in 0..count {
+            let u = brief(i);
+            if u.faction != key.0 {
+                key = (u.faction.to_string(), u.faction.to_ascii_lowercase());
             }
-        }
-        let next = place.len() as u32;
-        place_of.push(*place.entry(u.location).or_insert(next));
-        if holds_title(u.id) {
-            faction_of.insert(u.id, u.faction);
-        }
-    }
-    let mut starts = vec![0u32; place.len() + 1];
-    for &p in &place_of {
-        starts[p as usize + 1] += 1;
-    }
-    for p in 1..starts.len() {
-        starts[p] += starts[p - 1];
-    }
-    let mut at_place = vec![0u32; count];
-    let mut fill = starts.clone();
-    for (i, &p) in place_of.iter().enumerate() {
-        at_place[fill[p as usize] as usize] = i as u32;
-        fill[p as usize] += 1;
-    }
-    drop((place_of, fill));
-    let mut titled: FastMap<String, BTreeSet<String>> = FastMap::default();
-    locations_of(&mut |part| {
-        for l in part {
-            for t in &l.titles {
-                if let Some(f) = t.holder.as_deref().and_then(|h| faction_of.get(h)) {
-                    titled.entry(f.to_ascii_lowercase()).or_default().insert(l.id.to_string());
+            match units.get_mut(&key.1) {
+                Some(v) => v.push(i),
+                None => {
+                    units.insert(key.1.clone(), vec![i]);
                 }
             }
-            let here = place.get(l.id.as_str()).map_or(Vec::new(), |&p| {
-                at_place[starts[p as usize] as usize..starts[p as usize + 1] as usize]
+            let next = place.len() as u32;
+            place_of.push(*place.entry(u.location).or_insert(next));
+            if holds_title(u.id) {
+                faction_of.insert(u.id, u.faction);
+            }
+        }
+        let mut starts = vec![0u32; place.len() + 1];
+        for &p in &place_of {
+            starts[p as usize + 1] += 1;
+        }
+        for p in 1..starts.len() {
+            starts[p] += starts[p - 1];
+        }
+        let mut at_place = vec![0u32; count];
+        let mut fill = starts.clone();
+        for (i, &p) in place_of.iter().enumerate() {
+            at_place[fill[p as usize] as usize] = i as u32;
+            fill[p as usize] += 1;
+        }
+        Ok(PutRecords { head, brief, units, faction_of, place, starts, at_place, titled: FastMap::default() })
+    }
+
+    /// Puts the records of the next locations in state order.
+    pub fn locations(&mut self, part: &[Location], out: &mut SystemRecords) -> Result<(), bin::Error> {
+        for l in part {
+            for t in &l.titles {
+                if let Some(f) = t.holder.as_deref().and_then(|h| self.faction_of.get(h)) {
+                    self.titled.entry(f.to_ascii_lowercase()).or_default().insert(l.id.to_string());
+                }
+            }
+            let here = self.place.get(l.id.as_str()).map_or(Vec::new(), |&p| {
+                self.at_place[self.starts[p as usize] as usize..self.starts[p as usize + 1] as usize]
                     .iter()
                     .map(|&i| {
-                        let u = brief(i as usize);
+                        let u = (self.brief)(i as usize);
                         (u.id, u.faction, u.race)
                     })
                     .collect()
@@ -221,21 +231,30 @@ where
             out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
         }
         Ok(())
-    })?;
-    for f in &head.factions {
-        let key = f.id.to_ascii_lowercase();
-        out.put(&faction_key(&f.id), f)?;
-        let titled = titled.remove(&key).unwrap_or_default();
-        let at = units.remove(&key).unwrap_or_default();
-        let titled: BTreeSet<&str> = titled.iter().map(String::as_str).collect();
-        units_of(&at, &mut |units| {
-            out.put(&units_key(&f.id), &UnitsOut { units: units.to_vec(), titled: titled.clone() })
-        })?;
     }
-    for s in &head.structures {
-        out.put(&format!("s/{}", s.id), s)?;
+
+    /// Puts the records of the factions, each with its units, which
+    /// `units_of(positions, put)` gives to `put` (the units at `positions`), and of
+    /// the structures.
+    pub fn finish<F>(mut self, mut units_of: F, out: &mut SystemRecords) -> Result<(), bin::Error>
+    where
+        F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
+    {
+        for f in &self.head.factions {
+            let key = f.id.to_ascii_lowercase();
+            out.put(&faction_key(&f.id), f)?;
+            let titled = self.titled.remove(&key).unwrap_or_default();
+            let at = self.units.remove(&key).unwrap_or_default();
+            let titled: BTreeSet<&str> = titled.iter().map(String::as_str).collect();
+            units_of(&at, &mut |units| {
+                out.put(&units_key(&f.id), &UnitsOut { units: units.to_vec(), titled: titled.clone() })
+            })?;
+        }
+        for s in &self.head.structures {
+            out.put(&format!("s/{}", s.id), s)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The state [`super::check`] needs to check `file` of faction `faction`, read
