@@ -44,7 +44,7 @@ use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Titles};
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_app::{App, Plugin};
-use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
 
 /// The land titles each faction holds this month, `(location, title index)`, and
@@ -335,11 +335,13 @@ pub fn guard_clashes(world: &mut World) {
     }
     places.sort_unstable();
     for (_, place) in places {
-        // Each faction's first guard here, in report order.
+        // Each faction's first guard here, in report order (a set of the
+        // factions met, so that a crowded post is not quadratic in them).
         let mut firsts: Vec<(Entity, Entity)> = Vec::new();
+        let mut met = EntityHashSet::default();
         for &g in world.resource::<GuardPosts>().at(place) {
             if let Some(f) = world.get::<Owner>(g).map(|o| o.0)
-                && !firsts.iter().any(|x| x.0 == f)
+                && met.insert(f)
             {
                 firsts.push((f, g));
             }

@@ -48,10 +48,12 @@ pub fn react_to_attacks(world: &mut World) {
     let faction = |id: &str| dir.get(Kind::Faction, id);
     // (defender, attacker, place) of today's battles, in the order fought.
     let mut attacked: Vec<(Entity, Entity, String)> = Vec::new();
+    // The pairs met (a set: a day of many battles is not quadratic in them).
+    let mut met: std::collections::HashSet<(Entity, Entity), bevy_platform::hash::FixedHasher> = Default::default();
     for b in battles.0.iter().filter(|b| b.day == day) {
         for d in b.sides[1].factions.iter().filter_map(|f| faction(f)) {
             for a in b.sides[0].factions.iter().filter_map(|f| faction(f)) {
-                if a != d && !attacked.iter().any(|x| x.0 == d && x.1 == a) {
+                if a != d && met.insert((d, a)) {
                     attacked.push((d, a, b.location_name.clone()));
                 }
             }
