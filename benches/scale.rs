@@ -18,7 +18,10 @@
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
 //! Last measured (2026-11-27, `overlord run` interleaved with the binary before,
 //! README's table): ×100 0.76–0.81 s, 232–248 MiB; 1M 26.4–27.3 s, 2,439–2,450 MiB
-//! (the memory budget met, not the time budgets).
+//! (the memory budget met, not the time budgets). Later that day: ×100 0.76–0.84 s,
+//! 100,000 units 1.97–2.02 s, 1M 27.2 and 29.0 s, 2,417–2,494 MiB, on a slower hour
+//! (the binary before 30.5 and 33.3 s); by callgrind the 100,000-unit run 17.93 G to
+//! 17.30 G instructions.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::path::{Path, PathBuf};
