@@ -832,8 +832,8 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
     pub fn file(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
         self.sink.write(vec![(Path::new("state").join(name), bytes)])
     }
-    /// Writes the next part of the state file `name`: its parts follow one another,
-    /// with no other file between them.
+    /// Writes the next part of the state file `name`, after its earlier parts
+    /// (other files, the mail index's records, may be written between them).
     pub fn part(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
         self.sink.append(Path::new("state").join(name), bytes)
     }
@@ -870,9 +870,13 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
         put: impl FnOnce(&mut index::Records<'_>) -> Result<T, bin::Error>,
     ) -> std::io::Result<Option<T>> {
         let t = Instant::now();
-        let Some(Ok(r)) = self.records.take() else {
-            self.records.get_or_insert_with(|| Err(bin::Error("no index records were begun".into())));
-            return Ok(None);
+        // Records that failed keep their first error (the turn's log names it).
+        let r = match self.records.take() {
+            Some(Ok(r)) => r,
+            failed => {
+                self.records = Some(failed.unwrap_or_else(|| Err(bin::Error("no index records were begun".into()))));
+                return Ok(None);
+            }
         };
         let mut failed = None;
         let sink = &mut *self.sink;
@@ -995,6 +999,31 @@ fn rules_path() -> TurnFile {
 #[cfg(test)]
 mod tests {
     use super::batches;
+
+    /// Records made between a state's parts: what the system puts is written;
+    /// once a record fails, the records keep that first error (the turn then has
+    /// no index, and its log says why), later puts are not called, and the state's
+    /// parts are still written whole.
+    #[test]
+    fn records_that_fail_keep_their_first_error_and_the_state_is_still_written() {
+        use super::{bin, index, with_state_out};
+        let t = tempfile::tempdir().unwrap();
+        let game = index::GameRecord { name: "g".into(), title: "G".into(), turn: 1 };
+        let ((), records) = with_state_out(t.path(), &(), |out| {
+            assert_eq!(out.with_records(|_| Ok(1)).unwrap(), None, "nothing before the records begin");
+            out.begin_records(game, Vec::new())?;
+            assert_eq!(out.with_records(|sys| sys.put("a", &1u8).map(|()| 2)).unwrap(), Some(2));
+            out.part("units.ron", b"[\n".to_vec())?;
+            let fail = out.with_records(|_| Err::<(), _>(bin::Error("the first failure".into())));
+            assert_eq!(fail.unwrap(), None);
+            let called = out.with_records(|_| -> Result<(), bin::Error> { panic!("called after a failure") });
+            assert_eq!(called.unwrap(), None);
+            out.part("units.ron", b"]\n".to_vec())
+        })
+        .unwrap();
+        assert_eq!(records.unwrap().unwrap_err().0, "the first failure");
+        assert_eq!(std::fs::read_to_string(t.path().join("state/units.ron")).unwrap(), "[\n]\n");
+    }
 
     #[test]
     fn opening_a_game_puts_back_a_turn_a_join_left_aside() {

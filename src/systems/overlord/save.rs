@@ -2,10 +2,10 @@
 //! ([`GameSystem::write_state`]): the game, the factions and the structures are
 //! extracted whole, the places and units a part at a time, each part written and
 //! let go before the next; the mail index's records are made from the places'
-//! parts as they are written, and take the units of one faction at a time. So a big world's state is never
-//! held whole beside the world (a million units are about a gigabyte extracted,
-//! their 200,000 places a quarter of that), and the files and
-//! records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
+//! parts as they are written, and take the units of one faction at a time. So a
+//! big world's state is never held whole beside the world (a million units are
+//! about a gigabyte extracted, their 200,000 places a quarter of that), and the
+//! files and records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
 //! and [`check::records::records`] make of the whole state (tested).
 
 use crate::core::game::index::{FactionRecord, GameRecord};
