@@ -44,7 +44,7 @@ fn write_in_parts(
         }
     }
     let dir = world.resource::<Directory>();
-    let (locations, units) = (&dir.locations, &dir.units);
+    let (locations, units) = (&dir.locations, dir.units());
     let game = GameRecord { name: head.game.name.clone(), title: head.game.title.clone(), turn: head.game.turn };
     let factions: Vec<FactionRecord> = Overlord::factions(&head).into_iter().map(FactionRecord::from).collect();
     let catalog = world.resource::<Catalog>();

@@ -506,7 +506,7 @@ impl Game {
         let c = w.resource::<crate::systems::overlord::world::Catalog>();
         let Some(r) = c.race(race) else { return Vec::new() };
         w.resource::<crate::systems::overlord::world::resources::Directory>()
-            .units
+            .units()
             .iter()
             .filter(|&&u| w.get::<crate::systems::overlord::world::components::Race>(u).is_some_and(|x| x.0 == r))
             .filter_map(|&u| w.get::<crate::systems::overlord::world::components::Id>(u).map(|i| i.0.clone()))

@@ -129,7 +129,7 @@ use crate::systems::overlord::mechanics::combat::record::BattleRecord;
 fn index(world: &World, dir: &Directory) -> Index {
     let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
     let mut by_faction = vec![Vec::new(); dir.factions.len()];
-    for &u in &dir.units {
+    for &u in dir.units() {
         if let Some(&f) = world.get::<Owner>(u).and_then(|o| faction_index.get(&o.0)) {
             by_faction[f].push(u);
         }
@@ -144,7 +144,7 @@ fn index(world: &World, dir: &Directory) -> Index {
             inside.insert(s, Vec::new());
         }
     }
-    for &u in &dir.units {
+    for &u in dir.units() {
         if let Some(list) = world.get::<At>(u).and_then(|a| a.structure).and_then(|s| inside.get_mut(&s)) {
             list.push(u);
         }

@@ -222,6 +222,7 @@ pub struct Funds(pub Vec<(ItemId, u64)>);
 /// only those fields, not the whole record with its taken fields left empty (a
 /// place's row would be 488 bytes longer: at 200,000 places, about 100 MB).
 #[derive(Component, Debug, Clone)]
+#[require(Occupants)]
 pub struct Location(pub(in crate::systems::overlord::world) ColdLocation);
 
 /// The fields of a location's record that no mechanic touches (see
@@ -392,7 +393,7 @@ pub struct Population(pub u32);
 /// Marks a structure (building or vessel); holds the part of its record no mechanic
 /// touches.
 #[derive(Component, Debug, Clone)]
-#[require(Missing, StructureOwner)]
+#[require(Missing, StructureOwner, Occupants)]
 pub struct Structure(pub(in crate::systems::overlord::world) data::Structure);
 
 /// Works still missing before a structure is complete: work index in the rule
@@ -464,12 +465,59 @@ pub struct Race(pub RaceId);
 pub struct Figures(pub u32);
 
 /// Where a unit is: its location, and the structure it is inside, if any.
+///
+/// Immutable: a unit moves by inserting a new value, so that the [`Occupants`] of
+/// its places follow (the hooks below keep them in step).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+#[component(immutable, on_insert = At::arrived, on_discard = At::left)]
 pub struct At {
     /// The location entity.
     pub location: Entity,
     /// The structure entity, if the unit is inside one.
     pub structure: Option<Entity>,
+}
+
+impl At {
+    /// The location and the structure, if any.
+    fn places(self) -> impl Iterator<Item = Entity> {
+        std::iter::once(self.location).chain(self.structure)
+    }
+    fn arrived(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(&at) = world.get::<At>(ctx.entity) else { return };
+        for p in at.places() {
+            if let Some(mut o) = world.get_mut::<Occupants>(p) {
+                o.0.push(ctx.entity);
+            }
+        }
+    }
+    fn left(mut world: DeferredWorld, ctx: HookContext) {
+        let Some(&at) = world.get::<At>(ctx.entity) else { return };
+        for p in at.places() {
+            if let Some(mut o) = world.get_mut::<Occupants>(p) {
+                o.0.retain(|&x| x != ctx.entity);
+            }
+        }
+    }
+}
+
+/// The units whose [`At`] names this location or structure, in the order they
+/// came (units on a journey are still where they set out from until they arrive).
+/// Kept by [`At`]'s hooks; read-only elsewhere. For what a mechanic asks of one
+/// place (the owner of a structure, a faction's first unit here), so that it reads
+/// the units there and not every unit of the world.
+#[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Occupants(Vec<Entity>);
+
+impl Occupants {
+    /// The units, in the order they came.
+    pub fn get(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// The units at location or structure `place` (none for an entity that is neither).
+pub fn occupants(world: &World, place: Entity) -> &[Entity] {
+    world.get::<Occupants>(place).map_or(&[], Occupants::get)
 }
 
 /// The unit this unit is stacked under, if any.

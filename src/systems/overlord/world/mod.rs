@@ -452,7 +452,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
 /// Writes the world back as a scenario, entities in report order.
 pub fn extract(world: &World) -> Scenario {
     let mut s = extract_head(world);
-    s.units = extract_units(world, &world.resource::<Directory>().units);
+    s.units = extract_units(world, world.resource::<Directory>().units());
     s
 }
 
@@ -1019,7 +1019,7 @@ mod tests {
         }
         let mut e = engine(s.clone());
         let dir = e.world().resource::<super::Directory>();
-        let (a, b) = (dir.units[0], dir.units[2]);
+        let (a, b) = (dir.units()[0], dir.units()[2]);
         let of = |w: &bevy_ecs::world::World, u| w.get::<Tactics>(u).unwrap().0.clone().unwrap();
         assert!(std::sync::Arc::ptr_eq(&of(e.world(), a), &of(e.world(), b)));
         let other = CombatTactics { stance: "avoid".into(), ..t.clone() };
@@ -1028,6 +1028,60 @@ mod tests {
         assert_eq!(back.units[0].tactics.as_deref(), Some(&other));
         assert_eq!(back.units[1].tactics.as_deref(), Some(&t));
         assert_eq!(back.units[2].tactics.as_deref(), Some(&t));
+    }
+
+    /// Every place's [`Occupants`](super::components::Occupants) are the units
+    /// whose `At` names it, through moves between places and structures, units
+    /// leaving a structure, losing their place and being despawned, at random.
+    #[test]
+    fn occupants_follow_every_move() {
+        use super::components::{At, Occupants, occupants};
+        use bevy_ecs::prelude::*;
+        use rand::{RngExt, SeedableRng};
+        for seed in 0..30u64 {
+            let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+            let mut w = World::new();
+            let places: Vec<Entity> = (0..rng.random_range(1..6)).map(|_| w.spawn(Occupants::default()).id()).collect();
+            let structures: Vec<Entity> =
+                (0..rng.random_range(0..4)).map(|_| w.spawn(Occupants::default()).id()).collect();
+            let mut units: Vec<Entity> = Vec::new();
+            let somewhere = |rng: &mut rand::rngs::ChaCha8Rng| At {
+                location: places[rng.random_range(0..places.len())],
+                structure: (!structures.is_empty() && rng.random_bool(0.4))
+                    .then(|| structures[rng.random_range(0..structures.len())]),
+            };
+            for _ in 0..400 {
+                match rng.random_range(0..6) {
+                    0 | 1 => units.push(w.spawn(somewhere(&mut rng)).id()),
+                    2 | 3 if !units.is_empty() => {
+                        let u = units[rng.random_range(0..units.len())];
+                        let at = somewhere(&mut rng);
+                        w.entity_mut(u).insert(at);
+                    }
+                    4 if !units.is_empty() => {
+                        let u = units.swap_remove(rng.random_range(0..units.len()));
+                        if rng.random_bool(0.5) {
+                            w.despawn(u);
+                        } else {
+                            w.entity_mut(u).remove::<At>();
+                        }
+                    }
+                    _ => {}
+                }
+                for &p in places.iter().chain(&structures) {
+                    let mut want: Vec<Entity> = units
+                        .iter()
+                        .copied()
+                        .filter(|&u| w.get::<At>(u).is_some_and(|a| a.location == p || a.structure == Some(p)))
+                        .collect();
+                    let mut got = occupants(&w, p).to_vec();
+                    want.sort();
+                    got.sort();
+                    assert_eq!(got, want, "seed {seed}");
+                }
+            }
+            assert!(occupants(&w, units.first().copied().unwrap_or(places[0])).len() <= units.len());
+        }
     }
 
     #[test]

@@ -44,8 +44,8 @@ pub struct Directory {
     pub locations: Vec<Entity>,
     /// Structures in report order.
     pub structures: Vec<Entity>,
-    /// Units in report order.
-    pub units: Vec<Entity>,
+    /// Units in report order: [`Directory::units`].
+    units: UnitOrder,
     by_id: [crate::core::data::FastMap<Tag, Entity>; 4],
     /// Entities of each kind ever listed: the next one's [`super::components::Seq`].
     issued: [u32; 4],
@@ -83,8 +83,28 @@ impl Directory {
     pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
         self.note(Kind::Unit, id);
         self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
-        let at = after.and_then(|a| self.units.iter().position(|&u| u == a)).map_or(self.units.len(), |i| i + 1);
-        self.units.insert(at, entity);
+        match after.filter(|&a| self.units.key(a).is_some()) {
+            Some(a) => self.units.insert_after(entity, a),
+            None => self.units.push(entity),
+        }
+    }
+    /// The units in report order.
+    pub fn units(&self) -> &[Entity] {
+        self.units.list()
+    }
+    /// Where unit `u` stands in report order, as a key: of two units, the one with
+    /// the smaller key comes first. Keys change when units are added or moved, so
+    /// compare keys taken at the same moment. `None` for an entity not listed.
+    pub fn unit_key(&self, u: Entity) -> Option<u64> {
+        self.units.key(u)
+    }
+    /// Moves unit `u` right before unit `before` in report order (ORD-PROMOTE).
+    /// Nothing changes unless both are listed.
+    pub fn move_unit_before(&mut self, u: Entity, before: Entity) {
+        if u != before && self.units.key(u).is_some() && self.units.key(before).is_some() {
+            self.units.remove(u);
+            self.units.insert_before(u, before);
+        }
     }
     fn note(&mut self, kind: Kind, id: &str) {
         self.issued[kind as usize] += 1;
@@ -112,13 +132,168 @@ impl Directory {
             Kind::Faction => &mut self.factions,
             Kind::Location => &mut self.locations,
             Kind::Structure => &mut self.structures,
-            Kind::Unit => &mut self.units,
+            Kind::Unit => return self.units.remove(entity),
         };
         list.retain(|&e| e != entity);
     }
     /// The entity of `kind` with scenario id `id`.
     pub fn get(&self, kind: Kind, id: &str) -> Option<Entity> {
         self.by_id[kind as usize].get(id).copied()
+    }
+}
+
+/// The units in report order, kept so that adding a unit after another, moving one
+/// before another and removing one each cost a logarithm of the units, not a scan
+/// of them (a month of a million units adds and loses thousands).
+///
+/// Each unit has a key; report order is the order of the keys. Keys are spread
+/// [`UnitOrder::GAP`] apart, so a unit put between two others takes the key
+/// halfway; when no key is left between two units, all are numbered again. The
+/// list in order is made again only when asked for after a change.
+#[derive(Debug, Default, Clone)]
+struct UnitOrder {
+    by_key: std::collections::BTreeMap<u64, Entity>,
+    /// Each unit's key, by entity index (0: not listed).
+    key_of: Vec<u64>,
+    list: std::sync::OnceLock<Vec<Entity>>,
+}
+
+impl UnitOrder {
+    /// The room between two keys numbered afresh.
+    const GAP: u64 = 1 << 20;
+
+    fn key(&self, u: Entity) -> Option<u64> {
+        let k = *self.key_of.get(u.index_u32() as usize)?;
+        (k != 0 && self.by_key.get(&k) == Some(&u)).then_some(k)
+    }
+    fn list(&self) -> &[Entity] {
+        self.list.get_or_init(|| self.by_key.values().copied().collect())
+    }
+    fn set(&mut self, u: Entity, k: u64) {
+        let i = u.index_u32() as usize;
+        if i >= self.key_of.len() {
+            self.key_of.resize(i + 1, 0);
+        }
+        self.key_of[i] = k;
+        self.by_key.insert(k, u);
+        self.list.take();
+    }
+    fn push(&mut self, u: Entity) {
+        let last = self.by_key.last_key_value().map_or(0, |(&k, _)| k);
+        self.set(u, last + Self::GAP);
+    }
+    fn remove(&mut self, u: Entity) {
+        if let Some(k) = self.key(u) {
+            self.by_key.remove(&k);
+            self.key_of[u.index_u32() as usize] = 0;
+            self.list.take();
+        }
+    }
+    /// Puts `u` between `a` (listed) and the unit after it.
+    fn insert_after(&mut self, u: Entity, a: Entity) {
+        let ka = self.key(a).expect("listed");
+        let next = self.by_key.range(ka + 1..).next().map(|(&k, _)| k);
+        match next {
+            None => self.push(u),
+            Some(kb) if kb - ka >= 2 => self.set(u, ka + (kb - ka) / 2),
+            Some(_) => {
+                self.renumber();
+                self.insert_after(u, a);
+            }
+        }
+    }
+    /// Puts `u` between `b` (listed) and the unit before it.
+    fn insert_before(&mut self, u: Entity, b: Entity) {
+        let kb = self.key(b).expect("listed");
+        let before = self.by_key.range(..kb).next_back().map(|(&k, _)| k).unwrap_or(0);
+        if kb - before >= 2 {
+            self.set(u, before + (kb - before) / 2);
+        } else {
+            self.renumber();
+            self.insert_before(u, b);
+        }
+    }
+    /// Spreads the keys [`UnitOrder::GAP`] apart again, in the same order.
+    fn renumber(&mut self) {
+        let units: Vec<Entity> = self.by_key.values().copied().collect();
+        self.by_key.clear();
+        for (i, &u) in units.iter().enumerate() {
+            let k = (i as u64 + 1) * Self::GAP;
+            self.key_of[u.index_u32() as usize] = k;
+            self.by_key.insert(k, u);
+        }
+        self.list.take();
+    }
+}
+
+#[cfg(test)]
+mod unit_order_tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The order as a plain list would keep it, against the keyed order, over many
+    /// random additions, moves and removals, including thousands at one spot (which
+    /// use up the room between two keys and make the keys be numbered again).
+    #[test]
+    fn the_keyed_order_is_the_order_a_plain_list_keeps() {
+        for seed in 0..40u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut world = World::new();
+            let mut dir = Directory::default();
+            let mut plain: Vec<Entity> = Vec::new();
+            let mut n = 0;
+            for _ in 0..rng.random_range(0..20) {
+                let e = world.spawn_empty().id();
+                n += 1;
+                dir.insert(Kind::Unit, &format!("U{n}"), e);
+                plain.push(e);
+            }
+            let crowd = seed % 4 == 0;
+            for _ in 0..600 {
+                let pick = |rng: &mut ChaCha8Rng, plain: &[Entity]| plain[rng.random_range(0..plain.len())];
+                match rng.random_range(0..10) {
+                    0..=4 => {
+                        let e = world.spawn_empty().id();
+                        n += 1;
+                        let after = (!plain.is_empty() && rng.random_range(0..5) > 0)
+                            .then(|| if crowd { plain[0] } else { pick(&mut rng, &plain) });
+                        dir.insert_unit_after(&format!("U{n}"), e, after);
+                        let at = after.map_or(plain.len(), |a| plain.iter().position(|&x| x == a).unwrap() + 1);
+                        plain.insert(at, e);
+                    }
+                    5..=6 if !plain.is_empty() => {
+                        let e = pick(&mut rng, &plain);
+                        dir.remove(Kind::Unit, "", e);
+                        plain.retain(|&x| x != e);
+                        world.despawn(e);
+                    }
+                    7..=8 if !plain.is_empty() => {
+                        let (u, b) = (pick(&mut rng, &plain), if crowd { plain[0] } else { pick(&mut rng, &plain) });
+                        dir.move_unit_before(u, b);
+                        if u != b {
+                            plain.retain(|&x| x != u);
+                            let at = plain.iter().position(|&x| x == b).unwrap();
+                            plain.insert(at, u);
+                        }
+                    }
+                    _ => {}
+                }
+                if rng.random_range(0..4) == 0 {
+                    assert_eq!(dir.units(), &plain[..], "seed {seed}");
+                }
+            }
+            assert_eq!(dir.units(), &plain[..], "seed {seed}");
+            let keys: Vec<u64> = plain.iter().map(|&u| dir.unit_key(u).expect("listed")).collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "keys follow the order, seed {seed}");
+            // A removed unit, even one whose entity index was taken again, has no key.
+            if let Some(&gone) = plain.first() {
+                dir.remove(Kind::Unit, "", gone);
+                world.despawn(gone);
+                assert_eq!(dir.unit_key(gone), None);
+                let again = world.spawn_empty().id();
+                assert_eq!(dir.unit_key(again), None, "a new entity in the same slot is not listed");
+            }
+        }
     }
 }
 

@@ -107,9 +107,8 @@ pub fn change_allegiances(world: &mut World) {
         return;
     }
     let dir = world.resource::<Directory>();
-    let position: bevy_ecs::entity::EntityHashMap<usize> = dir.units.iter().enumerate().map(|(i, &u)| (u, i)).collect();
     let mut pledged = pledged;
-    pledged.sort_by_key(|(u, _)| position.get(u).copied().unwrap_or(usize::MAX));
+    pledged.sort_by_key(|(u, _)| dir.unit_key(*u).unwrap_or(u64::MAX));
     let day = world.resource::<Clock>().tick;
     for (u, p) in pledged {
         world.entity_mut(u).remove::<Pledge>();
@@ -145,7 +144,7 @@ pub fn change_allegiances(world: &mut World) {
 pub fn creatures_follow_their_leaders(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let dir = world.resource::<Directory>();
-    let units = dir.units.clone();
+    let units = dir.units().to_vec();
     let creatures_faction =
         dir.factions.iter().copied().find(|&f| world.get::<FactionRole>(f).is_some_and(|x| x.creatures));
     let day = world.resource::<Clock>().tick;

@@ -215,10 +215,15 @@ fn attack(act: &mut Act, entry: &mut Entry) -> Outcome {
     Outcome::Ran(Progress::Done)
 }
 
-/// The first unit of faction `f` at `place` (report order), not travelling.
-fn first_unit_of(world: &mut World, f: Entity, place: Entity) -> Option<Entity> {
-    let mut q = world.query_filtered::<(Entity, &Owner, &At, &Seq), Without<Journey>>();
-    q.iter(world).filter(|(_, o, a, _)| o.0 == f && a.location == place).min_by_key(|x| x.3.0).map(|x| x.0)
+/// The first unit of faction `f` at `place` (report order), not travelling. Reads
+/// the units there, not every unit.
+fn first_unit_of(world: &World, f: Entity, place: Entity) -> Option<Entity> {
+    let mine = |r: &bevy_ecs::world::EntityRef| r.get::<Owner>().is_some_and(|o| o.0 == f) && !r.contains::<Journey>();
+    crate::systems::overlord::world::components::occupants(world, place)
+        .iter()
+        .filter_map(|&u| world.get_entity(u).ok().filter(mine).and_then(|r| Some((r.get::<Seq>()?.0, u))))
+        .min()
+        .map(|x| x.1)
 }
 
 /// CMB-TRIGGER, DIP-ENEMY: where a faction that holds another Enemy has units, and

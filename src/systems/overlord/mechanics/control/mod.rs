@@ -59,7 +59,7 @@ pub fn check_control_points(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let p = &catalog.rules.info.parameters;
     let dir = world.resource::<Directory>();
-    let (factions, units) = (dir.factions.clone(), dir.units.clone());
+    let (factions, units) = (dir.factions.clone(), dir.units().to_vec());
     let titles = title_control(world);
     let day = world.resource::<Clock>().tick;
     let randomness = *world.resource::<Randomness>();
@@ -127,7 +127,7 @@ pub fn title_control(world: &World) -> bevy_ecs::entity::EntityHashMap<u64> {
 pub fn end_empty_factions(world: &mut World) {
     let dir = world.resource::<Directory>();
     let factions = dir.factions.clone();
-    let units = dir.units.clone();
+    let units = dir.units().to_vec();
     let day = world.resource::<Clock>().tick;
     let mut alive: bevy_ecs::entity::EntityHashSet = Default::default();
     for &u in &units {

@@ -236,7 +236,7 @@ fn resign(world: &mut World, faction: Entity, to: &str) -> String {
     };
     let creatures = dir.factions.iter().copied().find(|&f| world.get::<FactionRole>(f).is_some_and(|r| r.creatures));
     let units: Vec<Entity> =
-        dir.units.iter().copied().filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == faction)).collect();
+        dir.units().iter().copied().filter(|&u| world.get::<Owner>(u).is_some_and(|o| o.0 == faction)).collect();
     let catalog = world.resource::<Catalog>().clone();
     let n = units.len();
     for u in units {

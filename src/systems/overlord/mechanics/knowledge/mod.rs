@@ -71,7 +71,7 @@ pub fn learn(world: &mut World) {
     let factions = dir.factions.clone();
     let index: EntityHashMap<usize> = factions.iter().enumerate().map(|(i, &f)| (f, i)).collect();
     let mut units = vec![Vec::new(); factions.len()];
-    for &u in &dir.units {
+    for &u in dir.units() {
         if let Some(&i) = world.get::<Owner>(u).and_then(|o| index.get(&o.0)) {
             units[i].push(u);
         }

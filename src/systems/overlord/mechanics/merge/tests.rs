@@ -96,7 +96,7 @@ fn split_takes_bare_figures_first_and_equipped_ones_with_their_gear_ord_split() 
     assert_eq!(points(&e, "U3", "cmbt"), 3000);
     assert_eq!(e.world().get::<Effects>(u3).unwrap().0.len(), 1);
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
-    let order = e.world().resource::<Directory>().units.clone();
+    let order = e.world().resource::<Directory>().units().to_vec();
     assert_eq!(order, [unit(&e, "U1"), unit(&e, "U2"), u3]);
     assert_eq!(e.state().units[2].name, "Scouts", "the block's NAME ran the same day");
 }

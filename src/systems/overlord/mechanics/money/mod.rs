@@ -115,7 +115,7 @@ pub fn pay_wages(world: &mut World) {
         let c = world.resource::<Clock>();
         (c.tick, c.ticks.max(1))
     };
-    let units = world.resource::<Directory>().units.clone();
+    let units = world.resource::<Directory>().units().to_vec();
     for u in units {
         let Some(&(place, worked)) = log.get(&u) else { continue };
         let Some(at) = world.get::<At>(u).copied() else { continue };
@@ -165,7 +165,7 @@ pub fn pay_upkeep(world: &mut World) {
     let season = catalog.season(world.resource::<crate::systems::overlord::world::resources::Month>().0);
     let percent = season.map_or(100, |s| u64::from(s.system.upkeep_percent));
     let rations: Vec<_> = params.rations.iter().filter_map(|t| catalog.item(t)).collect();
-    let units = world.resource::<Directory>().units.clone();
+    let units = world.resource::<Directory>().units().to_vec();
     // Food first: each unit's own rations, then rations shared by units of the
     // faction in the same place (SET-SHARE); then each unit's bill in money.
     struct Mouth {

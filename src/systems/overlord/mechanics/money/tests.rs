@@ -59,7 +59,10 @@ fn wages_are_lost_when_the_unit_leaves_cash_work() {
         if world.resource::<Clock>().tick == 10 {
             let dir = world.resource::<Directory>();
             let (u2, l2) = (dir.get(Kind::Unit, "U2").unwrap(), dir.get(Kind::Location, "L2").unwrap());
-            world.get_mut::<At>(u2).unwrap().location = l2;
+            {
+                let a = *world.get::<At>(u2).unwrap();
+                world.entity_mut(u2).insert(At { location: l2, ..a });
+            }
             world.resource_mut::<crate::systems::overlord::mechanics::scheduler::Visiting>().invalidate();
         }
     }

@@ -211,7 +211,10 @@ fn depart(act: &mut Act, toward: Toward, kind: JourneyKind) -> Result<(), Outcom
         let j = Journey { from: at.location, to, mode, days, elapsed: 0, kind };
         let mut r = act.world.entity_mut(u);
         r.insert(j);
-        r.get_mut::<At>().expect("unit").structure = None;
+        let here = *r.get::<At>().expect("unit");
+        if here.structure.is_some() {
+            r.insert(At { structure: None, ..here });
+        }
         act.world.resource_mut::<Visiting>().moved(u);
         let mut r = act.world.entity_mut(u);
         let lost = r.get_mut::<Production>().and_then(|mut p| p.0.take());
@@ -239,13 +242,12 @@ pub fn is_vessel(world: &World, s: Entity) -> bool {
 
 /// The units inside structure `s`, in report order.
 fn aboard(world: &World, s: Entity) -> Vec<Entity> {
-    world
-        .resource::<Directory>()
-        .units
-        .iter()
-        .copied()
-        .filter(|&u| world.get::<At>(u).is_some_and(|a| a.structure == Some(s)))
-        .collect()
+    use crate::systems::overlord::world::components::occupants;
+    let dir = world.resource::<Directory>();
+    let mut units: Vec<(u64, Entity)> =
+        occupants(world, s).iter().filter_map(|&u| Some((dir.unit_key(u)?, u))).collect();
+    units.sort_unstable();
+    units.into_iter().map(|x| x.1).collect()
 }
 
 /// The captain sets vessel `v` out along the fastest of `legs` with every unit
@@ -347,10 +349,10 @@ pub fn advance(world: &mut World) {
         j.elapsed += 1;
         let j = *j;
         if j.elapsed >= j.seen_from(seen_percent) {
-            let mut at = r.get_mut::<At>().expect("unit");
+            let at = *r.get::<At>().expect("unit");
             if at.location != j.to {
-                let old = std::mem::replace(&mut at.location, j.to);
-                let aboard = at.structure;
+                r.insert(At { location: j.to, ..at });
+                let (old, aboard) = (at.location, at.structure);
                 world.resource_mut::<Visiting>().moved(u);
                 visibility::visits::left(world, u, old);
                 // A vessel is where the units aboard are seen.
@@ -408,7 +410,8 @@ fn land(world: &mut World, group: &[Entity], place: Entity, day: u32) {
         }
         let mut r = world.entity_mut(u);
         r.remove::<Journey>();
-        let old = std::mem::replace(&mut *r.get_mut::<At>().expect("unit"), At { location: place, structure: ship });
+        let old = *r.get::<At>().expect("unit");
+        r.insert(At { location: place, structure: ship });
         world.resource_mut::<Visiting>().moved(u);
         if old.location != place {
             visibility::visits::left(world, u, old.location);

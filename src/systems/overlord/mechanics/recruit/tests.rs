@@ -43,7 +43,7 @@ fn recruits_join_at_day_end_under_their_leader_and_take_their_orders_ord_recruit
     let u3 = unit(&e, "U3");
     assert_eq!(e.world().get::<Figures>(u3).unwrap().0, 5);
     assert_eq!(e.world().get::<StackLeader>(u3).unwrap().0, Some(unit(&e, "U1")));
-    let order: Vec<Entity> = e.world().resource::<Directory>().units.clone();
+    let order: Vec<Entity> = e.world().resource::<Directory>().units().to_vec();
     assert_eq!(order, [unit(&e, "U1"), u3, unit(&e, "U2")], "right after its leader");
     assert_eq!(count(&e, "U1", "coin"), 1000 - 250 - 10);
     assert_eq!(count(&e, "U3", "coin"), 10);
@@ -203,7 +203,11 @@ fn nobody_recruits_in_a_castle_or_where_the_land_is_barred_rec_castle_rec_stance
         let (l1, fb) = (g.entity("L1"), g.entity("fb"));
         g.engine.world_mut().get_mut::<LandOwner>(l1).unwrap().0 = Some((fb, None));
         let (u1, b1) = (g.entity("U1"), g.entity("B1"));
-        g.engine.world_mut().get_mut::<At>(u1).unwrap().structure = Some(b1);
+        {
+            let w = g.engine.world_mut();
+            let a = *w.get::<At>(u1).unwrap();
+            w.entity_mut(u1).insert(At { structure: Some(b1), ..a });
+        }
     }
     g.orders("fa", "UNIT U1\nRECRUIT fanU01 2 man 0\nUNIT U2\nRECRUIT fanU02 2 man 0\n");
     g.orders("fb", "UNIT U3\nRECRUIT fbnU01 2 man 0\n");

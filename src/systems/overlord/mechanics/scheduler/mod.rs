@@ -110,8 +110,8 @@ fn place_key(world: &World, u: Entity) -> Option<(u32, u32)> {
 /// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
 fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
     let dir = world.resource::<Directory>();
-    let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units.len());
-    for (pos, &u) in dir.units.iter().enumerate() {
+    let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units().len());
+    for (pos, &u) in dir.units().iter().enumerate() {
         if let Some((loc, inside)) = place_key(world, u) {
             keyed.push((loc, inside, pos as u32, u));
         }
@@ -220,7 +220,7 @@ fn start_month(mut visiting: ResMut<Visiting>, mut lists: Query<&mut Orders>) {
 fn note_unhandled(world: &mut World) {
     let handlers = world.resource::<OrderHandlers>().clone();
     let catalog = world.resource::<Catalog>().clone();
-    let units = world.resource::<Directory>().units.clone();
+    let units = world.resource::<Directory>().units().to_vec();
     for u in units {
         let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].system.kind) else { continue };
         let pending: Vec<Entry> = world

@@ -49,7 +49,8 @@ fn give_waits_for_its_target_to_arrive_pfx_seq() {
         if world.resource::<Clock>().tick == 5 {
             let dir = world.resource::<Directory>();
             let (u4, l1) = (dir.get(Kind::Unit, "U4").unwrap(), dir.get(Kind::Location, "L1").unwrap());
-            world.get_mut::<At>(u4).unwrap().location = l1;
+            let a = *world.get::<At>(u4).unwrap();
+            world.entity_mut(u4).insert(At { location: l1, ..a });
             world.resource_mut::<Visiting>().invalidate();
         }
     }
@@ -375,8 +376,9 @@ fn moved_units_take_the_place_a_fresh_order_gives_them() {
     let before = w.resource::<Visiting>().order.clone();
     assert_eq!(before, ["U1", "U2", "U3", "U4", "U5"].map(get).to_vec());
     // U1 walks to L2, U5 to L1 and into B1, U3 vanishes.
-    w.get_mut::<At>(get("U1")).unwrap().location = l2;
-    *w.get_mut::<At>(get("U5")).unwrap() = At { location: l1, structure: Some(b1) };
+    let a = *w.get::<At>(get("U1")).unwrap();
+    w.entity_mut(get("U1")).insert(At { location: l2, ..a });
+    w.entity_mut(get("U5")).insert(At { location: l1, structure: Some(b1) });
     w.despawn(get("U3"));
     for id in ["U1", "U5", "U3"] {
         w.resource_mut::<Visiting>().moved(get(id));

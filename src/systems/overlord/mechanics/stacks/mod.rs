@@ -130,14 +130,12 @@ fn promote(act: &mut Act, entry: &mut Entry) -> Outcome {
     if act.faction_of(t) != act.faction_of(me) {
         return Outcome::Invalid(format!("{} is not a unit of this faction", act.name(t)));
     }
-    let mut dir = act.world.resource_mut::<Directory>();
-    let (Some(mine), Some(theirs)) = (dir.units.iter().position(|&u| u == me), dir.units.iter().position(|&u| u == t))
-    else {
+    let dir = act.world.resource::<Directory>();
+    let (Some(mine), Some(theirs)) = (dir.unit_key(me), dir.unit_key(t)) else {
         return Outcome::NotNow;
     };
     if theirs > mine {
-        let u = dir.units.remove(theirs);
-        dir.units.insert(mine, u);
+        act.world.resource_mut::<Directory>().move_unit_before(t, me);
         act.world.resource_mut::<Visiting>().invalidate();
     }
     let them = act.name(t);
@@ -150,7 +148,8 @@ fn promote(act: &mut Act, entry: &mut Entry) -> Outcome {
 fn relocate(act: &mut Act, structure: Option<Entity>) {
     let group = substack(act.world, act.unit);
     for u in group {
-        act.world.get_mut::<At>(u).expect("unit").structure = structure;
+        let here = *act.world.get::<At>(u).expect("unit");
+        act.world.entity_mut(u).insert(At { structure, ..here });
         act.world.resource_mut::<Visiting>().moved(u);
     }
     set_leader(act.world, act.unit, None);

@@ -424,23 +424,23 @@ fn make_constructions(
 }
 
 /// The first unit inside structure `s`, in report order: its owner (STR-OWNER).
+/// Units on a journey aboard a vessel under way do not count. Reads the units
+/// inside, not every unit.
 pub fn owner_unit(world: &World, s: Entity) -> Option<Entity> {
-    world.resource::<Directory>().units.iter().copied().find(|&u| {
-        world.get_entity(u).is_ok_and(|r| {
-            r.get::<At>().is_some_and(|a| a.structure == Some(s))
-                && !r.contains::<crate::systems::overlord::world::components::Journey>()
-        })
-    })
+    use crate::systems::overlord::world::components::{Journey, occupants};
+    let dir = world.resource::<Directory>();
+    occupants(world, s)
+        .iter()
+        .filter(|&&u| world.get_entity(u).is_ok_and(|r| !r.contains::<Journey>()))
+        .filter_map(|&u| Some((dir.unit_key(u)?, u)))
+        .min()
+        .map(|x| x.1)
 }
 
 /// Whether the units inside structure `s` are on a journey (a vessel under way).
 pub fn under_way(world: &World, s: Entity) -> bool {
-    world.resource::<Directory>().units.iter().any(|&u| {
-        world.get_entity(u).is_ok_and(|r| {
-            r.get::<At>().is_some_and(|a| a.structure == Some(s))
-                && r.contains::<crate::systems::overlord::world::components::Journey>()
-        })
-    })
+    use crate::systems::overlord::world::components::{Journey, occupants};
+    occupants(world, s).iter().any(|&u| world.get_entity(u).is_ok_and(|r| r.contains::<Journey>()))
 }
 
 /// Whether unit `u` may enter structure `s` (STR-OWNER): the owner unit, or when
@@ -500,7 +500,7 @@ fn christen(act: &mut Act, entry: &mut Entry) -> Outcome {
 fn update_owners(world: &mut World) {
     let mut first: bevy_ecs::entity::EntityHashMap<Entity> = Default::default();
     let dir = world.resource::<Directory>();
-    for &u in &dir.units {
+    for &u in dir.units() {
         if let Some(s) = world.get::<At>(u).and_then(|a| a.structure) {
             first.entry(s).or_insert(u);
         }

@@ -154,7 +154,7 @@ fn start_month(mut studied: ResMut<Studied>) {
 fn find_teachers(mut lessons: ResMut<Lessons>, units: Query<(Entity, &Orders)>, dir: Res<Directory>) {
     lessons.said.clear();
     lessons.teachers = dir
-        .units
+        .units()
         .iter()
         .copied()
         .filter(|&u| units.get(u).is_ok_and(|(_, o)| o.0.iter().any(|q| matches!(q.entry.order, Order::Teach(_)))))

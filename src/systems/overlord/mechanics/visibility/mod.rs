@@ -218,7 +218,7 @@ fn watching<R>(world: &World, read: impl FnOnce(&WatchDay) -> R) -> Option<R> {
     if w.stamp != stamp || w.is_empty() {
         // The units in report order, read table by table (a unit at a time
         // through the world would be a lookup per unit and component).
-        let units = &world.resource::<crate::systems::overlord::world::resources::Directory>().units;
+        let units = &world.resource::<crate::systems::overlord::world::resources::Directory>().units();
         let penalty = rules(world).moving_penalty;
         let mut rows = vec![None; units.len()];
         if let Some(q) = world.try_query::<(Entity, &At, &Owner, Option<&UnitStats>, Has<Journey>)>() {

@@ -63,7 +63,7 @@ impl Survey {
         let dir = world.resource::<Directory>();
         let location_index: EntityHashMap<usize> = dir.locations.iter().enumerate().map(|(i, &e)| (e, i)).collect();
         let mut by_location = vec![Vec::new(); dir.locations.len()];
-        for &u in &dir.units {
+        for &u in dir.units() {
             if let Some(&l) = world.get::<At>(u).and_then(|a| location_index.get(&a.location)) {
                 by_location[l].push(u);
             }

@@ -105,7 +105,7 @@ pub fn record_explored(world: &mut World) {
             }
         }
     }
-    for &u in &world.resource::<Directory>().units {
+    for &u in world.resource::<Directory>().units() {
         let (Some(o), Some(at)) = (world.get::<Owner>(u), world.get::<At>(u)) else { continue };
         if let Some(s) = world.get::<Seq>(at.location) {
             places.entry(o.0).or_default().push(s.0);
