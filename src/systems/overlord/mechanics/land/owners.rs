@@ -54,8 +54,8 @@ impl Reach {
 /// most local title covering it: the smallest range, then the nearest title, then
 /// the title's place in report order. A place no title covers has no owner.
 pub fn reckon_owners(world: &mut World) {
-    let catalog = world.resource::<Catalog>().clone();
-    let dir = world.resource::<Directory>().clone();
+    let catalog = world.resource::<Catalog>();
+    let dir = world.resource::<Directory>();
     // (range, days, place order, slot) → faction and title place.
     let mut best: EntityHashMap<(Locality, Entity, String)> = EntityHashMap::default();
     for (order, &l) in dir.locations.iter().enumerate() {
@@ -80,7 +80,7 @@ pub fn reckon_owners(world: &mut World) {
             }
         }
     }
-    for &l in &dir.locations {
+    for l in dir.locations.clone() {
         let now = best.remove(&l).map(|(_, f, id)| (f, Some(id)));
         if let Some(mut o) = world.get_mut::<LandOwner>(l)
             && o.0 != now
