@@ -803,7 +803,7 @@ pub struct Summon {
 pub struct ItemHolding(pub Tag, pub u32, pub u32);
 
 /// Combat settings of a unit: stance, rank, file and movement.
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CombatTactics {
     /// Combat stance tag (attack, defend, avoid…).

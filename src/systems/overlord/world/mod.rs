@@ -127,6 +127,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
 
     let mut explicit = Vec::new();
     let mut explored = Vec::new();
+    dir.reserve(Kind::Faction, factions.len());
     for (seq, mut f) in factions.into_iter().enumerate() {
         explored.push(std::mem::take(&mut f.explored));
         let stances = &catalog.stances;
@@ -211,6 +212,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     // Exits and containers name other locations: every location gets its entity
     // first, then all its components at once.
     let mut places = Vec::with_capacity(locations.len());
+    dir.reserve(Kind::Location, locations.len());
     for (seq, l) in locations.into_iter().enumerate() {
         let Some(terrain) = catalog.terrain(&l.terrain) else {
             errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
@@ -305,6 +307,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             world.entity_mut(f).insert(Explored(set));
         }
     }
+    dir.reserve(Kind::Structure, structures.len());
     for (seq, s) in structures.into_iter().enumerate() {
         let Some(at) = dir.get(Kind::Location, &s.location) else {
             errors.push(format!("structure {}: unknown location '{}'", s.id, s.location));
@@ -321,8 +324,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     }
     let mut leaders = Vec::new();
     // Units with the same battle settings share one copy of them.
-    let mut tactics: std::collections::BTreeMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>> =
-        std::collections::BTreeMap::new();
+    let mut tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>> =
+        Default::default();
+    dir.reserve(Kind::Unit, units.len());
     for (seq, mut u) in units.into_iter().enumerate() {
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);

@@ -78,6 +78,16 @@ impl Directory {
             Kind::Unit => self.units.push(entity),
         }
     }
+    /// Makes room for `n` more entities of `kind` (a world being built).
+    pub fn reserve(&mut self, kind: Kind, n: usize) {
+        self.by_id[kind as usize].reserve(n);
+        match kind {
+            Kind::Faction => self.factions.reserve(n),
+            Kind::Location => self.locations.reserve(n),
+            Kind::Structure => self.structures.reserve(n),
+            Kind::Unit => {}
+        }
+    }
     /// Adds a unit right after unit `after` in report order (a new unit joins next
     /// to the unit that made it), or last.
     pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
