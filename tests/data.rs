@@ -552,3 +552,37 @@ fn rule_sets_come_back_from_the_mail_index_as_they_went() {
     let back: overlord::systems::generals::data::RuleSet = bin::from_bytes(&bin::to_bytes(&g).unwrap()).unwrap();
     assert_eq!(back, g);
 }
+
+#[test]
+fn a_units_and_a_places_faults_are_each_found_at_their_own_line() {
+    // DATA-LOAD: the paths of a unit's and a place's faults are made only for what
+    // is wrong; each still names its file and line.
+    let t = alpha_copy();
+    let skills = edit(
+        t.path(),
+        "units.ron",
+        "    skills: [(\"void\", 18000)],",
+        "    skills: [(\"void\", 18000), (\"void\", 5)],\n    tactics: Some((stance: \"nostance\")),\n    items: [(\"nope\", 1, 0)],\n    effects: [(\"effnope\", 2)],",
+    );
+    let exits = edit(t.path(), "locations.ron", "mode: Some(\"fly\")", "mode: Some(\"nomode\")");
+    let d = check(t.path());
+    let mut got: Vec<(String, usize, String)> = errors(&d)
+        .into_iter()
+        .map(|e| (e.file.file_name().unwrap().to_string_lossy().into_owned(), e.line, e.message.clone()))
+        .collect();
+    got.sort();
+    let want = [
+        ("locations.ron", exits, "unknown movement mode 'nomode'"),
+        ("units.ron", skills, "skill 'void' listed twice (first at skills[0])"),
+        ("units.ron", skills + 1, "unknown combat stance 'nostance'"),
+        ("units.ron", skills + 2, "unknown item 'nope'"),
+        ("units.ron", skills + 3, "unknown enchantment 'effnope'"),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (file, line, needle) in want {
+        assert!(
+            got.iter().any(|g| g.0 == file && g.1 == line && g.2.contains(needle)),
+            "{file}:{line} {needle}: {got:#?}"
+        );
+    }
+}

@@ -218,7 +218,7 @@ fn check_starts(c: &mut Checker, s: &super::rules::Starts) {
         if u.figures == 0 {
             c.push(t, with(base.clone(), &[Seg::Field("figures")]), "a unit has at least one figure".into());
         }
-        check_item_holdings(c, &u.items, t, with(base, &[Seg::Field("items")]));
+        check_item_holdings(c, &u.items, t, || with(base.clone(), &[Seg::Field("items")]));
     }
     if !s.types.is_empty() && s.leader.race.is_empty() {
         c.push(t, f(&["leader"]), "start types need a leader".into());
@@ -232,7 +232,7 @@ fn check_starts(c: &mut Checker, s: &super::rules::Starts) {
         for (j, req) in ty.skills.iter().enumerate() {
             check_skill_req(c, req, t, with(base.clone(), &[Seg::Field("skills"), Seg::Index(j)]));
         }
-        check_item_holdings(c, &ty.items, t, with(base.clone(), &[Seg::Field("items")]));
+        check_item_holdings(c, &ty.items, t, || with(base.clone(), &[Seg::Field("items")]));
         for (j, ch) in ty.choices.iter().enumerate() {
             let cb = with(base.clone(), &[Seg::Field("choices"), Seg::Index(j)]);
             if ch.count == 0 || ch.count as usize > ch.options.len() {
@@ -246,7 +246,7 @@ fn check_starts(c: &mut Checker, s: &super::rules::Starts) {
             for (k, o) in ch.options.iter().enumerate() {
                 let ob = with(cb.clone(), &[Seg::Field("options"), Seg::Index(k)]);
                 check_skill_req(c, &o.skill, t, with(ob.clone(), &[Seg::Field("skill")]));
-                check_item_holdings(c, &o.items, t, with(ob, &[Seg::Field("items")]));
+                check_item_holdings(c, &o.items, t, || with(ob.clone(), &[Seg::Field("items")]));
             }
         }
         if let Some(r) = &ty.random_items {
@@ -350,7 +350,9 @@ fn check_skill_req(c: &mut Checker, req: &SkillLevelReq, t: Table, path: Path) {
     refcheck!(c, skills, "skill", &req.skill, t, p);
 }
 
-fn check_tactics(c: &mut Checker, tac: &CombatTactics, t: Table, path: Path) {
+/// Checks a unit's battle settings; `path` makes the path of the settings, asked
+/// only for a setting that is wrong (a world of a million units makes none).
+fn check_tactics(c: &mut Checker, tac: &CombatTactics, t: Table, path: impl Fn() -> Path) {
     let checks: [(&str, &Tag, &'static str); 4] = [
         ("combat stance", &tac.stance, "stance"),
         ("combat rank", &tac.rank, "rank"),
@@ -368,7 +370,7 @@ fn check_tactics(c: &mut Checker, tac: &CombatTactics, t: Table, path: Path) {
             _ => c.cmoves.contains_key(tag.as_str()),
         };
         if !ok {
-            c.push(t, with(path.clone(), &[Seg::Field(field)]), format!("unknown {kind} '{tag}'"));
+            c.push(t, with(path(), &[Seg::Field(field)]), format!("unknown {kind} '{tag}'"));
         }
     }
 }
@@ -441,18 +443,20 @@ fn check_battle(c: &mut Checker, b: &BattleRules) {
             c.push(t, at(f), format!("{f} must be between 1 and {most}"));
         }
     }
-    check_tactics(c, &b.default_tactics, t, at("default_tactics"));
+    check_tactics(c, &b.default_tactics, t, || at("default_tactics"));
     if c.cranks.is_empty() || c.cfiles.is_empty() {
         c.push(t, vec![Seg::Field("ranks")], "a battlefield needs at least one rank and one file".into());
     }
 }
 
-fn check_item_holdings(c: &mut Checker, items: &[ItemHolding], t: Table, path: Path) {
+/// Checks what a unit holds; `path` makes the path of the list, asked only for a
+/// holding that is wrong.
+fn check_item_holdings(c: &mut Checker, items: &[ItemHolding], t: Table, path: impl Fn() -> Path) {
     for (j, ItemHolding(item, count, equipped)) in items.iter().enumerate() {
-        let p = with(path.clone(), &[Seg::Index(j)]);
-        refcheck!(c, items, "item", item, t, with(p.clone(), &[Seg::Index(0)]));
+        refcheck!(c, items, "item", item, t, with(path(), &[Seg::Index(j), Seg::Index(0)]));
         if equipped > count {
-            c.push(t, with(p, &[Seg::Index(2)]), format!("{equipped} '{item}' equipped but only {count} owned"));
+            let msg = format!("{equipped} '{item}' equipped but only {count} owned");
+            c.push(t, with(path(), &[Seg::Index(j), Seg::Index(2)]), msg);
         }
     }
 }
@@ -726,9 +730,9 @@ fn check_skills(c: &mut Checker, r: &RuleSet) {
                     let p = with(sp.clone(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
                     refcheck!(c, skills, "skill", s, SKILLS, p);
                 }
-                check_item_holdings(c, &sm.items, SKILLS, with(sp.clone(), &[Seg::Field("items")]));
+                check_item_holdings(c, &sm.items, SKILLS, || with(sp.clone(), &[Seg::Field("items")]));
                 if let Some(t) = &sm.tactics {
-                    check_tactics(c, t, SKILLS, with(sp, &[Seg::Field("tactics")]));
+                    check_tactics(c, t, SKILLS, || with(sp.clone(), &[Seg::Field("tactics")]));
                 }
             }
             if let Some(a) = &lv.combat {
@@ -896,22 +900,22 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
 
     let mut hexes: HashMap<(i32, i32), usize> = HashMap::new();
     for (i, l) in s.locations.iter().enumerate() {
-        let base = LOCATIONS.at(i);
-        refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base.clone(), &[Seg::Field("terrain")]));
+        let base = || LOCATIONS.at(i);
+        refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base(), &[Seg::Field("terrain")]));
         for (j, super::rules::EffectDays(tag, _)) in l.effects.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, enchantments, "enchantment", tag, LOCATIONS, p);
+            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, LOCATIONS, p());
         }
         match (&l.kind, &l.container) {
             (LocationKind::Inner, None) => {
-                c.push(LOCATIONS, base.clone(), format!("inner location '{}' has no container", l.id));
+                c.push(LOCATIONS, base(), format!("inner location '{}' has no container", l.id));
             }
             (_, Some(ct)) => {
-                let p = with(base.clone(), &[Seg::Field("container")]);
+                let p = || with(base(), &[Seg::Field("container")]);
                 if !locations.contains_key(ct.as_str()) {
-                    c.push(LOCATIONS, p, format!("unknown location '{ct}'"));
+                    c.push(LOCATIONS, p(), format!("unknown location '{ct}'"));
                 } else if ct == &l.id {
-                    c.push(LOCATIONS, p, format!("location '{}' contains itself", l.id));
+                    c.push(LOCATIONS, p(), format!("location '{}' contains itself", l.id));
                 }
             }
             _ => {}
@@ -919,75 +923,71 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex) {
             if let Some(&first) = hexes.get(&h) {
                 let msg = format!("territory '{}' at hex {h:?} overlaps '{}'", l.id, s.locations[first].id);
-                c.push(LOCATIONS, with(base.clone(), &[Seg::Field("hex")]), msg);
+                c.push(LOCATIONS, with(base(), &[Seg::Field("hex")]), msg);
             } else {
                 hexes.insert(h, i);
             }
         }
         for (j, e) in l.exits.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("exits"), Seg::Index(j)]);
-            refcheck!(c, dirs, "direction", &e.dir, LOCATIONS, with(p.clone(), &[Seg::Field("dir")]));
+            let p = || with(base(), &[Seg::Field("exits"), Seg::Index(j)]);
+            refcheck!(c, dirs, "direction", &e.dir, LOCATIONS, with(p(), &[Seg::Field("dir")]));
             if !locations.contains_key(e.to.as_str()) {
                 let msg = format!("exit {} of '{}' leads to missing location '{}'", e.dir, l.id, e.to);
-                c.push(LOCATIONS, with(p.clone(), &[Seg::Field("to")]), msg);
+                c.push(LOCATIONS, with(p(), &[Seg::Field("to")]), msg);
             }
             if let Some(m) = &e.mode {
-                refcheck!(c, modes, "movement mode", m, LOCATIONS, with(p, &[Seg::Field("mode")]));
+                refcheck!(c, modes, "movement mode", m, LOCATIONS, with(p(), &[Seg::Field("mode")]));
             }
         }
         if let Some(w) = &l.weather {
-            refcheck!(c, weathers, "weather", w, LOCATIONS, with(base.clone(), &[Seg::Field("weather")]));
+            refcheck!(c, weathers, "weather", w, LOCATIONS, with(base(), &[Seg::Field("weather")]));
         }
         if let Some(o) = &l.owner {
-            let p = with(base.clone(), &[Seg::Field("owner")]);
+            let p = || with(base(), &[Seg::Field("owner")]);
             if !factions.contains_key(o.faction.as_str()) {
-                c.push(
-                    LOCATIONS,
-                    with(p.clone(), &[Seg::Field("faction")]),
-                    format!("unknown faction '{}'", o.faction),
-                );
+                c.push(LOCATIONS, with(p(), &[Seg::Field("faction")]), format!("unknown faction '{}'", o.faction));
             }
             if let Some(tl) = &o.title_location
                 && !locations.contains_key(tl.as_str())
             {
-                c.push(LOCATIONS, with(p, &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
+                c.push(LOCATIONS, with(p(), &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
             }
         }
         for (f, offers) in [("sells", &l.market.sells), ("buys", &l.market.buys)] {
             for (j, o) in offers.iter().enumerate() {
-                let p = with(base.clone(), &[Seg::Field("market"), Seg::Field(f), Seg::Index(j), Seg::Field("item")]);
-                refcheck!(c, items, "item", &o.item, LOCATIONS, p);
+                let p = || with(base(), &[Seg::Field("market"), Seg::Field(f), Seg::Index(j), Seg::Field("item")]);
+                refcheck!(c, items, "item", &o.item, LOCATIONS, p());
             }
         }
         for (j, d) in l.market.days.iter().enumerate() {
             if *d == 0 || *d > s.game.days_per_month {
-                let p = with(base.clone(), &[Seg::Field("market"), Seg::Field("days"), Seg::Index(j)]);
-                c.push(LOCATIONS, p, format!("market day {d} is outside the month (1..={})", s.game.days_per_month));
+                let p = || with(base(), &[Seg::Field("market"), Seg::Field("days"), Seg::Index(j)]);
+                c.push(LOCATIONS, p(), format!("market day {d} is outside the month (1..={})", s.game.days_per_month));
             }
         }
         for (j, o) in l.recruits.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("recruits"), Seg::Index(j), Seg::Field("race")]);
-            refcheck!(c, races, "race", &o.race, LOCATIONS, p);
+            let p = || with(base(), &[Seg::Field("recruits"), Seg::Index(j), Seg::Field("race")]);
+            refcheck!(c, races, "race", &o.race, LOCATIONS, p());
         }
         for (j, o) in l.resources.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
-            refcheck!(c, items, "item", &o.item, LOCATIONS, p);
+            let p = || with(base(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
+            refcheck!(c, items, "item", &o.item, LOCATIONS, p());
         }
         for (j, t) in l.titles.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("titles"), Seg::Index(j)]);
-            refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p.clone(), &[Seg::Field("title")]));
+            let p = || with(base(), &[Seg::Field("titles"), Seg::Index(j)]);
+            refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p(), &[Seg::Field("title")]));
             if let Some(h) = &t.holder
                 && !units.contains_key(h.as_str())
             {
-                c.push(LOCATIONS, with(p, &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
+                c.push(LOCATIONS, with(p(), &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
             }
         }
         for (j, req) in l.teaches.iter().enumerate() {
-            check_skill_req(c, req, LOCATIONS, with(base.clone(), &[Seg::Field("teaches"), Seg::Index(j)]));
+            check_skill_req(c, req, LOCATIONS, with(base(), &[Seg::Field("teaches"), Seg::Index(j)]));
         }
         for (j, ItemCount(it, _)) in l.inventory.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("inventory"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, items, "item", it, LOCATIONS, p);
+            let p = || with(base(), &[Seg::Field("inventory"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, items, "item", it, LOCATIONS, p());
         }
     }
     // Containers must not form cycles.
@@ -1008,70 +1008,72 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     }
 
     for (i, st) in s.structures.iter().enumerate() {
-        let base = STRUCTURES.at(i);
-        refcheck!(c, constructions, "construction", &st.kind, STRUCTURES, with(base.clone(), &[Seg::Field("kind")]));
-        let p = with(base.clone(), &[Seg::Field("location")]);
+        let base = || STRUCTURES.at(i);
+        refcheck!(c, constructions, "construction", &st.kind, STRUCTURES, with(base(), &[Seg::Field("kind")]));
+        let p = || with(base(), &[Seg::Field("location")]);
         if structures.contains_key(st.location.as_str()) {
             let msg = format!(
                 "structure '{}' stands inside structure '{}': structures cannot contain structures",
                 st.id, st.location
             );
-            c.push(STRUCTURES, p, msg);
+            c.push(STRUCTURES, p(), msg);
         } else if !locations.contains_key(st.location.as_str()) {
-            c.push(STRUCTURES, p, format!("unknown location '{}'", st.location));
+            c.push(STRUCTURES, p(), format!("unknown location '{}'", st.location));
         }
         if let Some(o) = &st.owner
             && !factions.contains_key(o.as_str())
         {
-            c.push(STRUCTURES, with(base.clone(), &[Seg::Field("owner")]), format!("unknown faction '{o}'"));
+            c.push(STRUCTURES, with(base(), &[Seg::Field("owner")]), format!("unknown faction '{o}'"));
         }
         for (j, ItemCount(w, _)) in st.missing.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("missing"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, works, "construction work", w, STRUCTURES, p);
+            let p = || with(base(), &[Seg::Field("missing"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, works, "construction work", w, STRUCTURES, p());
         }
         for (j, super::rules::EffectDays(tag, _)) in st.effects.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, enchantments, "enchantment", tag, STRUCTURES, p);
+            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, STRUCTURES, p());
         }
         if let Some(t) = &st.tactics {
-            check_tactics(c, t, STRUCTURES, with(base, &[Seg::Field("tactics")]));
+            check_tactics(c, t, STRUCTURES, || with(base(), &[Seg::Field("tactics")]));
         }
     }
 
     for (i, u) in s.units.iter().enumerate() {
-        let base = UNITS.at(i);
+        // Paths are made only for what is wrong (a world of a million units is
+        // checked without making one).
+        let base = || UNITS.at(i);
         if !factions.contains_key(u.faction.as_str()) {
-            c.push(UNITS, with(base.clone(), &[Seg::Field("faction")]), format!("unknown faction '{}'", u.faction));
+            c.push(UNITS, with(base(), &[Seg::Field("faction")]), format!("unknown faction '{}'", u.faction));
         }
         let race = c.races.get(u.race.as_str()).map(|&k| &r.races[k]);
         match race {
-            None => c.push(UNITS, with(base.clone(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
+            None => c.push(UNITS, with(base(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
             Some(rc) if rc.system.kind == RaceKind::Leader && u.figures > 1 => {
                 let msg = format!(
                     "unit '{}' of leader race '{}' has {} figures (leaders are single)",
                     u.id, u.race, u.figures
                 );
-                c.push(UNITS, with(base.clone(), &[Seg::Field("figures")]), msg);
+                c.push(UNITS, with(base(), &[Seg::Field("figures")]), msg);
             }
             _ => {}
         }
         // A unit with no figures is a stockpile of its items (ORD-MERGE).
         let loc_ok = locations.contains_key(u.location.as_str());
         if !loc_ok {
-            c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
+            c.push(UNITS, with(base(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
         }
         if let Some(j) = &u.journey {
-            let jp = with(base.clone(), &[Seg::Field("journey")]);
+            let jp = || with(base(), &[Seg::Field("journey")]);
             for (field, tag) in [("from", &j.from), ("to", &j.to)] {
                 if !locations.contains_key(tag.as_str()) {
-                    c.push(UNITS, with(jp.clone(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
+                    c.push(UNITS, with(jp(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
                 }
             }
-            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp.clone(), &[Seg::Field("mode")]));
+            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp(), &[Seg::Field("mode")]));
             if u.location != j.from && u.location != j.to {
                 let msg =
                     format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
-                c.push(UNITS, with(base.clone(), &[Seg::Field("location")]), msg);
+                c.push(UNITS, with(base(), &[Seg::Field("location")]), msg);
             }
             // Only a vessel travels with units inside (STR-SHIP).
             let vessel = u.structure.as_deref().and_then(|st| structures.get(st)).is_some_and(|&k| {
@@ -1081,48 +1083,48 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             });
             if u.structure.is_some() && !vessel {
                 let msg = format!("unit '{}' is travelling and cannot be inside a structure other than a vessel", u.id);
-                c.push(UNITS, with(base.clone(), &[Seg::Field("structure")]), msg);
+                c.push(UNITS, with(base(), &[Seg::Field("structure")]), msg);
             }
         }
         if let Some(stid) = &u.structure {
-            let p = with(base.clone(), &[Seg::Field("structure")]);
+            let p = || with(base(), &[Seg::Field("structure")]);
             match structures.get(stid.as_str()) {
-                None => c.push(UNITS, p, format!("unknown structure '{stid}'")),
+                None => c.push(UNITS, p(), format!("unknown structure '{stid}'")),
                 Some(&k) if loc_ok && s.structures[k].location != u.location => {
                     let msg = format!(
                         "unit '{}' is in structure '{stid}', which stands in '{}', not '{}'",
                         u.id, s.structures[k].location, u.location
                     );
-                    c.push(UNITS, p, msg);
+                    c.push(UNITS, p(), msg);
                 }
                 _ => {}
             }
         }
         if let Some(lid) = &u.stack_leader {
-            let p = with(base.clone(), &[Seg::Field("stack_leader")]);
+            let p = || with(base(), &[Seg::Field("stack_leader")]);
             match units.get(lid.as_str()) {
-                None => c.push(UNITS, p, format!("unknown unit '{lid}'")),
+                None => c.push(UNITS, p(), format!("unknown unit '{lid}'")),
                 Some(&k) => {
                     let leader = &s.units[k];
                     let is_leader =
                         c.races.get(leader.race.as_str()).map(|&x| r.races[x].system.kind) == Some(RaceKind::Leader);
                     if k == i {
-                        c.push(UNITS, p, format!("unit '{}' is stacked under itself", u.id));
+                        c.push(UNITS, p(), format!("unit '{}' is stacked under itself", u.id));
                     } else if !is_leader {
                         let msg = format!(
                             "unit '{}' is stacked under '{lid}', which is not a leader (race '{}')",
                             u.id, leader.race
                         );
-                        c.push(UNITS, p, msg);
+                        c.push(UNITS, p(), msg);
                     } else if leader.location != u.location || leader.structure != u.structure {
                         let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
-                        c.push(UNITS, p, msg);
+                        c.push(UNITS, p(), msg);
                     }
                     // A stack may hold other factions' units (ORD-STACK, ORD-ACCEPT).
                 }
             }
         }
-        check_item_holdings(c, &u.items, UNITS, with(base.clone(), &[Seg::Field("items")]));
+        check_item_holdings(c, &u.items, UNITS, || with(base(), &[Seg::Field("items")]));
         for (j, it) in u.items.iter().enumerate() {
             let ItemHolding(tag, _, equipped) = it;
             if *equipped > 0
@@ -1132,10 +1134,10 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 let limit = item.system.max_per_figure.saturating_mul(u.figures);
                 if item.system.slot.is_none() {
                     let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
-                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
                 } else if *equipped > limit {
                     let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
-                    c.push(UNITS, with(base.clone(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
                 }
             }
         }
@@ -1155,27 +1157,26 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
                 let msg = format!(
                     "unknown target '{t}': not a unit, location, structure, faction or construction, nor an id of one"
                 );
-                c.push(UNITS, with(base.clone(), &[Seg::Field("target")]), msg);
+                c.push(UNITS, with(base(), &[Seg::Field("target")]), msg);
             }
         }
-        let mut seen: HashMap<&str, usize> = HashMap::new();
         if let Some((tag, _)) = &u.production {
-            let p = with(base.clone(), &[Seg::Field("production"), Seg::Index(0)]);
-            refcheck!(c, skills, "skill", tag, UNITS, p);
+            refcheck!(c, skills, "skill", tag, UNITS, with(base(), &[Seg::Field("production"), Seg::Index(0)]));
         }
         for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, enchantments, "enchantment", tag, UNITS, p);
+            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, UNITS, p());
         }
         for (j, SkillExperience(sk, _)) in u.skills.iter().enumerate() {
-            let p = with(base.clone(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, skills, "skill", sk, UNITS, p.clone());
-            if let Some(first) = seen.insert(sk.as_str(), j) {
-                c.push(UNITS, p, format!("skill '{sk}' listed twice (first at skills[{first}])"));
+            let p = || with(base(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", sk, UNITS, p());
+            // A skill listed twice: the lists are short, so no map is made.
+            if let Some(first) = u.skills[..j].iter().position(|x| x.0 == *sk) {
+                c.push(UNITS, p(), format!("skill '{sk}' listed twice (first at skills[{first}])"));
             }
         }
         if let Some(t) = &u.tactics {
-            check_tactics(c, t, UNITS, with(base, &[Seg::Field("tactics")]));
+            check_tactics(c, t, UNITS, || with(base(), &[Seg::Field("tactics")]));
         }
     }
     // Stacks must not form cycles (A under B under A).
