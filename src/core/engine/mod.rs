@@ -173,12 +173,7 @@ impl<S: RuleSystem> Engine<S> {
     /// a thread of its own, which a command that ends right after does not wait
     /// for. Its last words are its turn's, already written.
     pub fn let_go(mut self) {
-        let world = std::mem::take(self.app.world_mut());
-        let dropping = std::thread::Builder::new().name("world drop".into()).spawn(move || drop(world));
-        // No thread to be had: dropped here.
-        if let Err(e) = dropping {
-            tracing::debug!("the world is dropped in place: {e}");
-        }
+        crate::core::alloc::drop_aside("world", std::mem::take(self.app.world_mut()));
     }
 
     /// The game world, to change.

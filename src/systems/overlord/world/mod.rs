@@ -327,7 +327,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>> =
         Default::default();
     dir.reserve(Kind::Unit, units.len());
-    for (seq, mut u) in units.into_iter().enumerate() {
+    // Orders as read, by their text: most units of a big world give the same few
+    // (`WORK`, `@GUARD`), read once each.
+    let mut read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry> =
+        Default::default();
+    let mut units = units;
+    for (seq, u) in units.iter_mut().enumerate() {
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);
         let location = dir.get(Kind::Location, &u.location);
@@ -392,11 +397,17 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         };
         let orders = Orders(
             std::mem::take(&mut u.orders)
-                .iter()
+                .into_iter()
                 .map(|text| {
-                    crate::systems::overlord::orders::queue::Queued::new(
-                        crate::systems::overlord::orders::parse_entry_lenient(text, &catalog).0,
-                    )
+                    let entry = match read_orders.get(text.as_str()) {
+                        Some(e) => e.clone(),
+                        None => {
+                            let e = crate::systems::overlord::orders::parse_entry_lenient(&text, &catalog).0;
+                            read_orders.insert(text, e.clone());
+                            e
+                        }
+                    };
+                    crate::systems::overlord::orders::queue::Queued::new(entry)
                 })
                 .collect(),
         );
@@ -427,6 +438,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         }
         dir.insert(Kind::Unit, &id, e);
     }
+    // What is left of the records (ids, names, tags: millions of small strings in
+    // a big world) is freed beside the turn, not before it.
+    crate::core::alloc::drop_aside("unit records", units);
     for (_, id, leader) in leaders {
         let (Some(unit), Some(l)) = (dir.get(Kind::Unit, &id), dir.get(Kind::Unit, &leader)) else {
             errors.push(format!("unit {id}: unknown stack leader '{leader}'"));
