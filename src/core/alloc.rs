@@ -125,6 +125,16 @@ pub fn live_mb() -> u64 {
     total / 1_000_000
 }
 
+/// Drops `x` on a thread of its own, so that the caller goes on without waiting
+/// for millions of small blocks to be freed (a big world's records, or the world
+/// itself). With no thread to be had, `x` is dropped here (a thread that cannot be
+/// made drops what it was given).
+pub fn drop_aside<T: Send + 'static>(what: &str, x: T) {
+    if let Err(e) = std::thread::Builder::new().name(format!("{what} drop")).spawn(move || drop(x)) {
+        tracing::debug!("{what} dropped in place: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,15 +183,5 @@ mod tests {
     fn the_huge_page_option_is_the_one_set() {
         // SAFETY: as above.
         assert_eq!(unsafe { libmimalloc_sys::mi_option_get(ALLOW_THP) }, 1);
-    }
-}
-
-/// Drops `x` on a thread of its own, so that the caller goes on without waiting
-/// for millions of small blocks to be freed (a big world's records, or the world
-/// itself). With no thread to be had, `x` is dropped here (a thread that cannot be
-/// made drops what it was given).
-pub fn drop_aside<T: Send + 'static>(what: &str, x: T) {
-    if let Err(e) = std::thread::Builder::new().name(format!("{what} drop")).spawn(move || drop(x)) {
-        tracing::debug!("{what} dropped in place: {e}");
     }
 }
