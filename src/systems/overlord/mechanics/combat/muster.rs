@@ -39,47 +39,34 @@ use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
 use rand::RngExt;
 
-/// The battles fought so far today at each place (each has its own random stream),
-/// and who was at each place when today's first battle was mustered.
+/// The battles fought so far today at each place (each has its own random stream).
 #[derive(Resource, Debug, Default)]
 pub struct Fought {
     counts: EntityHashMap<((u32, u32), u32)>,
-    /// Turn and day of `present`.
-    stamp: Option<(u32, u32)>,
-    /// Units by place, in report order: `(seq, unit, faction, travelling)`.
-    present: EntityHashMap<Vec<(u32, Entity, Entity, bool)>>,
 }
 
 impl Fought {
     /// Forgets the counts.
     pub fn clear(&mut self) {
         self.counts.clear();
-        self.stamp = None;
-        self.present.clear();
     }
 }
 
-/// Who is at `place` (report order), from the day's index; an earlier battle's dead
-/// and retreating are filtered out by the caller.
-fn present_at(world: &mut World, place: Entity) -> Vec<(u32, Entity, Entity, bool)> {
-    let stamp = {
-        let c = world.resource::<Clock>();
-        (c.turn, c.tick)
-    };
-    if world.resource::<Fought>().stamp != Some(stamp) {
-        let mut q = world.query::<(Entity, &At, &Owner, &Seq, Has<Journey>)>();
-        let mut by: EntityHashMap<Vec<(u32, Entity, Entity, bool)>> = EntityHashMap::default();
-        for (u, at, o, s, moving) in q.iter(world) {
-            by.entry(at.location).or_default().push((s.0, u, o.0, moving));
-        }
-        for v in by.values_mut() {
-            v.sort_unstable();
-        }
-        let mut f = world.resource_mut::<Fought>();
-        f.present = by;
-        f.stamp = Some(stamp);
-    }
-    world.resource::<Fought>().present.get(&place).cloned().unwrap_or_default()
+/// Who is at `place` (report order): `(seq, unit, faction, travelling)`, read from
+/// the units there, not from every unit. Units neither move nor change faction
+/// while the day's battles are fought; an earlier battle's dead and retreating
+/// are filtered out by the caller.
+fn present_at(world: &World, place: Entity) -> Vec<(u32, Entity, Entity, bool)> {
+    use crate::systems::overlord::world::components::occupants;
+    let mut here: Vec<(u32, Entity, Entity, bool)> = occupants(world, place)
+        .iter()
+        .filter_map(|&u| {
+            let r = world.get_entity(u).ok()?;
+            Some((r.get::<Seq>()?.0, u, r.get::<Owner>()?.0, r.contains::<Journey>()))
+        })
+        .collect();
+    here.sort_unstable();
+    here
 }
 
 /// One battle, ready to be fought.
