@@ -270,14 +270,16 @@ pub fn enemies_on_sight(world: &mut World) {
         // judged by the default stance), by how well hidden they are (VIS-SEE).
         let day = world.resource::<Clock>().tick;
         let mut firsts: Vec<First> = Vec::new();
+        let mut first_of: EntityHashMap<usize> = EntityHashMap::default();
         for &(_, u, f) in &units {
             let shown = faction_shown(world, u);
             let facts = visibility::facts(world, u, day, false);
             let stealth = if facts.shows_itself { i32::MIN } else { facts.stealth };
             let obs = visibility::observation(world, u);
-            let k = match firsts.iter().position(|x| x.faction == f) {
-                Some(k) => k,
+            let k = match first_of.get(&f) {
+                Some(&k) => k,
                 None => {
+                    first_of.insert(f, firsts.len());
                     firsts.push(First {
                         faction: f,
                         unit: u,

@@ -146,18 +146,21 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
     });
     let standing: Vec<(Entity, Entity)> =
         present.iter().filter(|x| here(world, x.1, place)).map(|x| (x.1, x.2)).collect();
+    // The factions here, in the order of their first unit (a set, not a scan of
+    // the list so far: a crowded place may hold thousands of factions).
     let mut factions_here: Vec<Entity> = Vec::new();
+    let mut listed = EntityHashSet::default();
     for x in &present {
-        if !factions_here.contains(&x.2) {
+        if listed.insert(x.2) {
             factions_here.push(x.2);
         }
     }
     // CMB-SIDES.
     let mut sides: [Vec<Entity>; 2] = [vec![fa], vec![fd]];
     let guarding: Vec<Entity> = {
-        let mut v = Vec::new();
+        let (mut v, mut seen) = (Vec::new(), EntityHashSet::default());
         for &(u, f) in &standing {
-            if world.get::<OnGuard>(u).is_some_and(|g| g.0 == day) && !v.contains(&f) {
+            if world.get::<OnGuard>(u).is_some_and(|g| g.0 == day) && seen.insert(f) {
                 v.push(f);
             }
         }
@@ -194,7 +197,9 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
         }
     }
     // CMB-PULL, CMB-STACKPULL.
-    let side_of_faction = |f: Entity| sides.iter().position(|s| s.contains(&f));
+    let faction_sides: EntityHashMap<usize> =
+        sides.iter().enumerate().rev().flat_map(|(s, fs)| fs.iter().map(move |&f| (f, s))).collect();
+    let side_of_faction = |f: Entity| faction_sides.get(&f).copied();
     let mut side_of: EntityHashMap<u8> = EntityHashMap::default();
     let mut order: Vec<Entity> = Vec::new();
     let mut both: EntityHashSet = EntityHashSet::default();
@@ -294,24 +299,26 @@ pub fn muster(world: &mut World, req: &Request<Cause>) -> Option<(Muster, [u8; 3
     units.sort_by_key(|x| x.1);
     // Witnesses: the sides' factions, and everyone else here.
     let mut witnesses: Vec<(Entity, Role)> = Vec::new();
+    let mut witnessed = EntityHashSet::default();
+    witnessed.extend(witnesses.iter().map(|w| w.0));
     for &(u, s) in &units {
         if let Some(f) = faction(world, u)
-            && !witnesses.iter().any(|w| w.0 == f)
+            && witnessed.insert(f)
         {
             witnesses.push((f, Role::Side(s)));
         }
     }
     for &f in &factions_here {
-        if !witnesses.iter().any(|w| w.0 == f) {
+        if witnessed.insert(f) {
             witnesses.push((f, Role::Bystander));
         }
     }
     let final_sides = [0u8, 1].map(|s| {
-        let mut v: Vec<Entity> = Vec::new();
+        let (mut v, mut seen): (Vec<Entity>, EntityHashSet) = Default::default();
         for &(u, us) in &units {
             if us == s
                 && let Some(f) = faction(world, u)
-                && !v.contains(&f)
+                && seen.insert(f)
             {
                 v.push(f);
             }
