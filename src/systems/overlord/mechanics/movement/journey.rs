@@ -411,7 +411,10 @@ fn land(world: &mut World, group: &[Entity], place: Entity, day: u32) {
         let mut r = world.entity_mut(u);
         r.remove::<Journey>();
         let old = *r.get::<At>().expect("unit");
-        r.insert(At { location: place, structure: ship });
+        let now = At { location: place, structure: ship };
+        if now != old {
+            r.insert(now);
+        }
         world.resource_mut::<Visiting>().moved(u);
         if old.location != place {
             visibility::visits::left(world, u, old.location);

@@ -498,16 +498,13 @@ fn christen(act: &mut Act, entry: &mut Entry) -> Outcome {
 /// Month end (STR-OWNER): each occupied structure belongs to the faction of its first
 /// unit inside; an empty one keeps its owner.
 fn update_owners(world: &mut World) {
-    let mut first: bevy_ecs::entity::EntityHashMap<Entity> = Default::default();
+    use crate::systems::overlord::world::components::occupants;
     let dir = world.resource::<Directory>();
-    for &u in dir.units() {
-        if let Some(s) = world.get::<At>(u).and_then(|a| a.structure) {
-            first.entry(s).or_insert(u);
-        }
-    }
+    // The first unit inside, in report order (a vessel's passengers under way too).
+    let first = |s: Entity| occupants(world, s).iter().filter_map(|&u| Some((dir.unit_key(u)?, u))).min().map(|x| x.1);
     let mut changes = Vec::new();
     for &s in &dir.structures {
-        let Some(&u) = first.get(&s) else { continue };
+        let Some(u) = first(s) else { continue };
         let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { continue };
         if world.get::<StructureOwner>(s).is_some_and(|o| o.0 != Some(f)) {
             changes.push((s, f, u));
