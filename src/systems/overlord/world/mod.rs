@@ -980,6 +980,17 @@ pub fn record_departure(world: &mut World, u: Entity) {
     }
 }
 
+/// Unit `u` goes over to faction `to`: its old faction keeps it as it was, with
+/// its month's events (RPT-XFER, [`record_departure`]), and the change is counted
+/// in [`resources::FactionChanges`].
+pub fn change_faction(world: &mut World, u: Entity, to: Entity) {
+    record_departure(world, u);
+    if let Some(mut o) = world.get_mut::<components::Owner>(u) {
+        o.0 = to;
+    }
+    world.get_resource_or_insert_with(resources::FactionChanges::default).0 += 1;
+}
+
 /// The id of the `i`th faction of `dir`, for messages.
 fn id_of_faction(world: &World, dir: &Directory, i: usize) -> String {
     dir.factions.get(i).and_then(|&f| world.get::<Id>(f)).map(|x| x.0.clone()).unwrap_or_default()

@@ -315,6 +315,12 @@ pub type Submissions = crate::core::engine::Submissions<OrderFile>;
 #[derive(Resource, Debug, Default)]
 pub struct Occupation(pub bevy_ecs::entity::EntityHashMap<Entity>);
 
+/// How many times a unit has gone over to another faction since the world was
+/// built ([`crate::systems::overlord::world::change_faction`]): whoever keeps an
+/// index of units by faction for a day rebuilds it when this changes.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FactionChanges(pub u64);
+
 /// Units that left their faction this month, as they were when they left: dead,
 /// disbanded, deserted, merged into another unit, or gone to another faction
 /// (RPT-UNIT, RPT-XFER). Their faction's report lists them in full. Not saved: a

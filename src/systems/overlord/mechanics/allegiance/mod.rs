@@ -128,9 +128,8 @@ pub fn change_allegiances(world: &mut World) {
         // RPT-XFER: the old faction still reads the unit in full, its month to the
         // last; the new one only sees the unit.
         world.get_mut::<Events>(u).expect("unit").push(day, format!("Now serves {to}."));
-        crate::systems::overlord::world::record_departure(world, u);
+        crate::systems::overlord::world::change_faction(world, u, p.faction);
         world.get_mut::<Events>(old).expect("faction").push(day, format!("{name} now serves {to}."));
-        world.get_mut::<Owner>(u).expect("unit").0 = p.faction;
         world.get_mut::<Orders>(u).expect("unit").0.clear();
         world
             .get_mut::<Events>(p.faction)
@@ -165,8 +164,7 @@ pub fn creatures_follow_their_leaders(world: &mut World) {
         // The faction's name as it stands this month (NAME may have changed it).
         let to = label(world, target);
         world.get_mut::<Events>(u).expect("unit").push(day, format!("Now follows {to}."));
-        crate::systems::overlord::world::record_departure(world, u);
-        world.get_mut::<Owner>(u).expect("unit").0 = target;
+        crate::systems::overlord::world::change_faction(world, u, target);
         world.get_mut::<Events>(owner).expect("faction").push(day, format!("{name} now follows {to}."));
     }
 }

@@ -42,7 +42,7 @@ use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Titles};
-use crate::systems::overlord::world::resources::{Directory, Kind};
+use crate::systems::overlord::world::resources::{Directory, FactionChanges, Kind};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
@@ -57,22 +57,27 @@ pub struct TitleIndex {
     changes: u64,
 }
 
-/// The units on guard on `day`, by place, in report order; built at the first
-/// arrival of the day.
+/// The units on guard on `day`, by place, in report order; built when first read
+/// on a day, and again if a unit has changed faction since.
 #[derive(Resource, Default)]
 struct GuardPosts {
     /// The query that finds them, kept from day to day.
     query: Option<QueryState<Posted, Without<Journey>>>,
     /// Turn and day.
     day: (u32, u32),
+    /// The units' changes of faction counted when the posts were built.
+    changes: FactionChanges,
     /// Every unit on guard, place after place, each place's in report order.
     guards: Vec<Entity>,
     /// Each place's guards: where they start in `guards`, and how many.
     by_place: EntityHashMap<(u32, u32)>,
+    /// The places where guards of more than one faction stand, in report order:
+    /// the only places where guards may clash (GRD-CLASH).
+    contested: Vec<Entity>,
 }
 
 /// A unit that may be on guard, as the day's posts read it.
-type Posted = (Entity, &'static OnGuard, &'static At, &'static Seq);
+type Posted = (Entity, &'static OnGuard, &'static At, &'static Seq, Option<&'static Owner>);
 
 impl GuardPosts {
     /// The units on guard at `place`, in report order.
@@ -182,25 +187,39 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
 
 /// Builds the day's guard posts, once a day.
 fn ensure_posts(world: &mut World, day: u32) {
+    // A unit that changes faction may change which places are contested.
+    let changes = world.get_resource::<FactionChanges>().copied().unwrap_or_default();
     let when = (world.resource::<Clock>().turn, day);
-    if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when) {
+    if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when || p.changes != changes) {
         let old = world.remove_resource::<GuardPosts>().unwrap_or_default();
         let mut q = old.query.unwrap_or_else(|| world.query_filtered());
         // By place, then report order: the place's entity and the unit's position
         // in one key.
-        let mut v: Vec<(u64, Entity, Entity)> = q
+        let mut v: Vec<(u64, Entity, Entity, Option<Entity>)> = q
             .iter(world)
-            .filter(|(_, g, _, _)| g.0 == day)
-            .map(|(e, _, at, s)| ((u64::from(at.location.index_u32()) << 32) | u64::from(s.0), at.location, e))
+            .filter(|(_, g, _, _, _)| g.0 == day)
+            .map(|(e, _, at, s, o)| {
+                ((u64::from(at.location.index_u32()) << 32) | u64::from(s.0), at.location, e, o.map(|o| o.0))
+            })
             .collect();
         v.sort_unstable_by_key(|x| x.0);
         let mut by_place: EntityHashMap<(u32, u32)> = EntityHashMap::default();
         by_place.reserve(v.len());
-        for (i, &(_, l, _)) in v.iter().enumerate() {
-            by_place.entry(l).or_insert((i as u32, 0)).1 += 1;
+        let mut contested = Vec::new();
+        let mut start = 0;
+        for run in v.chunk_by(|a, b| a.1 == b.1) {
+            by_place.insert(run[0].1, (start as u32, run.len() as u32));
+            start += run.len();
+            let mut owners = run.iter().filter_map(|x| x.3);
+            if let Some(first) = owners.next()
+                && owners.any(|f| f != first)
+            {
+                contested.push(run[0].1);
+            }
         }
-        let guards = v.into_iter().map(|(_, _, e)| e).collect();
-        world.insert_resource(GuardPosts { query: Some(q), day: when, guards, by_place });
+        contested.sort_by_cached_key(|&l| world.get::<Seq>(l).map_or(u32::MAX, |s| s.0));
+        let guards = v.into_iter().map(|(_, _, e, _)| e).collect();
+        world.insert_resource(GuardPosts { query: Some(q), day: when, changes, guards, by_place, contested });
     }
 }
 
@@ -323,18 +342,8 @@ pub fn guard_clashes(world: &mut World) {
     let day = world.resource::<Clock>().tick;
     // The day's posts (built once a day, also used by arrivals).
     ensure_posts(world, day);
-    let mut places: Vec<(u32, Entity)> = world
-        .resource::<GuardPosts>()
-        .by_place
-        .iter()
-        .filter(|(_, g)| g.1 > 1)
-        .map(|(&l, _)| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l))
-        .collect();
-    if places.is_empty() {
-        return;
-    }
-    places.sort_unstable();
-    for (_, place) in places {
+    let places = world.resource::<GuardPosts>().contested.clone();
+    for place in places {
         // Each faction's first guard here, in report order (a set of the
         // factions met, so that a crowded post is not quadratic in them).
         let mut firsts: Vec<(Entity, Entity)> = Vec::new();

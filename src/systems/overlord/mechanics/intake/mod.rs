@@ -247,8 +247,7 @@ fn resign(world: &mut World, faction: Entity, to: &str) -> String {
         let to = world.get::<DisplayName>(new).map(|n| n.0.clone()).unwrap_or_default();
         let id = world.get::<Id>(new).map(|i| i.0.clone()).unwrap_or_default();
         world.get_mut::<Events>(u).expect("unit").push(0, format!("Now serves {to} [{id}]: the faction resigned."));
-        crate::systems::overlord::world::record_departure(world, u);
-        world.get_mut::<Owner>(u).expect("unit").0 = new;
+        crate::systems::overlord::world::change_faction(world, u, new);
     }
     let name = world.get::<DisplayName>(target).map(|n| n.0.clone()).unwrap_or_default();
     format!("The faction resigned: its {n} units went to {name} [{to}].")
