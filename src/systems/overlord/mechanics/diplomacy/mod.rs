@@ -121,22 +121,27 @@ pub fn unseen_stance(world: &World, of: Entity, f: Entity) -> Option<StanceId> {
 /// [`visibility::knows_faction`]: crate::systems::overlord::mechanics::visibility::knows_faction
 pub fn grants_unit(world: &World, of: Entity, u: Entity, what: StanceGrant) -> bool {
     let Some(f) = world.get::<Owner>(u).map(|o| o.0) else { return false };
-    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
-    if f == of
-        || what == StanceGrant::Gifts
-        || crate::systems::overlord::mechanics::visibility::knows_faction(world, of, u, day)
-    {
-        return grants(world, of, f, what);
+    let known = grants(world, of, f, what);
+    if f == of || what == StanceGrant::Gifts {
+        return known;
     }
-    match what {
-        StanceGrant::Harvest => return true,
+    let unseen = match what {
+        StanceGrant::Harvest => true,
         // "You will not join a battle if you don't see the unit's faction."
-        StanceGrant::Aid | StanceGrant::Defend => return false,
-        _ => {}
+        StanceGrant::Aid | StanceGrant::Defend => false,
+        _ => {
+            let table = &world.resource::<Catalog>().stances;
+            let held = unseen_stance(world, of, f).is_some_and(|s| table.grants(s, what));
+            held && !(what.is_favour() && stance_of(world, f, of).is_some_and(|s| table.grants(s, StanceGrant::Spurn)))
+        }
+    };
+    // Whether `of` knows the unit's faction is asked only when the answer turns
+    // on it: it is the dearer question (the best observation of `of`'s units there).
+    if known == unseen {
+        return known;
     }
-    let table = &world.resource::<Catalog>().stances;
-    let held = unseen_stance(world, of, f).is_some_and(|s| table.grants(s, what));
-    held && !(what.is_favour() && stance_of(world, f, of).is_some_and(|s| table.grants(s, StanceGrant::Spurn)))
+    let day = world.get_resource::<crate::core::engine::plan::Clock>().map_or(0, |c| c.tick);
+    if crate::systems::overlord::mechanics::visibility::knows_faction(world, of, u, day) { known } else { unseen }
 }
 
 /// The factions whose policy rules `place` (OWN-POLICY): its legal owner, and the

@@ -28,12 +28,12 @@ use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
 use crate::systems::overlord::orders::Vocabulary;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::*;
-use crate::systems::overlord::world::ids::SkillId;
+use crate::systems::overlord::world::ids::{EffectId, ItemId, RaceId, SkillId};
 use crate::systems::overlord::world::resources::{Departed, Departures, Directory};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[cfg(test)]
 mod tests;
@@ -51,14 +51,68 @@ impl Plugin for KnowledgePlugin {
 /// What one faction met this month: records, and skills with the level described.
 #[derive(Debug, Default)]
 struct Met {
-    topics: BTreeSet<Topic>,
-    skills: BTreeMap<SkillId, u32>,
+    topics: TopicSet,
+    /// The level described of each skill, by skill index (0: none).
+    skills: Vec<u32>,
 }
 
 impl Met {
     fn skill(&mut self, s: SkillId, level: u32) {
-        let l = self.skills.entry(s).or_insert(0);
+        if s.index() >= self.skills.len() {
+            self.skills.resize(s.index() + 1, 0);
+        }
+        let l = &mut self.skills[s.index()];
         *l = (*l).max(level);
+    }
+}
+
+/// A set of topics as bits: one row of words for each kind of [`Topic`], in its
+/// order, so that a faction's month of sightings costs a bit each, and the set is
+/// read in [`Topic`]'s order.
+#[derive(Debug, Default)]
+struct TopicSet([Vec<u64>; 4]);
+
+impl TopicSet {
+    fn slot(t: Topic) -> (usize, usize) {
+        match t {
+            Topic::Item(i) => (0, i.index()),
+            Topic::Race(r) => (1, r.index()),
+            Topic::Construction(c) => (2, c as usize),
+            Topic::Enchantment(e) => (3, e.index()),
+        }
+    }
+    fn topic(kind: usize, i: usize) -> Topic {
+        match kind {
+            0 => Topic::Item(ItemId(i as u16)),
+            1 => Topic::Race(RaceId(i as u16)),
+            2 => Topic::Construction(i as u32),
+            _ => Topic::Enchantment(EffectId(i as u16)),
+        }
+    }
+    /// Adds `t`; false if it was there.
+    fn insert(&mut self, t: Topic) -> bool {
+        let (kind, i) = Self::slot(t);
+        let row = &mut self.0[kind];
+        if i / 64 >= row.len() {
+            row.resize(i / 64 + 1, 0);
+        }
+        let (word, bit) = (&mut row[i / 64], 1u64 << (i % 64));
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+    fn extend(&mut self, ts: impl IntoIterator<Item = Topic>) {
+        for t in ts {
+            self.insert(t);
+        }
+    }
+    /// The topics, in [`Topic`]'s order.
+    fn iter(&self) -> impl Iterator<Item = Topic> + '_ {
+        self.0.iter().enumerate().flat_map(|(kind, row)| {
+            row.iter().enumerate().flat_map(move |(w, &word)| {
+                (0..64).filter(move |b| word & (1 << b) != 0).map(move |b| Self::topic(kind, w * 64 + b))
+            })
+        })
     }
 }
 
@@ -215,10 +269,11 @@ fn lessons(world: &World, f: Entity, mut met: Met) -> (Vec<Topic>, Vec<(SkillId,
     let known_skills = world.get::<KnownSkills>(f);
     let knows = |t: Topic| known.is_some_and(|k| k.knows(t));
     let level = |s: SkillId| known_skills.map_or(0, |k| k.level(s));
-    let mut topics: BTreeSet<Topic> = BTreeSet::new();
+    let mut topics = TopicSet::default();
     let mut skills: BTreeMap<SkillId, (u32, u32)> = BTreeMap::new();
-    let mut todo: Vec<Reference> = met.topics.iter().map(|&t| Reference::Topic(t)).collect();
-    todo.extend(std::mem::take(&mut met.skills).into_iter().map(|(s, l)| Reference::Skill(s, l)));
+    let mut todo: Vec<Reference> = met.topics.iter().map(Reference::Topic).collect();
+    let described = std::mem::take(&mut met.skills).into_iter().enumerate().filter(|&(_, l)| l > 0);
+    todo.extend(described.map(|(s, l)| Reference::Skill(SkillId(s as u16), l)));
     while let Some(next) = todo.pop() {
         match next {
             Reference::Topic(t) => {
@@ -240,7 +295,7 @@ fn lessons(world: &World, f: Entity, mut met: Met) -> (Vec<Topic>, Vec<(SkillId,
             }
         }
     }
-    (topics.into_iter().collect(), skills.into_iter().map(|(s, (a, b))| (s, a, b)).collect())
+    (topics.iter().collect(), skills.into_iter().map(|(s, (a, b))| (s, a, b)).collect())
 }
 
 /// A record or a skill level some knowledge names.

@@ -181,3 +181,30 @@ fn knowledge_is_saved_with_the_faction_rpt_know() {
     assert!(fa.known.iter().any(|t| t == "swrd") && fa.known.iter().any(|t| t == "ldr"), "{:?}", fa.known);
     assert!(fa.known_skills.iter().any(|k| k.skill == "blde" && k.level == 1), "{:?}", fa.known_skills);
 }
+
+/// RPT-KNOW: the set a faction's month of sightings is gathered in reads back what
+/// went in, once each, in the order of the topics (the order the report lists new
+/// knowledge in), whatever order it came in: against a `BTreeSet`, over seeded
+/// draws of every kind of topic, across word boundaries.
+#[test]
+fn the_set_of_topics_met_reads_back_as_a_sorted_set_does() {
+    use super::TopicSet;
+    use crate::systems::overlord::world::components::Topic;
+    use crate::systems::overlord::world::ids::{EffectId, ItemId, RaceId};
+    use rand::{RngExt, SeedableRng};
+    for seed in 0..50u64 {
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+        let (mut set, mut plain) = (TopicSet::default(), std::collections::BTreeSet::new());
+        for _ in 0..rng.random_range(0..300) {
+            let i = rng.random_range(0..200u16);
+            let t = match rng.random_range(0..4) {
+                0 => Topic::Item(ItemId(i)),
+                1 => Topic::Race(RaceId(i)),
+                2 => Topic::Construction(u32::from(i)),
+                _ => Topic::Enchantment(EffectId(i)),
+            };
+            assert_eq!(set.insert(t), plain.insert(t), "seed {seed}: {t:?} new");
+        }
+        assert_eq!(set.iter().collect::<Vec<_>>(), plain.into_iter().collect::<Vec<_>>(), "seed {seed}");
+    }
+}
