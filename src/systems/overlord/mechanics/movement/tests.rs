@@ -509,6 +509,37 @@ fn guards_of_factions_that_hold_each_other_hostile_clash_grd_clash() {
 }
 
 #[test]
+fn a_guard_gone_over_to_a_hostile_faction_is_met_as_its_the_same_day_grd_clash() {
+    // U7 and U8 of fg guard Home on day 1: no clash. Once the day's posts are built,
+    // U7 goes over to fh, which fg holds Hostile: the same day's clash step meets
+    // it as fh's (the posts are built again when a unit changes faction).
+    use crate::core::battle::Requests;
+    use crate::systems::overlord::mechanics::combat::Cause;
+    use crate::systems::overlord::mechanics::guards::guard_clashes;
+    use crate::systems::overlord::world::change_faction;
+    use crate::systems::overlord::world::components::OnGuard;
+    let factions = r#"(id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral", stances: {"fh": "hostile"}),
+       (id: "fh", name: "Others", password: "ph", npc: true, default_stance: "neutral")"#;
+    let guard = |id: &str| {
+        format!(r#"(id: "{id}", name: "Guard {id}", faction: "fg", race: "ldr", figures: 1, location: "L1"),"#)
+    };
+    let mut e = engine(&world("", &[LEADER.to_string(), guard("U7"), guard("U8")].concat(), factions));
+    let (u7, u8, fh) = (unit(&e, "U7"), unit(&e, "U8"), entity(&e, "fh"));
+    let w = e.world_mut();
+    w.resource_mut::<Clock>().tick = 1;
+    for u in [u7, u8] {
+        w.entity_mut(u).insert(OnGuard(1));
+    }
+    guard_clashes(w);
+    assert!(w.resource::<Requests<Cause>>().pending().is_empty(), "one faction's guards do not clash");
+    change_faction(w, u7, fh);
+    assert_eq!(w.get::<crate::systems::overlord::world::components::Owner>(u7).map(|o| o.0), Some(fh));
+    guard_clashes(w);
+    let asked: Vec<_> = w.resource::<Requests<Cause>>().pending().iter().map(|r| (r.attacker, r.target)).collect();
+    assert_eq!(asked, vec![(u8, u7)], "fg's guard attacks the guard gone over to fh");
+}
+
+#[test]
 fn a_voyage_longer_than_a_month_is_saved_aboard_and_goes_on_str_ship_mov_busy() {
     // A 40-day passage: at month end the boat and everyone aboard are at sea (seen at
     // L2 after 20 days). The saved state is valid, and the voyage ends on day 10 of

@@ -79,8 +79,20 @@ impl WatchDay {
         let mut firsts: Vec<(u32, Entity)> = Vec::new();
         for p in 0..places {
             let units = &by_place[first[p] as usize..first[p + 1] as usize];
-            if let Some(&k) = units.first() {
-                self.place[p] = Some(rows[k as usize].0);
+            // Most entity indices are not places with units (units, factions,
+            // empty places), and most places hold the units of one faction.
+            let Some(&k) = units.first() else {
+                self.start.push(self.sides.len() as u32);
+                continue;
+            };
+            let (place, f, _) = rows[k as usize];
+            self.place[p] = Some(place);
+            if units.iter().all(|&k| rows[k as usize].1 == f) {
+                let best = units.iter().map(|&k| rows[k as usize].2).max().unwrap_or(i32::MIN);
+                self.sides.push((f, best));
+                self.present.push(f);
+                self.start.push(self.sides.len() as u32);
+                continue;
             }
             here.clear();
             here.extend(units.iter().enumerate().map(|(n, &k)| {
