@@ -185,7 +185,8 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     Outcome::Ran(Progress::Step)
 }
 
-/// Builds the day's guard posts, once a day.
+/// Builds the day's guard posts: once a day, and again when a unit has changed
+/// faction since ([`FactionChanges`]).
 fn ensure_posts(world: &mut World, day: u32) {
     // A unit that changes faction may change which places are contested.
     let changes = world.get_resource::<FactionChanges>().copied().unwrap_or_default();
@@ -340,7 +341,7 @@ pub fn at_arrival(world: &mut World, group: &[Entity], j: Journey) -> Arrival {
 /// Battle phase (GRD-CLASH): guards of factions that hold each other Hostile fight.
 pub fn guard_clashes(world: &mut World) {
     let day = world.resource::<Clock>().tick;
-    // The day's posts (built once a day, also used by arrivals).
+    // The day's posts (also used by arrivals), with the places they contest.
     ensure_posts(world, day);
     let places = world.resource::<GuardPosts>().contested.clone();
     for place in places {
