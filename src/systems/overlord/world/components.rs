@@ -486,7 +486,8 @@ impl At {
         let Some(&at) = world.get::<At>(ctx.entity) else { return };
         for p in at.places() {
             if let Some(mut o) = world.get_mut::<Occupants>(p) {
-                o.0.push(ctx.entity);
+                o.units.push(ctx.entity);
+                o.note_change();
             }
         }
     }
@@ -494,7 +495,8 @@ impl At {
         let Some(&at) = world.get::<At>(ctx.entity) else { return };
         for p in at.places() {
             if let Some(mut o) = world.get_mut::<Occupants>(p) {
-                o.0.retain(|&x| x != ctx.entity);
+                o.units.retain(|&x| x != ctx.entity);
+                o.note_change();
             }
         }
     }
@@ -506,12 +508,37 @@ impl At {
 /// place (the owner of a structure, a faction's first unit here), so that it reads
 /// the units there and not every unit of the world.
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
-pub struct Occupants(Vec<Entity>);
+pub struct Occupants {
+    units: Vec<Entity>,
+    /// See [`Occupants::changes`].
+    changes: u32,
+}
 
 impl Occupants {
     /// The units, in the order they came.
     pub fn get(&self) -> &[Entity] {
-        &self.0
+        &self.units
+    }
+    /// How many times what the units here are has changed, as far as who sees
+    /// what here goes (a count that only grows, wrapping): a unit came or left,
+    /// set out on a journey or ended one, changed faction or observation. What is
+    /// reckoned from a place's units (the factions' watch there) is reckoned again
+    /// when this changes.
+    pub fn changes(&self) -> u32 {
+        self.changes
+    }
+    /// Notes a change here (see [`Occupants::changes`]).
+    pub fn note_change(&mut self) {
+        self.changes = self.changes.wrapping_add(1);
+    }
+}
+
+/// Notes a change of unit `u` at its location (see [`Occupants::changes`]): it
+/// set out or ended a journey, changed faction or observation.
+pub fn changed_here(world: &mut DeferredWorld, u: Entity) {
+    let Some(&at) = world.get::<At>(u) else { return };
+    if let Some(mut o) = world.get_mut::<Occupants>(at.location) {
+        o.note_change();
     }
 }
 
@@ -651,8 +678,11 @@ pub struct Refusing;
 /// dealt with until it arrives. Every unit of a moving stack has its own copy; its
 /// [`At`] is where it is seen: `from` for the first half of the journey (rounded
 /// down), then `to` (MOV-HALF). Added and removed by the movement mechanic.
+///
+/// Setting out and arriving change how the unit watches where it is seen
+/// (VIS-MOVE-OBS): the hooks note it there ([`changed_here`]).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-#[component(storage = "SparseSet")]
+#[component(storage = "SparseSet", on_insert = Journey::noted, on_discard = Journey::noted)]
 pub struct Journey {
     /// Where the journey started.
     pub from: Entity,
@@ -669,6 +699,9 @@ pub struct Journey {
 }
 
 impl Journey {
+    fn noted(mut world: DeferredWorld, ctx: HookContext) {
+        changed_here(&mut world, ctx.entity);
+    }
     /// The day of the journey from which the unit is seen at its destination:
     /// after `percent` % of its days, rounded down (MOV-HALF: the rule set's
     /// `journey_seen_percent`).

@@ -989,6 +989,7 @@ pub fn change_faction(world: &mut World, u: Entity, to: Entity) {
         o.0 = to;
     }
     world.get_resource_or_insert_with(resources::FactionChanges::default).0 += 1;
+    components::changed_here(&mut bevy_ecs::world::DeferredWorld::from(&mut *world), u);
 }
 
 /// The id of the `i`th faction of `dir`, for messages.

@@ -46,6 +46,8 @@ pub struct Directory {
     pub structures: Vec<Entity>,
     /// Units in report order: [`Directory::units`].
     units: UnitOrder,
+    /// See [`Directory::unit_changes`].
+    unit_changes: u64,
     by_id: [crate::core::data::FastMap<Tag, Entity>; 4],
     /// Entities of each kind ever listed: the next one's [`super::components::Seq`].
     issued: [u32; 4],
@@ -75,7 +77,10 @@ impl Directory {
             Kind::Faction => self.factions.push(entity),
             Kind::Location => self.locations.push(entity),
             Kind::Structure => self.structures.push(entity),
-            Kind::Unit => self.units.push(entity),
+            Kind::Unit => {
+                self.units.push(entity);
+                self.unit_changes += 1;
+            }
         }
     }
     /// Makes room for `n` more entities of `kind` (a world being built).
@@ -93,10 +98,16 @@ impl Directory {
     pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
         self.note(Kind::Unit, id);
         self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
+        self.unit_changes += 1;
         match after.filter(|&a| self.units.key(a).is_some()) {
             Some(a) => self.units.insert_after(entity, a),
             None => self.units.push(entity),
         }
+    }
+    /// How many times the list of units has changed so far: a unit added,
+    /// removed or moved in report order.
+    pub fn unit_changes(&self) -> u64 {
+        self.unit_changes
     }
     /// The units in report order.
     pub fn units(&self) -> &[Entity] {
@@ -114,6 +125,7 @@ impl Directory {
         if u != before && self.units.key(u).is_some() && self.units.key(before).is_some() {
             self.units.remove(u);
             self.units.insert_before(u, before);
+            self.unit_changes += 1;
         }
     }
     fn note(&mut self, kind: Kind, id: &str) {
@@ -142,7 +154,10 @@ impl Directory {
             Kind::Faction => &mut self.factions,
             Kind::Location => &mut self.locations,
             Kind::Structure => &mut self.structures,
-            Kind::Unit => return self.units.remove(entity),
+            Kind::Unit => {
+                self.unit_changes += 1;
+                return self.units.remove(entity);
+            }
         };
         list.retain(|&e| e != entity);
     }

@@ -36,7 +36,7 @@
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{Stats, TagMap};
 use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Effects, Figures, Inventory, Race, Skills, Unit};
+use crate::systems::overlord::world::components::{At, Effects, Figures, Inventory, Occupants, Race, Skills, Unit};
 use crate::systems::overlord::world::ids::RaceId;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
@@ -155,6 +155,7 @@ pub fn refresh(
     ticks: bevy_ecs::system::SystemChangeTick,
     mut units: Query<(StatInputs, Mut<UnitStats>)>,
     places: Query<Ref<Effects>, Without<Unit>>,
+    mut here: Query<&mut Occupants>,
 ) {
     let now = ticks.this_run();
     // Most worlds have no enchanted place: then no unit looks its place up.
@@ -180,6 +181,7 @@ pub fn refresh(
             stale |= moved && (s.placed || around.iter().any(Option::is_some));
         }
         if stale {
+            let (was, watched) = (s.stats.observation, s.computed);
             let placed = around.iter().any(Option::is_some);
             *s = if placed {
                 let mut all = Effects::clone(&x.effects);
@@ -191,6 +193,12 @@ pub fn refresh(
                 compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects)
             };
             s.placed = placed;
+            // Who sees what at its place may change with it (the factions' watch).
+            if (!watched || s.stats.observation != was)
+                && let Some(mut o) = x.at.as_ref().and_then(|at| here.get_mut(at.location).ok())
+            {
+                o.note_change();
+            }
         }
     }
 }

@@ -28,8 +28,9 @@ use crate::systems::overlord::data::SightRules;
 use crate::systems::overlord::mechanics::stats::UnitStats;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, FactionSettings, Journey, OnGuard, Owner, StackLeader, StackMembers, UnitSettings,
+    At, FactionSettings, Journey, Occupants, OnGuard, Owner, StackLeader, StackMembers, UnitSettings,
 };
+use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
@@ -38,9 +39,7 @@ pub mod survey;
 #[cfg(test)]
 mod tests;
 pub mod visits;
-mod watch;
-
-pub use watch::WatchDay;
+pub mod watch;
 
 /// Adds the month's [`Exposed`] units and clears them when a month starts.
 pub struct VisibilityPlugin;
@@ -198,49 +197,39 @@ pub fn sees(world: &World, viewer: Entity, other: Entity, day: u32) -> bool {
     place(world, other).and_then(|p| best_observation(world, f, p)).is_some_and(|o| o >= x.stealth)
 }
 
-/// The best observation of faction `f`'s units at `place` today, from an index
-/// built when first asked for on a day.
+/// The best observation of faction `f`'s units at `place` (VIS-SEE), as they stand.
 pub fn best_observation(world: &World, f: Entity, place: Entity) -> Option<i32> {
-    watching(world, |w| w.best(place, f)).flatten()
+    watching(world, place, |w| w.best(f)).flatten()
 }
 
-/// The factions with units at `place` today, in the order of their first unit
-/// there (report order): those who witness what happens there (RPT-EVENTS).
+/// The factions with units at `place`, in the order of their first unit there
+/// (report order): those who witness what happens there (RPT-EVENTS).
 pub fn witnesses(world: &World, place: Entity) -> Vec<Entity> {
-    watching(world, |w| w.present(place).to_vec()).unwrap_or_default()
+    watching(world, place, |w| w.present().to_vec()).unwrap_or_default()
 }
 
-/// Reads today's [`WatchDay`], built at the first question of the day.
-fn watching<R>(world: &World, read: impl FnOnce(&WatchDay) -> R) -> Option<R> {
-    let watch = world.get_resource::<Watch>()?;
-    let stamp = world.get_resource::<crate::core::engine::plan::Clock>().map(|c| (c.turn, c.tick));
-    let mut w = watch.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if w.stamp != stamp || w.is_empty() {
-        // The units in report order, read table by table (a unit at a time
-        // through the world would be a lookup per unit and component).
-        let units = &world.resource::<crate::systems::overlord::world::resources::Directory>().units();
+/// Reads the watch of `place` ([`watch`]): the one kept while nothing changed
+/// there, or one reckoned from its units. `None` for an entity that is no place.
+fn watching<R>(world: &World, place: Entity, read: impl FnOnce(&watch::PlaceWatch) -> R) -> Option<R> {
+    let book = world.get_resource::<Watch>()?;
+    let occupants = world.get::<Occupants>(place)?;
+    let dir = world.resource::<Directory>();
+    let key = watch::WatchKey { place: occupants.changes(), order: dir.unit_changes() };
+    let mut book = book.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let w = book.get(place, key, |units| {
         let penalty = rules(world).moving_penalty;
-        let mut rows = vec![None; units.len()];
-        if let Some(q) = world.try_query::<(Entity, &At, &Owner, Option<&UnitStats>, Has<Journey>)>() {
-            let mut position =
-                vec![u32::MAX; q.iter_manual(world).map(|x| x.0.index_u32() as usize + 1).max().unwrap_or(0)];
-            for (k, u) in units.iter().enumerate() {
-                if let Some(p) = position.get_mut(u.index_u32() as usize) {
-                    *p = k as u32;
-                }
+        for &u in occupants.get() {
+            let Ok(r) = world.get_entity(u) else { continue };
+            // The location's units, not the structure's (a structure is seen into).
+            let (Some(at), Some(o), Some(k)) = (r.get::<At>(), r.get::<Owner>(), dir.unit_key(u)) else { continue };
+            if at.location != place {
+                continue;
             }
-            for (u, at, o, s, moving) in q.iter_manual(world) {
-                let k = position[u.index_u32() as usize] as usize;
-                if units.get(k) == Some(&u) {
-                    let own = s.map_or(0, |s| s.stats.observation);
-                    rows[k] = Some((at.location, o.0, looks(own, moving, penalty)));
-                }
-            }
+            let own = r.get::<UnitStats>().map_or(0, |s| s.stats.observation);
+            units.push((k, o.0, looks(own, r.contains::<Journey>(), penalty)));
         }
-        w.rebuild(rows.into_iter().flatten());
-        w.stamp = stamp;
-    }
-    Some(read(&w))
+    });
+    Some(read(w))
 }
 
 /// Tells every faction with units at `place` today what happened there, as a dated
@@ -258,9 +247,11 @@ pub fn witnessed(world: &mut World, place: Entity, text: &str, told: Option<Enti
     }
 }
 
-/// The best observation of each faction at each place, and who is there, for a day.
+/// The watch of each place asked about, kept while nothing there changes
+/// ([`watch`]). Behind a lock, so that questions asked through a shared world
+/// (SEE in a condition, the reports) may keep what they reckon.
 #[derive(Resource, Debug, Default)]
-pub struct Watch(std::sync::Mutex<WatchDay>);
+pub struct Watch(std::sync::Mutex<watch::WatchBook>);
 
 /// Where unit `u` can be seen from: its location (a structure is seen into).
 pub fn place(world: &World, u: Entity) -> Option<Entity> {

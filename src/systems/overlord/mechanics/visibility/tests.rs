@@ -358,3 +358,104 @@ fn stays_of_several_units_merge_and_the_next_month_starts_afresh_rpt_loc() {
     assert!(r.passed.is_empty());
     assert!(r.locations.iter().all(|l| l.days.is_empty()), "at L2 the whole month");
 }
+
+/// The watch kept for a place is the watch as the place stands (VIS-SEE,
+/// VIS-MOVE-OBS, RPT-EVENTS): over random changes between questions (units
+/// arriving, setting out and ending journeys, going over to another faction,
+/// learning to look better, moved in report order, disbanded), every faction's
+/// best observation at every place and each place's witnesses are what a scan of
+/// every unit of the world finds at that moment.
+#[test]
+fn the_watch_kept_for_a_place_follows_every_change_there_vis_see_vis_move_obs() {
+    use super::{Watch, best_observation, observation, witnesses};
+    use crate::systems::overlord::data::JourneyKind;
+    use crate::systems::overlord::world::components::{At, Id, Journey, Owner, Skills};
+    use crate::systems::overlord::world::resources::{Directory, Kind};
+    use crate::systems::overlord::world::{Catalog, change_faction};
+    use bevy_ecs::entity::Entity;
+    use bevy_ecs::system::RunSystemOnce;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    let (factions, places) = (["fa", "fb", "fc"], ["L1", "L2", "L3"]);
+    for seed in 0..12u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut t = Tiny::new();
+        for f in factions {
+            t = t.faction(f);
+        }
+        for l in places {
+            t = t.location(l, "plai");
+        }
+        for i in 1..=12 {
+            let (f, l) = (factions[rng.random_range(0..3)], places[rng.random_range(0..3)]);
+            t = t.unit(&format!("U{i}"), f, "ldr", 1, l).skills(&[("obse", rng.random_range(0..40_000))]);
+        }
+        let mut g = t.without_money().build();
+        let fs: Vec<Entity> = factions.iter().map(|f| g.entity(f)).collect();
+        let ls: Vec<Entity> = places.iter().map(|l| g.entity(l)).collect();
+        let obse = g.engine.world().resource::<Catalog>().skill("obse").unwrap();
+        let world = g.engine.world_mut();
+        world.run_system_once(crate::systems::overlord::mechanics::stats::refresh).unwrap();
+        // What a scan of every unit finds, in report order.
+        let scan = |world: &bevy_ecs::world::World, l: Entity| {
+            let mut best: Vec<(Entity, i32)> = Vec::new();
+            for &u in world.resource::<Directory>().units() {
+                if world.get::<At>(u).is_none_or(|a| a.location != l) {
+                    continue;
+                }
+                let f = world.get::<Owner>(u).unwrap().0;
+                let o = observation(world, u);
+                match best.iter_mut().find(|x| x.0 == f) {
+                    Some(x) => x.1 = x.1.max(o),
+                    None => best.push((f, o)),
+                }
+            }
+            best
+        };
+        for step in 0..80 {
+            let units: Vec<Entity> = world.resource::<Directory>().units().to_vec();
+            let u = units[rng.random_range(0..units.len())];
+            match rng.random_range(0..7) {
+                0 => {
+                    let to = ls[rng.random_range(0..3)];
+                    world.entity_mut(u).insert(At { location: to, structure: None });
+                }
+                1 => {
+                    let from = world.get::<At>(u).unwrap().location;
+                    let j = Journey { from, to: ls[0], mode: 0, days: 3, elapsed: 0, kind: JourneyKind::Move };
+                    world.entity_mut(u).insert(j);
+                }
+                2 => {
+                    world.entity_mut(u).remove::<Journey>();
+                }
+                3 => change_faction(world, u, fs[rng.random_range(0..3)]),
+                4 => {
+                    world.get_mut::<Skills>(u).unwrap().0 = vec![(obse, rng.random_range(0..40_000))];
+                    world.run_system_once(crate::systems::overlord::mechanics::stats::refresh).unwrap();
+                }
+                5 => {
+                    let before = units[rng.random_range(0..units.len())];
+                    world.resource_mut::<Directory>().move_unit_before(u, before);
+                }
+                _ if units.len() > 4 => {
+                    let id = world.get::<Id>(u).unwrap().0.clone();
+                    world.resource_mut::<Directory>().remove(Kind::Unit, &id, u);
+                    world.despawn(u);
+                }
+                _ => {}
+            }
+            for &l in &ls {
+                let want = scan(world, l);
+                let present: Vec<Entity> = want.iter().map(|x| x.0).collect();
+                assert_eq!(witnesses(world, l), present, "seed {seed}, step {step}");
+                for &f in &fs {
+                    let best = want.iter().find(|x| x.0 == f).map(|x| x.1);
+                    assert_eq!(best_observation(world, f, l), best, "seed {seed}, step {step}");
+                }
+            }
+            // The answers came from the watches kept.
+            assert!(!world.resource::<Watch>().0.lock().unwrap().is_empty());
+        }
+    }
+}
