@@ -33,6 +33,7 @@
 //! Effects (enchantments, [`Effects`]) add their statistics per figure and their
 //! capacity per figure, like a skill level.
 
+use crate::core::engine::ThreadCount;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::{Stats, TagMap};
 use crate::systems::overlord::world::Catalog;
@@ -40,6 +41,7 @@ use crate::systems::overlord::world::components::{At, Effects, Figures, Inventor
 use crate::systems::overlord::world::ids::RaceId;
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
+use bevy_tasks::ComputeTaskPool;
 
 #[cfg(test)]
 mod tests;
@@ -149,10 +151,16 @@ pub struct StatInputs {
 /// statistics to units that have none. A unit under enchantments of its place or
 /// structure is computed again when it moves or when they change. Whichever schedule
 /// runs it, a unit is computed again only when an input changed.
+///
+/// Each unit's statistics depend on that unit alone: with more than one thread
+/// ([`ThreadCount`]), the units are shared among the threads, and the result is the
+/// same on any number of them.
+#[allow(clippy::too_many_arguments)]
 pub fn refresh(
     catalog: Res<Catalog>,
     tables: Res<CapacityTables>,
     ticks: bevy_ecs::system::SystemChangeTick,
+    threads: Option<Res<ThreadCount>>,
     mut units: Query<(StatInputs, Mut<UnitStats>)>,
     places: Query<Ref<Effects>, Without<Unit>>,
     mut here: Query<&mut Occupants>,
@@ -160,7 +168,10 @@ pub fn refresh(
     let now = ticks.this_run();
     // Most worlds have no enchanted place: then no unit looks its place up.
     let enchanted_places = places.iter().any(|fx| !fx.0.is_empty() || fx.is_changed());
-    for (x, mut s) in &mut units {
+    // The places where a unit's observation changed (in any order: each is counted
+    // as a change there).
+    let watched = std::sync::Mutex::new(Vec::new());
+    let one = |(x, mut s): (StatInputsItem, Mut<UnitStats>)| {
         let since = s.last_changed();
         let inputs = [
             x.race.last_changed(),
@@ -180,25 +191,36 @@ pub fn refresh(
             }
             stale |= moved && (s.placed || around.iter().any(Option::is_some));
         }
-        if stale {
-            let (was, watched) = (s.stats.observation, s.computed);
-            let placed = around.iter().any(Option::is_some);
-            *s = if placed {
-                let mut all = Effects::clone(&x.effects);
-                for fx in around.into_iter().flatten() {
-                    all.0.extend_from_slice(&fx.0);
-                }
-                compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &all)
-            } else {
-                compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects)
-            };
-            s.placed = placed;
-            // Who sees what at its place may change with it (the factions' watch).
-            if (!watched || s.stats.observation != was)
-                && let Some(mut o) = x.at.as_ref().and_then(|at| here.get_mut(at.location).ok())
-            {
-                o.note_change();
+        if !stale {
+            return;
+        }
+        let (was, computed) = (s.stats.observation, s.computed);
+        let placed = around.iter().any(Option::is_some);
+        *s = if placed {
+            let mut all = Effects::clone(&x.effects);
+            for fx in around.into_iter().flatten() {
+                all.0.extend_from_slice(&fx.0);
             }
+            compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &all)
+        } else {
+            compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects)
+        };
+        s.placed = placed;
+        // Who sees what at its place may change with it (the factions' watch).
+        if (!computed || s.stats.observation != was)
+            && let Some(at) = x.at.as_ref()
+        {
+            watched.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(at.location);
+        }
+    };
+    if threads.is_some_and(|t| t.0 > 1) && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 1) {
+        units.par_iter_mut().for_each(one);
+    } else {
+        units.iter_mut().for_each(one);
+    }
+    for place in watched.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        if let Ok(mut o) = here.get_mut(place) {
+            o.note_change();
         }
     }
 }
