@@ -162,9 +162,24 @@ impl Catalog {
     }
     /// `n` of an item as reports write it: "10 coins \[coin\]", "1 sword \[swrd\]".
     pub fn items_text(&self, item: ItemId, n: u64) -> String {
+        let mut out = String::new();
+        self.write_items_text(&mut out, item, n);
+        out
+    }
+    /// Appends `n` of an item to `out` as [`Catalog::items_text`] writes it (a
+    /// month's end writes one for every unit: without the formatting machinery).
+    pub fn write_items_text(&self, out: &mut String, item: ItemId, n: u64) {
         let it = &self.rules.items[item.index()];
         let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
-        format!("{n} {name} [{}]", it.tag)
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(n);
+        out.reserve(digits.len() + name.len() + it.tag.len() + 4);
+        out.push_str(digits);
+        out.push(' ');
+        out.push_str(name);
+        out.push_str(" [");
+        out.push_str(&it.tag);
+        out.push(']');
     }
     /// An item named as reports write it, without a number: "grain \[grai\]".
     pub fn item_name(&self, item: ItemId) -> String {

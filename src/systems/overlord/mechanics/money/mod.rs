@@ -121,16 +121,24 @@ pub fn pay_wages(world: &mut World) {
         let Some(at) = world.get::<At>(u).copied() else { continue };
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
         let wages = world.get::<Wages>(place).map_or(0, |w| w.0);
-        let place_name = label(world, place);
-        let catalog = world.resource::<Catalog>();
         if worked == 0 || (wages == 0 && at.location == place) {
             continue;
         }
+        let place_name = label(world, place);
+        let catalog = world.resource::<Catalog>();
         let note = if at.location != place {
             format!("Lost the wages of {worked} days of work in {place_name}: the unit left.")
         } else {
             let pay = u64::from(figures) * u64::from(wages) * u64::from(worked) / u64::from(days);
-            let text = catalog.items_text(money, pay);
+            // "Earned 12 coins [coin] for 30 days of work in Plain [L1]."
+            let mut text = String::with_capacity(48 + place_name.len());
+            text.push_str("Earned ");
+            catalog.write_items_text(&mut text, money, pay);
+            text.push_str(" for ");
+            text.push_str(itoa::Buffer::new().format(worked));
+            text.push_str(" days of work in ");
+            text.push_str(&place_name);
+            text.push('.');
             if pay > 0 {
                 let mut inv = world.get_mut::<Inventory>(u).expect("unit");
                 crate::systems::overlord::mechanics::transfer::add(
@@ -139,7 +147,7 @@ pub fn pay_wages(world: &mut World) {
                     pay.min(u64::from(u32::MAX)) as u32,
                 );
             }
-            format!("Earned {text} for {worked} days of work in {place_name}.")
+            text
         };
         if let Some(mut e) = world.get_mut::<Events>(u) {
             e.push(day, note);
@@ -237,8 +245,14 @@ pub fn pay_upkeep(world: &mut World) {
     for m in mouths {
         let covered = m.owed * m.fed * u64::from(params.ration_percent) / (m.figures.max(1) * 100);
         if !m.eaten.is_empty() {
-            let list: Vec<String> = m.eaten.iter().map(|&(r, n)| catalog.items_text(r, n)).collect();
-            let text = format!("Ate {} as upkeep.", list.join(", "));
+            let mut text = String::from("Ate ");
+            for (k, &(r, n)) in m.eaten.iter().enumerate() {
+                if k > 0 {
+                    text.push_str(", ");
+                }
+                catalog.write_items_text(&mut text, r, n);
+            }
+            text.push_str(" as upkeep.");
             world.get_mut::<Events>(m.unit).expect("unit").push(clock.tick, text);
         }
         let bill =
@@ -252,13 +266,22 @@ pub fn pay_upkeep(world: &mut World) {
         }
     }
     // What is left: helpers of the same faction in the same place, faction funds.
-    let mut helpers: BTreeMap<(Entity, Entity), Vec<Entity>> = BTreeMap::new();
-    for (b, _) in &bills {
-        helpers.entry((b.faction, b.location)).or_default().push(b.unit);
+    // The bills of each faction and place, in report order: runs of `by_place`.
+    let mut by_place: Vec<usize> = (0..bills.len()).collect();
+    by_place.sort_by_key(|&j| (bills[j].0.faction, bills[j].0.location));
+    let mut helpers = vec![0..0; bills.len()];
+    let mut start = 0;
+    for run in by_place
+        .chunk_by(|&a, &b| (bills[a].0.faction, bills[a].0.location) == (bills[b].0.faction, bills[b].0.location))
+    {
+        for &j in run {
+            helpers[j] = start..start + run.len();
+        }
+        start += run.len();
     }
-    let owing: BTreeMap<Entity, u64> = bills.iter().map(|(b, paid)| (b.unit, b.due - *paid)).collect();
+    let owing: Vec<u64> = bills.iter().map(|(b, paid)| b.due - *paid).collect();
     let mut outcome = Vec::with_capacity(bills.len());
-    for (b, paid) in &bills {
+    for (i, (b, paid)) in bills.iter().enumerate() {
         let mut paid = *paid;
         let mut from = Vec::new();
         if paid > 0 && paid < b.due {
@@ -277,8 +300,9 @@ pub fn pay_upkeep(world: &mut World) {
             paid += own;
         }
         if paid < b.due {
-            for &h in &helpers[&(b.faction, b.location)] {
-                if h == b.unit || owing.get(&h).copied().unwrap_or(0) > 0 {
+            for &j in &by_place[helpers[i].clone()] {
+                let h = bills[j].0.unit;
+                if j == i || owing[j] > 0 {
                     continue;
                 }
                 let got = take_cash(world, h, money, b.due - paid);
@@ -304,16 +328,16 @@ pub fn pay_upkeep(world: &mut World) {
     let dissent = params.dissent_effect.as_deref().and_then(|t| catalog.effect(t));
     let mut deserters = Vec::new();
     for (u, due, paid, from) in outcome {
-        let amount = catalog.items_text(money, due);
-        let mut text = if due == 0 {
+        if due == 0 {
             continue;
-        } else if from.is_empty() {
-            format!("Paid {amount} of upkeep.")
-        } else {
-            format!("Paid {amount} of upkeep ({}).", from.join(", "))
-        };
+        }
+        let mut text = String::with_capacity(48);
         if paid < due {
-            text = format!("Could pay only {paid} of the {amount} of upkeep.");
+            text.push_str("Could pay only ");
+            text.push_str(itoa::Buffer::new().format(paid));
+            text.push_str(" of the ");
+            catalog.write_items_text(&mut text, money, due);
+            text.push_str(" of upkeep.");
             let disaffected = dissent.is_some_and(|d| world.get::<Effects>(u).is_some_and(|e| e.has(d)));
             if disaffected {
                 deserters.push(u);
@@ -321,6 +345,16 @@ pub fn pay_upkeep(world: &mut World) {
                 world.get_mut::<Effects>(u).expect("unit").set(d, params.dissent_days);
                 text.push_str(" The unit is disaffected.");
             }
+        } else {
+            // "Paid 12 coins [coin] of upkeep (5 from its own cash, 7 from …)."
+            text.push_str("Paid ");
+            catalog.write_items_text(&mut text, money, due);
+            text.push_str(" of upkeep");
+            for (k, f) in from.iter().enumerate() {
+                text.push_str(if k == 0 { " (" } else { ", " });
+                text.push_str(f);
+            }
+            text.push_str(if from.is_empty() { "." } else { ")." });
         }
         world.get_mut::<Events>(u).expect("unit").push(clock.tick, text);
     }

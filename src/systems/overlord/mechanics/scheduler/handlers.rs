@@ -243,7 +243,14 @@ pub fn label(world: &World, e: Entity) -> String {
         n = &world.resource::<Catalog>().rules.terrains[t.0.index()].name;
     }
     let id = world.get::<Id>(e).map(|i| i.0.as_str()).unwrap_or("");
-    format!("{n} [{id}]")
+    // Asked for every unit paid or fed at a month's end: without the formatting
+    // machinery.
+    let mut out = String::with_capacity(n.len() + id.len() + 3);
+    out.push_str(n);
+    out.push_str(" [");
+    out.push_str(id);
+    out.push(']');
+    out
 }
 
 /// What is left of `n` (figures, a day's gain) for a unit on guard: the rule set's
