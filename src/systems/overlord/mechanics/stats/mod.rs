@@ -146,6 +146,22 @@ pub struct StatInputs {
     at: Option<Ref<'static, At>>,
 }
 
+/// A unit's inputs and its statistics, brought up to date.
+type Refreshed = (StatInputs, Mut<'static, UnitStats>);
+
+/// The units whose statistics may be out of date when no place is enchanted: an
+/// input changed since the system last ran, or the unit has just been given its
+/// statistics (see [`refresh`]).
+type MayBeStale = Or<(
+    Changed<Race>,
+    Changed<Figures>,
+    Changed<Inventory>,
+    Changed<Skills>,
+    Changed<Effects>,
+    Changed<At>,
+    Added<UnitStats>,
+)>;
+
 /// Recomputes the statistics of units whose race, figures, items, skills or
 /// enchantments changed after their statistics were last computed, and adds
 /// statistics to units that have none. A unit under enchantments of its place or
@@ -161,7 +177,7 @@ pub fn refresh(
     tables: Res<CapacityTables>,
     ticks: bevy_ecs::system::SystemChangeTick,
     threads: Option<Res<ThreadCount>>,
-    mut units: Query<(StatInputs, Mut<UnitStats>)>,
+    mut units: ParamSet<(Query<Refreshed>, Query<Refreshed, MayBeStale>)>,
     places: Query<Ref<Effects>, Without<Unit>>,
     mut here: Query<&mut Occupants>,
 ) {
@@ -213,10 +229,17 @@ pub fn refresh(
             watched.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(at.location);
         }
     };
-    if threads.is_some_and(|t| t.0 > 1) && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 1) {
-        units.par_iter_mut().for_each(one);
+    let parallel = threads.is_some_and(|t| t.0 > 1) && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 1);
+    // A unit is stale only when an input changed after its statistics were
+    // computed; every run brings every unit up to date, so one whose inputs have
+    // not changed since this system last ran is not (and its place's
+    // enchantments count only where some place has or lost some).
+    if enchanted_places {
+        let mut q = units.p0();
+        if parallel { q.par_iter_mut().for_each(&one) } else { q.iter_mut().for_each(&one) }
     } else {
-        units.iter_mut().for_each(one);
+        let mut q = units.p1();
+        if parallel { q.par_iter_mut().for_each(&one) } else { q.iter_mut().for_each(&one) }
     }
     for place in watched.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
         if let Ok(mut o) = here.get_mut(place) {

@@ -112,3 +112,103 @@ fn statistics_are_recomputed_only_when_an_input_changes() {
     assert_ne!(tick(&e, u2), before2, "U2 was recomputed");
     assert_eq!(tick(&e, u3), before3, "U3 was left alone");
 }
+
+/// Statistics run by several schedules (each its own `refresh`, with its own idea
+/// of when it last ran) are always what `compute` makes of the unit as it stands,
+/// under its place's enchantments: over random changes of figures, items, skills,
+/// enchantments of units and places, and moves between runs, whether a run reads
+/// every unit (a place enchanted) or only those whose inputs changed since it last
+/// ran.
+#[test]
+fn every_run_of_any_schedule_leaves_every_unit_up_to_date() {
+    use crate::systems::overlord::world::components::{At, Holding};
+    use bevy_ecs::schedule::{Schedule, ScheduleLabel};
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    #[derive(ScheduleLabel, Debug, Clone, PartialEq, Eq, Hash)]
+    struct Run(u8);
+    const TWO: &str = r#"(id: "L2", name: "Field", terrain: "plai", population: 10)"#;
+    let text = WORLD.replace(
+        r#"(id: "L1", name: "Massada", terrain: "city", population: 1000)"#,
+        &format!(r#"(id: "L1", name: "Massada", terrain: "city", population: 1000), {TWO}"#),
+    );
+    for seed in 0..8u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut e = Engine::<Overlord>::new(overlord_rules(), scenario(&text), Threads::One).unwrap();
+        let world = e.world_mut();
+        let mut schedules: Vec<Schedule> = (0..3)
+            .map(|k| {
+                let mut s = Schedule::new(Run(k));
+                s.add_systems(refresh);
+                s
+            })
+            .collect();
+        let catalog = world.resource::<Catalog>().clone();
+        let dir = world.resource::<Directory>().clone();
+        let units = dir.units().to_vec();
+        let places = [dir.get(Kind::Location, "L1").unwrap(), dir.get(Kind::Location, "L2").unwrap()];
+        let items: Vec<_> = ["coin", "hrse", "houn", "swrd", "plat"].iter().filter_map(|t| catalog.item(t)).collect();
+        let skills: Vec<_> = ["obse", "scou", "cmbt", "stea"].iter().filter_map(|t| catalog.skill(t)).collect();
+        let effects: Vec<_> =
+            catalog.rules.enchantments.enchantments.iter().filter_map(|x| catalog.effect(&x.tag)).collect();
+        assert!(items.len() == 5 && skills.len() == 4 && effects.len() > 3);
+        for step in 0..120 {
+            for _ in 0..rng.random_range(0..4) {
+                let u = units[rng.random_range(0..units.len())];
+                match rng.random_range(0..6) {
+                    0 => world.get_mut::<Figures>(u).unwrap().0 = rng.random_range(1..40),
+                    1 => {
+                        let item = items[rng.random_range(0..items.len())];
+                        let count = rng.random_range(1..20);
+                        world.get_mut::<Inventory>(u).unwrap().0 =
+                            vec![Holding { item, count, equipped: rng.random_range(0..=count) }];
+                    }
+                    2 => {
+                        world.get_mut::<Skills>(u).unwrap().0 =
+                            vec![(skills[rng.random_range(0..skills.len())], rng.random_range(0..40_000))];
+                    }
+                    3 => {
+                        let fx = effects[rng.random_range(0..effects.len())];
+                        world.get_mut::<Effects>(u).unwrap().0 =
+                            if rng.random_bool(0.5) { vec![(fx, 3)] } else { vec![] };
+                    }
+                    4 => {
+                        let to = places[rng.random_range(0..2)];
+                        world.entity_mut(u).insert(At { location: to, structure: None });
+                    }
+                    _ => {
+                        // A place enchanted, or no longer.
+                        let p = places[rng.random_range(0..2)];
+                        let fx = effects[rng.random_range(0..effects.len())];
+                        world.get_mut::<Effects>(p).unwrap().0 =
+                            if rng.random_bool(0.3) { vec![(fx, 3)] } else { vec![] };
+                    }
+                }
+            }
+            schedules[rng.random_range(0..3)].run(world);
+            let tables = world.resource::<CapacityTables>();
+            for &u in &units {
+                let r = world.entity(u);
+                let mut all = r.get::<Effects>().unwrap().clone();
+                let at = r.get::<At>().unwrap().location;
+                all.0.extend_from_slice(&world.get::<Effects>(at).unwrap().0);
+                let want = compute(
+                    &catalog,
+                    tables,
+                    r.get::<Race>().unwrap().0,
+                    r.get::<Figures>().unwrap().0,
+                    r.get::<Inventory>().unwrap(),
+                    r.get::<Skills>().unwrap(),
+                    &all,
+                );
+                let got = r.get::<UnitStats>().unwrap();
+                assert_eq!(
+                    (&got.stats, &got.capacity, got.weight_milli),
+                    (&want.stats, &want.capacity, want.weight_milli),
+                    "seed {seed}, step {step}"
+                );
+            }
+        }
+    }
+}
