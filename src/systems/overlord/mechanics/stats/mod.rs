@@ -149,7 +149,7 @@ pub struct StatInputs {
 /// A unit's inputs and its statistics, brought up to date.
 type Refreshed = (StatInputs, Mut<'static, UnitStats>);
 
-/// The units whose statistics may be out of date when no place is enchanted: an
+/// The units whose statistics may be out of date, places' enchantments aside: an
 /// input changed since the system last ran, or the unit has just been given its
 /// statistics (see [`refresh`]).
 type MayBeStale = Or<(
@@ -178,12 +178,15 @@ pub fn refresh(
     ticks: bevy_ecs::system::SystemChangeTick,
     threads: Option<Res<ThreadCount>>,
     mut units: ParamSet<(Query<Refreshed>, Query<Refreshed, MayBeStale>)>,
-    places: Query<Ref<Effects>, Without<Unit>>,
+    places: Query<(Entity, Ref<Effects>), Without<Unit>>,
     mut here: Query<&mut Occupants>,
 ) {
     let now = ticks.this_run();
-    // Most worlds have no enchanted place: then no unit looks its place up.
-    let enchanted_places = places.iter().any(|fx| !fx.0.is_empty() || fx.is_changed());
+    // The places (and structures) under enchantments, or whose enchantments
+    // changed since this system last ran: only their units look their places up.
+    let enchanted: Vec<Entity> =
+        places.iter().filter(|(_, fx)| !fx.0.is_empty() || fx.is_changed()).map(|(p, _)| p).collect();
+    let enchanted_places = !enchanted.is_empty();
     // The places where a unit's observation changed (in any order: each is counted
     // as a change there).
     let watched = std::sync::Mutex::new(Vec::new());
@@ -201,7 +204,7 @@ pub fn refresh(
         if let Some(at) = x.at.as_ref().filter(|_| enchanted_places || s.placed) {
             let mut moved = at.last_changed().is_newer_than(since, now);
             for (slot, p) in around.iter_mut().zip([Some(at.location), at.structure]) {
-                let Some(fx) = p.and_then(|p| places.get(p).ok()) else { continue };
+                let Some((_, fx)) = p.and_then(|p| places.get(p).ok()) else { continue };
                 moved |= fx.last_changed().is_newer_than(since, now);
                 *slot = Some(fx.into_inner()).filter(|fx| !fx.0.is_empty());
             }
@@ -232,14 +235,19 @@ pub fn refresh(
     let parallel = threads.is_some_and(|t| t.0 > 1) && ComputeTaskPool::try_get().is_some_and(|p| p.thread_num() > 1);
     // A unit is stale only when an input changed after its statistics were
     // computed; every run brings every unit up to date, so one whose inputs have
-    // not changed since this system last ran is not (and its place's
-    // enchantments count only where some place has or lost some).
-    if enchanted_places {
-        let mut q = units.p0();
-        if parallel { q.par_iter_mut().for_each(&one) } else { q.iter_mut().for_each(&one) }
-    } else {
+    // not changed since this system last ran is not, unless it stands where
+    // enchantments are or changed.
+    {
         let mut q = units.p1();
         if parallel { q.par_iter_mut().for_each(&one) } else { q.iter_mut().for_each(&one) }
+    }
+    let mut q = units.p0();
+    for &p in &enchanted {
+        for &u in here.get(p).map_or(&[][..], |o| o.get()) {
+            if let Ok(item) = q.get_mut(u) {
+                one(item);
+            }
+        }
     }
     for place in watched.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
         if let Ok(mut o) = here.get_mut(place) {
