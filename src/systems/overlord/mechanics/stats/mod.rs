@@ -180,6 +180,7 @@ pub fn refresh(
     mut units: ParamSet<(Query<Refreshed>, Query<Refreshed, MayBeStale>)>,
     places: Query<(Entity, Ref<Effects>), Without<Unit>>,
     mut here: Query<&mut Occupants>,
+    mut ran: Local<bool>,
 ) {
     let now = ticks.this_run();
     // The places (and structures) under enchantments, or whose enchantments
@@ -241,8 +242,10 @@ pub fn refresh(
         let mut q = units.p1();
         if parallel { q.par_iter_mut().for_each(&one) } else { q.iter_mut().for_each(&one) }
     }
+    // On a first run every unit counts as changed, so the pass above read them all.
+    let first = !std::mem::replace(&mut *ran, true);
     let mut q = units.p0();
-    for &p in &enchanted {
+    for &p in enchanted.iter().filter(|_| !first) {
         for &u in here.get(p).map_or(&[][..], |o| o.get()) {
             if let Ok(item) = q.get_mut(u) {
                 one(item);
