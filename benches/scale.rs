@@ -25,7 +25,7 @@
 //! when 1M took 35–39 s whole and ×100 0.98–1.27 s, the binary before the same.
 //! That evening: alpha ×100 7.83 G instructions, 0.80–0.92 s (the binary before
 //! 0.80–1.03 s); 1M 38.2 s against 41.7 s, 2,438–2,450 MiB, on a slow hour.
-//! Later: alpha ×100 7.75 G instructions, 0.90–1.01 s (before 0.95–1.02 s); 1M
+//! Later: alpha ×100 7.75 G instructions, 0.75–0.83 s (before 0.76–0.85 s); 1M
 //! 30.2 s against 32.4 s, 2,308 MiB, on a slow hour.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
