@@ -10,6 +10,7 @@
 
 pub mod bin;
 pub mod intern;
+pub(crate) mod jsonwrite;
 pub mod ronpos;
 pub mod ronread;
 pub(crate) mod ronwrite;

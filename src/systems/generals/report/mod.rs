@@ -551,7 +551,8 @@ impl crate::core::system::ReportWriter for Writer<'_> {
         let render = |&i: &usize| {
             let r = build(self.world, &self.survey, i);
             let dir = std::path::Path::new("reports");
-            let mut json = serde_json::to_vec(&r).expect("reports always serialise");
+            let mut json = Vec::new();
+            crate::core::data::jsonwrite::to_vec_in(&mut json, &r).expect("reports always serialise");
             json.push(b'\n');
             [
                 (dir.join(format!("{}.txt", r.player.id)), text::render(&r).into_bytes()),

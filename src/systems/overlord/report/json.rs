@@ -6,13 +6,13 @@
 
 use super::model::FactionReport;
 
-/// Renders a report as compact JSON, ending with a newline. Maps are sorted by key,
-/// lists are in report order, so equal reports give equal bytes.
-pub fn render(r: &FactionReport) -> String {
+/// Renders a report as compact JSON (UTF-8), ending with a newline. Maps are
+/// sorted by key, lists are in report order, so equal reports give equal bytes.
+pub fn render(r: &FactionReport) -> Vec<u8> {
     // About 900 bytes per unit record and 400 per location: one allocation in most cases.
     let guess = 1024 + 900 * r.units.len() + 400 * r.locations.len();
     let mut out = Vec::with_capacity(guess);
-    serde_json::to_writer(&mut out, r).expect("report models always serialise");
+    crate::core::data::jsonwrite::to_vec_in(&mut out, r).expect("report models always serialise");
     out.push(b'\n');
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    out
 }

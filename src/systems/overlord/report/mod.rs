@@ -77,7 +77,7 @@ fn render(
     let orders = text::template(r);
     [
         (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
-        (dir.join(format!("{}.json", r.faction.id)), json::render(r).into_bytes()),
+        (dir.join(format!("{}.json", r.faction.id)), json::render(r)),
         (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
     ]
 }
