@@ -63,23 +63,7 @@ impl Default for KeySlot {
     }
 }
 
-/// The writer gave up; `serde_json` writes the value.
-#[derive(Debug)]
-struct GiveUp;
-
-impl std::fmt::Display for GiveUp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not handled by the fast JSON writer")
-    }
-}
-
-impl std::error::Error for GiveUp {}
-
-impl ser::Error for GiveUp {
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        GiveUp
-    }
-}
+use super::GiveUp;
 
 type Result<T = ()> = std::result::Result<T, GiveUp>;
 
@@ -115,7 +99,7 @@ fn word_at(b: &[u8], at: usize) -> u64 {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-impl Writer<'_> {
+impl<'o> Writer<'o> {
     /// A string in quotes, escaped as `serde_json` escapes it. The bytes are
     /// tested and copied eight at a time (the last eight overlapping the word
     /// before), so that no copy of a length known only when running is made.
@@ -224,6 +208,16 @@ impl Writer<'_> {
         self.string(variant);
         self.out.push(b':');
     }
+
+    /// A compound opened with `open` (in `{"variant":` when of a variant), to be
+    /// closed with `close`.
+    fn open<'a>(&'a mut self, variant: Option<&str>, open: u8, close: &'static [u8]) -> Compound<'a, 'o> {
+        if let Some(v) = variant {
+            self.open_variant(v);
+        }
+        self.out.push(open);
+        Compound { w: self, first: true, close }
+    }
 }
 
 /// A sequence, map, struct or tuple being written; `close` is what ends it
@@ -260,6 +254,21 @@ impl Compound<'_, '_> {
     }
 }
 
+/// A serializer's methods for every integer type, each `$how(self, value)`.
+macro_rules! integers {
+    (|$s:ident, $v:ident| $how:expr) => {
+        integers!(@ |$s, $v| $how; serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
+            serialize_i64: i64, serialize_i128: i128, serialize_u8: u8, serialize_u16: u16,
+            serialize_u32: u32, serialize_u64: u64, serialize_u128: u128);
+    };
+    (@ |$s:ident, $v:ident| $how:expr; $($method:ident: $t:ty),*) => {$(
+        fn $method(self, $v: $t) -> Result {
+            let $s = self;
+            $how
+        }
+    )*};
+}
+
 impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
     type Ok = ();
     type Error = GiveUp;
@@ -275,46 +284,10 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         self.out.extend_from_slice(if v { b"true" } else { b"false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result {
-        self.int(v);
+    integers!(|w, v| {
+        w.int(v);
         Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result {
-        self.int(v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result {
-        self.int(v);
-        Ok(())
-    }
+    });
     /// Floats are left to `serde_json` (no report holds one).
     fn serialize_f32(self, _: f32) -> Result {
         Err(GiveUp)
@@ -378,8 +351,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         Ok(())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a, 'o>> {
-        self.out.push(b'[');
-        Ok(Compound { w: self, first: true, close: b"]" })
+        Ok(self.open(None, b'[', b"]"))
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, 'o>> {
         self.serialize_seq(Some(len))
@@ -394,20 +366,16 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a, 'o>> {
-        self.open_variant(variant);
-        self.out.push(b'[');
-        Ok(Compound { w: self, first: true, close: b"]}" })
+        Ok(self.open(Some(variant), b'[', b"]}"))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a, 'o>> {
-        self.out.push(b'{');
-        Ok(Compound { w: self, first: true, close: b"}" })
+        Ok(self.open(None, b'{', b"}"))
     }
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a, 'o>> {
         if name.starts_with('$') {
             return Err(GiveUp);
         }
-        self.out.push(b'{');
-        Ok(Compound { w: self, first: true, close: b"}" })
+        Ok(self.open(None, b'{', b"}"))
     }
     fn serialize_struct_variant(
         self,
@@ -416,54 +384,34 @@ impl<'a, 'o> ser::Serializer for &'a mut Writer<'o> {
         variant: &'static str,
         _: usize,
     ) -> Result<Compound<'a, 'o>> {
-        self.open_variant(variant);
-        self.out.push(b'{');
-        Ok(Compound { w: self, first: true, close: b"}}" })
+        Ok(self.open(Some(variant), b'{', b"}}"))
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
+/// The parts of a compound but a map's: each element, tuple field or struct
+/// field after a comma, and the close.
+macro_rules! parts {
+    ($($trait:ident :: $method:ident ($($key:ident: $k:ty)?) => $how:ident;)*) => {$(
+        impl ser::$trait for Compound<'_, '_> {
+            type Ok = ();
+            type Error = GiveUp;
+            fn $method<T: ?Sized + Serialize>(&mut self, $($key: $k,)? value: &T) -> Result {
+                self.$how($($key,)? value)
+            }
+            fn end(self) -> Result {
+                Compound::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
-        self.element(value)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
+parts! {
+    SerializeSeq::serialize_element() => element;
+    SerializeTuple::serialize_element() => element;
+    SerializeTupleStruct::serialize_field() => element;
+    SerializeTupleVariant::serialize_field() => element;
+    SerializeStruct::serialize_field(key: &'static str) => field;
+    SerializeStructVariant::serialize_field(key: &'static str) => field;
 }
 
 impl ser::SerializeMap for Compound<'_, '_> {
@@ -476,28 +424,6 @@ impl ser::SerializeMap for Compound<'_, '_> {
     fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result {
         self.w.out.push(b':');
         value.serialize(&mut *self.w)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
-    }
-    fn end(self) -> Result {
-        Compound::end(self)
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_, '_> {
-    type Ok = ();
-    type Error = GiveUp;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
-        self.field(key, value)
     }
     fn end(self) -> Result {
         Compound::end(self)
@@ -549,36 +475,7 @@ impl ser::Serializer for Key<'_, '_> {
         }
         value.serialize(self)
     }
-    fn serialize_i8(self, v: i8) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_i16(self, v: i16) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_i32(self, v: i32) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_i64(self, v: i64) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_i128(self, v: i128) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_u8(self, v: u8) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_u16(self, v: u16) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_u32(self, v: u32) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_u64(self, v: u64) -> Result {
-        self.quoted_int(v)
-    }
-    fn serialize_u128(self, v: u128) -> Result {
-        self.quoted_int(v)
-    }
+    integers!(|k, v| k.quoted_int(v));
     fn serialize_bool(self, _: bool) -> Result {
         Err(GiveUp)
     }

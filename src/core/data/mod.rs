@@ -32,6 +32,25 @@ use std::path::{Path, PathBuf};
 /// order of no meaning: where order matters, use a `BTreeMap` or a `Vec`.
 pub type FastMap<K, V> = std::collections::HashMap<K, V, bevy_platform::hash::FixedHasher>;
 
+/// A fast writer ([`ronwrite`], [`jsonwrite`]) met what it leaves to the crate
+/// whose output it copies; the caller lets that crate write the value.
+#[derive(Debug)]
+pub(crate) struct GiveUp;
+
+impl std::fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("left to the writer this one copies")
+    }
+}
+
+impl std::error::Error for GiveUp {}
+
+impl serde::ser::Error for GiveUp {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        GiveUp
+    }
+}
+
 /// An identifier of a record in a rule set or a scenario (`"swrd"`, `"L12"`).
 pub type Tag = String;
 

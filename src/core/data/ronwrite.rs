@@ -40,23 +40,7 @@ struct Writer {
     is_empty: Option<bool>,
 }
 
-/// The writer gave up; the caller uses `ron`.
-#[derive(Debug)]
-struct GiveUp;
-
-impl std::fmt::Display for GiveUp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not handled by the fast RON writer")
-    }
-}
-
-impl std::error::Error for GiveUp {}
-
-impl ser::Error for GiveUp {
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        GiveUp
-    }
-}
+use super::GiveUp;
 
 type Result<T = ()> = std::result::Result<T, GiveUp>;
 
