@@ -27,8 +27,8 @@ pub fn to_vec_in<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_j
 /// leaves `out` as it was and says no.
 fn fast<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> bool {
     let start = out.len();
-    let mut keys = vec![KeySlot::default(); KEY_SLOTS];
-    let done = value.serialize(&mut Writer { out: &mut *out, keys: &mut keys }).is_ok();
+    let mut names = Names::new();
+    let done = value.serialize(&mut Writer { out: &mut *out, names: &mut names }).is_ok();
     if !done {
         out.truncate(start);
     }
@@ -37,51 +37,20 @@ fn fast<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> bool {
 
 struct Writer<'o> {
     out: &'o mut Vec<u8>,
-    /// Struct field names as written (`,"name":`), by where the name lies in the
-    /// program: the derives pass the same `&'static str` for a field each time.
-    keys: &'o mut [KeySlot],
-}
-
-/// Slots of the field names' cache (a slot holds the last name that fell in it).
-const KEY_SLOTS: usize = 1024;
-/// Bytes copied for a field name from its slot, whatever its length: a copy of a
-/// fixed length needs no call. Longer names are written each time.
-const KEY_COPY: usize = 32;
-
-/// A field name as written: `,"name":` at the start of `bytes`, `len` bytes.
-#[derive(Clone)]
-struct KeySlot {
-    at: usize,
-    name_len: usize,
-    len: usize,
-    bytes: [u8; KEY_COPY + 1],
-}
-
-impl Default for KeySlot {
-    fn default() -> Self {
-        KeySlot { at: 0, name_len: 0, len: 0, bytes: [0; KEY_COPY + 1] }
-    }
+    /// Struct field names as written: `,"name":`.
+    names: &'o mut Names,
 }
 
 use super::GiveUp;
+use super::words::{Names, has_below, has_byte, push_plain};
 
 type Result<T = ()> = std::result::Result<T, GiveUp>;
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Whether a byte of the word `w` is zero (exact as a yes or no).
-#[inline]
-fn has_zero(w: u64) -> bool {
-    w.wrapping_sub(ONES) & !w & HIGHS != 0
-}
-
 /// Whether a byte of the word `w` is one JSON escapes: a control character, a
-/// quote or a backslash (exact as a yes or no).
+/// quote or a backslash.
 #[inline]
 fn word_to_escape(w: u64) -> bool {
-    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0;
-    control || has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\')))
+    has_below(w, 0x20) || has_byte(w, b'"') || has_byte(w, b'\\')
 }
 
 #[inline]
@@ -89,89 +58,12 @@ fn byte_to_escape(c: u8) -> bool {
     c < 0x20 || c == b'"' || c == b'\\'
 }
 
-/// The eight bytes of `b` from `at`, as a word.
-#[inline]
-fn word_at(b: &[u8], at: usize) -> u64 {
-    let mut w = [0; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 impl<'o> Writer<'o> {
-    /// A string in quotes, escaped as `serde_json` escapes it. The bytes are
-    /// tested and copied eight at a time (the last eight overlapping the word
-    /// before), so that no copy of a length known only when running is made.
     #[inline]
     fn string(&mut self, s: &str) {
-        let b = s.as_bytes();
-        let n = b.len();
-        self.out.reserve(n + 9);
-        self.out.push(b'"');
-        let start = self.out.len();
-        if n >= 8 {
-            let mut at = 0;
-            while at + 8 <= n {
-                let w = word_at(b, at);
-                if word_to_escape(w) {
-                    return self.escaped(b, start);
-                }
-                self.out.extend_from_slice(&w.to_le_bytes());
-                at += 8;
-            }
-            if at < n {
-                let w = word_at(b, n - 8);
-                if word_to_escape(w) {
-                    return self.escaped(b, start);
-                }
-                self.out.truncate(start + n - 8);
-                self.out.extend_from_slice(&w.to_le_bytes());
-            }
-        } else {
-            for &c in b {
-                if byte_to_escape(c) {
-                    return self.escaped(b, start);
-                }
-                self.out.push(c);
-            }
-        }
-        self.out.push(b'"');
-    }
-
-    /// The rest of [`Writer::string`] when `b` holds a byte to escape: the
-    /// string is written again from `start`, its closing quote too.
-    #[cold]
-    fn escaped(&mut self, b: &[u8], start: usize) {
-        self.out.truncate(start);
-        for &c in b {
-            let short = match c {
-                b'"' => b'"',
-                b'\\' => b'\\',
-                0x08 => b'b',
-                0x0c => b'f',
-                b'\n' => b'n',
-                b'\r' => b'r',
-                b'\t' => b't',
-                0..0x20 => {
-                    self.out.extend_from_slice(&[
-                        b'\\',
-                        b'u',
-                        b'0',
-                        b'0',
-                        HEX[usize::from(c >> 4)],
-                        HEX[usize::from(c & 15)],
-                    ]);
-                    continue;
-                }
-                _ => {
-                    self.out.push(c);
-                    continue;
-                }
-            };
-            self.out.extend_from_slice(&[b'\\', short]);
-        }
-        self.out.push(b'"');
+        string(self.out, s);
     }
 
     #[inline]
@@ -182,24 +74,12 @@ impl<'o> Writer<'o> {
     /// A struct's field name and its colon, after a comma unless it is the `first`.
     #[inline]
     fn key(&mut self, name: &'static str, first: bool) {
-        let at = name.as_ptr() as usize;
-        let slot = &mut self.keys[(at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) % KEY_SLOTS];
-        if slot.at != at || slot.name_len != name.len() {
-            let mut written = Vec::with_capacity(name.len() + 12);
-            written.push(b',');
-            Writer { out: &mut written, keys: &mut [] }.string(name);
-            written.push(b':');
-            if written.len() > KEY_COPY {
-                self.out.extend_from_slice(&written[usize::from(first)..]);
-                return;
-            }
-            slot.bytes[..written.len()].copy_from_slice(&written);
-            (slot.at, slot.name_len, slot.len) = (at, name.len(), written.len());
-        }
-        let skip = usize::from(first);
-        let end = self.out.len() + slot.len - skip;
-        self.out.extend_from_slice(&slot.bytes[skip..skip + KEY_COPY]);
-        self.out.truncate(end);
+        self.names.push(self.out, name, (usize::from(first), 0), |name, form| {
+            form.push(b',');
+            string(form, name);
+            form.push(b':');
+            true
+        });
     }
 
     /// `{"variant":`, which a variant with data opens with.
@@ -217,6 +97,44 @@ impl<'o> Writer<'o> {
         }
         self.out.push(open);
         Compound { w: self, first: true, close }
+    }
+}
+
+/// A string in quotes, escaped as `serde_json` escapes it. The bytes are
+/// tested and copied eight at a time (the last eight overlapping the word
+/// before), so that no copy of a length known only when running is made.
+#[inline]
+fn string(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    out.push(b'"');
+    if !push_plain(out, b, |w| !word_to_escape(w), |c| !byte_to_escape(c)) {
+        escaped(out, b);
+    }
+    out.push(b'"');
+}
+
+/// The bytes of a string that holds a byte to escape.
+#[cold]
+fn escaped(out: &mut Vec<u8>, b: &[u8]) {
+    for &c in b {
+        let short = match c {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            0x08 => b'b',
+            0x0c => b'f',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0..0x20 => {
+                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(c >> 4)], HEX[usize::from(c & 15)]]);
+                continue;
+            }
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        out.extend_from_slice(&[b'\\', short]);
     }
 }
 

@@ -19,6 +19,7 @@ mod shapes;
 pub mod stances;
 pub mod tables;
 pub mod validate;
+mod words;
 
 use crate::core::diag::Diagnostic;
 use serde::de::DeserializeOwned;
@@ -113,12 +114,12 @@ pub fn ron_list_file<T: Serialize>(items: &[T], depth: usize) -> std::io::Result
     let per_item = (bytes + 2 * lines + 2 * taken) / taken.max(1);
     let total = per_item.saturating_mul(items.len());
     let guess = total.saturating_add(total / 8).saturating_add(64);
-    let mut text = match ronwrite::to_string_pretty_in(String::with_capacity(guess), items, depth) {
+    let mut text = match ronwrite::to_vec_pretty_in(Vec::with_capacity(guess), items, depth) {
         Some(t) => t,
-        None => to_ron(items, depth).map_err(std::io::Error::other)?,
+        None => to_ron(items, depth).map_err(std::io::Error::other)?.into_bytes(),
     };
-    text.push('\n');
-    Ok(text.into_bytes())
+    text.push(b'\n');
+    Ok(text)
 }
 
 /// A part of a list's file, as [`ron_list_file`] writes the whole: `items` are the

@@ -11,6 +11,7 @@
 //! `ron` itself, so the output is `ron`'s in every case. The tests compare both on
 //! the bundled data and on a value that exercises every serde shape.
 
+use super::words::{Names, has_below, has_byte, has_from_127, push_fixed, push_plain};
 use serde::Serialize;
 use serde::ser;
 use std::fmt::Write as _;
@@ -25,15 +26,59 @@ pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T, depth: usize) -> Optio
 /// As [`to_string_pretty`], written after what `out` holds (an empty string with
 /// room for the text saves growing it).
 pub fn to_string_pretty_in<T: Serialize + ?Sized>(out: String, value: &T, depth: usize) -> Option<String> {
-    let mut w = Writer { out, depth_limit: depth, indent: 0, is_empty: None };
+    String::from_utf8(to_vec_pretty_in(out.into_bytes(), value, depth)?).ok()
+}
+
+/// As [`to_string_pretty_in`], the text as its UTF-8 bytes.
+pub fn to_vec_pretty_in<T: Serialize + ?Sized>(out: Vec<u8>, value: &T, depth: usize) -> Option<Vec<u8>> {
+    let mut w = Writer { out: Out(out), depth_limit: depth, indent: 0, is_empty: None, names: Names::new() };
     value.serialize(&mut w).ok()?;
-    Some(w.out)
+    Some(w.out.0)
 }
 
 const INDENTOR: &str = "  ";
 
+/// A comma, a new line and indentation, of which a separator copies what it
+/// needs with one copy of a fixed length.
+const SEPARATOR: &[u8; 2 + INDENT_COPY] = &{
+    let mut b = [b' '; 2 + INDENT_COPY];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
+/// Indentation deeper than this is written a level at a time.
+const INDENT_COPY: usize = 64;
+
+/// The text written so far: every piece pushed is text, kept as UTF-8 bytes so
+/// that pieces can be copied a word at a time.
+struct Out(Vec<u8>);
+
+impl Out {
+    #[inline]
+    fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+}
+
+impl std::fmt::Write for Out {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
 struct Writer {
-    out: String,
+    out: Out,
+    /// Field and variant names found plain, as a field is written: `name: `.
+    names: Names,
     depth_limit: usize,
     indent: usize,
     /// Whether the collection being opened is empty, as `ron` tracks it.
@@ -58,6 +103,19 @@ impl Writer {
 
     fn write_indent(&mut self) {
         if self.within() {
+            self.indentation(2);
+        }
+    }
+
+    /// `SEPARATOR` from `skip` (2: none of its comma and new line) and the
+    /// indentation of this level.
+    #[inline]
+    fn indentation(&mut self, skip: usize) {
+        let spaces = INDENTOR.len() * self.indent;
+        if 2 + spaces <= INDENT_COPY {
+            push_fixed::<INDENT_COPY>(&mut self.out.0, SEPARATOR, skip, 2 + spaces);
+        } else {
+            self.out.0.extend_from_slice(&SEPARATOR[skip..2]);
             for _ in 0..self.indent {
                 self.out.push_str(INDENTOR);
             }
@@ -78,11 +136,12 @@ impl Writer {
     fn separate(&mut self, first: &mut bool) {
         if *first {
             *first = false;
+            self.write_indent();
+        } else if self.within() {
+            self.indentation(0);
         } else {
-            self.out.push(',');
-            self.out.push(if self.within() { '\n' } else { ' ' });
+            self.out.push_str(", ");
         }
-        self.write_indent();
     }
 
     /// After the last element of a sequence, map or struct.
@@ -96,32 +155,23 @@ impl Writer {
 
     /// A field or variant name; names that `ron` would write as `r#name` are left
     /// to `ron`.
-    fn identifier(&mut self, name: &str) -> Result {
-        let b = name.as_bytes();
-        let plain = !b.is_empty()
-            && (b[0].is_ascii_alphabetic() || b[0] == b'_')
-            && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
-            && !["true", "false", "Some", "None", "inf", "inff32", "inff64", "NaN", "NaNf32", "NaNf64"].contains(&name);
-        if !plain {
-            return Err(GiveUp);
-        }
-        self.out.push_str(name);
-        Ok(())
+    fn identifier(&mut self, name: &'static str) -> Result {
+        self.name(name, false)
     }
 
-    fn uint(&mut self, mut v: u64) {
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        // Digits are ASCII.
-        self.out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    /// A name, followed by `: ` when it is a `field`'s.
+    #[inline]
+    fn name(&mut self, name: &'static str, field: bool) -> Result {
+        let made = self.names.push(&mut self.out.0, name, (0, if field { 0 } else { 2 }), |name, form| {
+            form.extend_from_slice(name.as_bytes());
+            form.extend_from_slice(b": ");
+            plain_name(name)
+        });
+        if made { Ok(()) } else { Err(GiveUp) }
+    }
+
+    fn uint(&mut self, v: u64) {
+        self.out.0.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
     }
 
     fn sint(&mut self, v: i64) {
@@ -133,6 +183,10 @@ impl Writer {
 
     fn string(&mut self, v: &str) {
         self.out.push('"');
+        if push_plain(&mut self.out.0, v.as_bytes(), plain_word, plain_byte) {
+            self.out.push('"');
+            return;
+        }
         let mut plain_from = 0;
         for (i, c) in v.char_indices() {
             let plain = matches!(c, ' '..='~') && c != '"' && c != '\'' && c != '\\';
@@ -148,6 +202,27 @@ impl Writer {
         self.out.push_str(&v[plain_from..]);
         self.out.push('"');
     }
+}
+
+/// Whether `ron` writes `name` as it is, not as `r#name`.
+fn plain_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        && !["true", "false", "Some", "None", "inf", "inff32", "inff64", "NaN", "NaNf32", "NaNf64"].contains(&name)
+}
+
+/// Whether `ron` writes each byte of the word `w` in a string as it is: printable
+/// ASCII but quotes and backslashes.
+#[inline]
+fn plain_word(w: u64) -> bool {
+    !(has_below(w, b' ') || has_from_127(w) || has_byte(w, b'"') || has_byte(w, b'\'') || has_byte(w, b'\\'))
+}
+
+#[inline]
+fn plain_byte(c: u8) -> bool {
+    matches!(c, b' '..=b'~') && c != b'"' && c != b'\'' && c != b'\\'
 }
 
 /// A sequence, map, struct or tuple being written.
@@ -365,8 +440,7 @@ impl Compound<'_> {
 
     fn struct_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result {
         self.w.separate(&mut self.first);
-        self.w.identifier(key)?;
-        self.w.out.push_str(": ");
+        self.w.name(key, true)?;
         value.serialize(&mut *self.w)
     }
 }
@@ -476,6 +550,9 @@ mod tests {
         assert_eq!(to_string_pretty(&list, 2).unwrap(), by_ron(&list, 2));
         let empty: Vec<u8> = Vec::new();
         assert_eq!(to_string_pretty(&empty, 2).unwrap(), by_ron(&empty, 2));
+        // Deeper than a separator's one copy of indentation reaches.
+        let deep = sample(40);
+        assert_eq!(to_string_pretty(&deep, 100).unwrap(), by_ron(&deep, 100));
     }
 
     #[test]

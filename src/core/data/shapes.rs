@@ -37,6 +37,8 @@ pub struct Deep<X> {
     empty: Empty,
     unit: (),
     flags: (bool, bool),
+    /// A name longer than the fast writers keep in a slot.
+    a_field_whose_name_is_longer_than_the_writers_keep: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     skipped: Option<u8>,
     extra: X,
@@ -65,6 +67,7 @@ pub fn sample<X: Clone>(levels: u32, extra: X) -> Deep<X> {
         empty: Empty {},
         unit: (),
         flags: (true, false),
+        a_field_whose_name_is_longer_than_the_writers_keep: 1,
         skipped: None,
         extra,
     }
