@@ -12,6 +12,7 @@
 //! not a value of the type (cut short, damaged, an unknown field, a type that asks
 //! for `deserialize_any`) give an [`Error`], never a panic.
 
+use super::FastMap;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
 use serde::ser::{self, Serialize};
 
@@ -47,9 +48,7 @@ fn fail<T>(what: &str) -> Result<T> {
 
 /// `value` in the binary form.
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut names = Names::default();
-    names.next_value();
-    let mut w = Writer { out: Vec::new(), names: &mut names };
+    let mut w = Writer { out: Vec::new(), names: FastMap::default() };
     value.serialize(&mut w)?;
     Ok(w.out)
 }
@@ -57,14 +56,7 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// `value` in the binary form, written at the end of `out` (as [`to_bytes`]
 /// writes it: the value read back needs only its own bytes).
 pub fn to_end_of<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
-    to_end_of_with(value, out, &mut Names::default())
-}
-
-/// As [`to_end_of`], with the table of names of the values written before:
-/// writing many small values, one table saves making one for each.
-pub fn to_end_of_with<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>, names: &mut Names) -> Result<()> {
-    names.next_value();
-    let mut w = Writer { out: std::mem::take(out), names };
+    let mut w = Writer { out: std::mem::take(out), names: FastMap::default() };
     let start = w.out.len();
     let done = value.serialize(&mut w);
     *out = w.out;
@@ -88,55 +80,16 @@ pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 /// stack.
 const MAX_DEPTH: usize = 200;
 
-/// Names written (struct fields, variants) in the value being written, with
-/// their numbers, by where the name lies in the program: the derives pass the
-/// same `&'static str` for a field each time, so no name is hashed or compared
-/// byte by byte. A table of slots, each holding the last name that fell in it,
-/// stamped with the value it was written in: a name whose slot another took,
-/// or one name at two places, is written in full again, under a new number,
-/// and read back right.
-pub struct Names {
-    slots: Vec<NameSlot>,
-    /// The value being written (slots of other values count as empty).
-    value: u32,
-    /// Names written in full in this value.
-    count: u32,
-}
-
-#[derive(Clone, Copy, Default)]
-struct NameSlot {
-    at: usize,
-    len: usize,
-    value: u32,
-    number: u32,
-}
-
-const NAME_SLOTS: usize = 1024;
-
-impl Default for Names {
-    fn default() -> Self {
-        Names { slots: vec![NameSlot::default(); NAME_SLOTS], value: 0, count: 0 }
-    }
-}
-
-impl Names {
-    /// Starts a value: every name is new in it.
-    fn next_value(&mut self) {
-        self.value = self.value.wrapping_add(1);
-        if self.value == 0 {
-            self.slots.fill(NameSlot::default());
-            self.value = 1;
-        }
-        self.count = 0;
-    }
-}
-
-struct Writer<'n> {
+struct Writer {
     out: Vec<u8>,
-    names: &'n mut Names,
+    /// Names written so far (struct fields, variants), with their numbers, by
+    /// where the name lies in the program: the derives pass the same `&'static str`
+    /// for a field each time, so no name is hashed or compared byte by byte. One
+    /// name at two addresses is written in full twice and read back right.
+    names: FastMap<(usize, usize), u32>,
 }
 
-impl Writer<'_> {
+impl Writer {
     fn varint(&mut self, mut v: u64) {
         while v >= 0x80 {
             self.out.push((v as u8) | 0x80);
@@ -149,33 +102,30 @@ impl Writer<'_> {
     }
     fn bytes(&mut self, b: &[u8]) {
         self.varint(b.len() as u64);
-        super::words::push_plain(&mut self.out, b, |_| true, |_| true);
+        self.out.extend_from_slice(b);
     }
     /// A name: 0 and the name the first time, its number + 1 after.
-    #[inline]
     fn name(&mut self, name: &'static str) {
-        let (at, len) = (name.as_ptr() as usize, name.len());
-        let names = &mut *self.names;
-        let slot = &mut names.slots[(at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) % NAME_SLOTS];
-        if slot.at == at && slot.len == len && slot.value == names.value {
-            let n = slot.number;
-            self.varint(u64::from(n) + 1);
-            return;
+        let key = (name.as_ptr() as usize, name.len());
+        match self.names.get(&key) {
+            Some(&n) => self.varint(u64::from(n) + 1),
+            None => {
+                let n = self.names.len() as u32;
+                self.names.insert(key, n);
+                self.varint(0);
+                self.bytes(name.as_bytes());
+            }
         }
-        *slot = NameSlot { at, len, value: names.value, number: names.count };
-        names.count += 1;
-        self.varint(0);
-        self.bytes(name.as_bytes());
     }
 }
 
 /// A struct's fields: the number announced is checked against those written.
-struct Fields<'w, 'n> {
-    w: &'w mut Writer<'n>,
+struct Fields<'w> {
+    w: &'w mut Writer,
     left: usize,
 }
 
-impl Fields<'_, '_> {
+impl Fields<'_> {
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         if self.left == 0 {
             return fail("a struct wrote more fields than it announced");
@@ -192,7 +142,7 @@ impl Fields<'_, '_> {
     }
 }
 
-impl<'w, 'n> ser::Serializer for &'w mut Writer<'n> {
+impl<'w> ser::Serializer for &'w mut Writer {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Self;
@@ -200,8 +150,8 @@ impl<'w, 'n> ser::Serializer for &'w mut Writer<'n> {
     type SerializeTupleStruct = Self;
     type SerializeTupleVariant = Self;
     type SerializeMap = Self;
-    type SerializeStruct = Fields<'w, 'n>;
-    type SerializeStructVariant = Fields<'w, 'n>;
+    type SerializeStruct = Fields<'w>;
+    type SerializeStructVariant = Fields<'w>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
         self.out.push(u8::from(v));
@@ -316,7 +266,7 @@ impl<'w, 'n> ser::Serializer for &'w mut Writer<'n> {
         self.varint(len as u64);
         Ok(self)
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'w, 'n>> {
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Fields<'w>> {
         self.varint(len as u64);
         Ok(Fields { w: self, left: len })
     }
@@ -326,7 +276,7 @@ impl<'w, 'n> ser::Serializer for &'w mut Writer<'n> {
         _index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Fields<'w, 'n>> {
+    ) -> Result<Fields<'w>> {
         self.name(variant);
         self.varint(len as u64);
         Ok(Fields { w: self, left: len })
@@ -341,7 +291,7 @@ impl<'w, 'n> ser::Serializer for &'w mut Writer<'n> {
 
 macro_rules! elements {
     ($($trait:ident $method:ident),*) => {$(
-        impl ser::$trait for &mut Writer<'_> {
+        impl ser::$trait for &mut Writer {
             type Ok = ();
             type Error = Error;
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -361,7 +311,7 @@ elements!(
     SerializeTupleVariant serialize_field
 );
 
-impl ser::SerializeMap for &mut Writer<'_> {
+impl ser::SerializeMap for &mut Writer {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
@@ -375,7 +325,7 @@ impl ser::SerializeMap for &mut Writer<'_> {
     }
 }
 
-impl ser::SerializeStruct for Fields<'_, '_> {
+impl ser::SerializeStruct for Fields<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
@@ -389,7 +339,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
     }
 }
 
-impl ser::SerializeStructVariant for Fields<'_, '_> {
+impl ser::SerializeStructVariant for Fields<'_> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
@@ -707,74 +657,6 @@ mod tests {
         let two = to_bytes(&(sample(0, ()), sample(0, ()))).unwrap();
         let one = to_bytes(&sample(0, ())).unwrap();
         assert!(two.len() < 2 * one.len(), "{} vs {}", two.len(), one.len());
-    }
-
-    /// A struct of fields named when running (so at new places), read back as
-    /// the names and values written.
-    struct Named(Vec<(&'static str, u32)>);
-
-    impl Serialize for Named {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-            use serde::ser::SerializeStruct;
-            let mut st = s.serialize_struct("Named", self.0.len())?;
-            for (name, v) in &self.0 {
-                st.serialize_field(name, v)?;
-            }
-            st.end()
-        }
-    }
-
-    #[derive(Debug, PartialEq)]
-    struct ReadBack(Vec<(String, u32)>);
-
-    impl<'de> Deserialize<'de> for ReadBack {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = ReadBack;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("fields")
-                }
-                fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> std::result::Result<ReadBack, A::Error> {
-                    let mut v = Vec::new();
-                    while let Some(e) = m.next_entry::<String, u32>()? {
-                        v.push(e);
-                    }
-                    Ok(ReadBack(v))
-                }
-            }
-            d.deserialize_struct("Named", &[], V)
-        }
-    }
-
-    #[test]
-    fn names_that_share_a_slot_or_outnumber_the_slots_come_back_in_every_value() {
-        // More names than slots, each used twice in a value (the second time
-        // often after another took its slot), the same names at other places,
-        // and one table for many values, as the mail index writes its records.
-        let names: Vec<&'static str> = (0..3000).map(|i| &*Box::leak(format!("f{i}").into_boxed_str())).collect();
-        let again: Vec<&'static str> = names.iter().map(|n| &*Box::leak(n.to_string().into_boxed_str())).collect();
-        let mut table = Names::default();
-        let mut out = Vec::new();
-        let mut wanted = Vec::new();
-        for round in 0..4 {
-            let fields: Vec<(&'static str, u32)> = (0..2500)
-                .map(|i| {
-                    let n = (i * 7 + round * 13) % names.len();
-                    (if i % 3 == 0 { again[n] } else { names[n] }, i as u32)
-                })
-                .chain((0..50).map(|i| (names[i * 11], 9000 + i as u32)))
-                .collect();
-            let start = out.len();
-            to_end_of_with(&Named(fields.clone()), &mut out, &mut table).unwrap();
-            wanted.push((start, fields));
-        }
-        for (i, (start, fields)) in wanted.iter().enumerate() {
-            let end = wanted.get(i + 1).map_or(out.len(), |w| w.0);
-            let back: ReadBack = from_bytes(&out[*start..end]).unwrap();
-            let fields: Vec<(String, u32)> = fields.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-            assert_eq!(back, ReadBack(fields), "value {i}");
-        }
     }
 
     #[test]

@@ -102,8 +102,6 @@ pub struct Records<'d> {
     keys: String,
     ends: Vec<usize>,
     drain: Option<&'d mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)>,
-    /// The names of the records' values, one table for them all.
-    names: bin::Names,
 }
 
 /// Bytes of records gathered before [`Records::drained`] is given them (in unit
@@ -122,7 +120,6 @@ impl Default for Records<'_> {
             keys: String::new(),
             ends: Vec::new(),
             drain: None,
-            names: bin::Names::default(),
         }
     }
 }
@@ -137,15 +134,15 @@ impl<'d> Records<'d> {
     /// The same records, whose bytes from now on go to `drain` a part at a time
     /// as they are made.
     pub fn drained<'e>(self, drain: &'e mut (dyn FnMut(Vec<u8>) -> Result<(), bin::Error> + Send)) -> Records<'e> {
-        let Records { body, given, entries, keys, ends, drain: _, names } = self;
-        Records { body, given, entries, keys, ends, drain: Some(drain), names }
+        let Records { body, given, entries, keys, ends, drain: _ } = self;
+        Records { body, given, entries, keys, ends, drain: Some(drain) }
     }
     /// Adds the record `key`; a key given twice fails [`Records::finish`].
     pub fn put<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), bin::Error> {
         let start = self.body.len();
         let off = self.given + start as u64;
         self.body.extend_from_slice(key.as_bytes());
-        bin::to_end_of_with(value, &mut self.body, &mut self.names)?;
+        bin::to_end_of(value, &mut self.body)?;
         let vlen = self.body.len() - start - key.len();
         if key.len() > u32::MAX as usize || vlen > u32::MAX as usize {
             self.body.truncate(start);
@@ -158,7 +155,7 @@ impl<'d> Records<'d> {
         if self.body.len() >= PART
             && let Some(drain) = self.drain.as_mut()
         {
-            let part = std::mem::replace(&mut self.body, Vec::with_capacity(PART + PART / 4));
+            let part = std::mem::take(&mut self.body);
             self.given += part.len() as u64;
             drain(part)?;
         }
@@ -175,8 +172,8 @@ impl<'d> Records<'d> {
     /// The same records, no longer drained: the rest is given by
     /// [`Records::finish`].
     pub fn undrained(self) -> Records<'static> {
-        let Records { body, given, entries, keys, ends, drain: _, names } = self;
-        Records { body, given, entries, keys, ends, drain: None, names }
+        let Records { body, given, entries, keys, ends, drain: _ } = self;
+        Records { body, given, entries, keys, ends, drain: None }
     }
     fn key(&self, i: usize) -> &str {
         &self.keys[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]]
