@@ -27,7 +27,7 @@
 //! 0.80–1.03 s); 1M 38.2 s against 41.7 s, 2,438–2,450 MiB, on a slow hour.
 //! Later: alpha ×100 7.75 G instructions, 0.75–0.83 s (before 0.76–0.85 s); 1M
 //! 30.2 s against 32.4 s, 2,308 MiB, on a slow hour. Late that day: alpha ×100
-//! 7.34 G instructions (JSON, RON and mail-index writers), the wall time not
+//! about 7.4 G instructions (JSON and RON writers), the wall time not
 //! measurable on a shared hour (1.1–1.5 s against 1.3–1.7 s before, interleaved).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
