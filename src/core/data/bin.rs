@@ -56,10 +56,13 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// `value` in the binary form, written at the end of `out` (as [`to_bytes`]
 /// writes it: the value read back needs only its own bytes).
 pub fn to_end_of<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
-    let mut w = Writer { out: std::mem::take(out), names: FastMap::default() };
+    let mut names = NAMES.take().unwrap_or_default();
+    names.clear();
+    let mut w = Writer { out: std::mem::take(out), names };
     let start = w.out.len();
     let done = value.serialize(&mut w);
     *out = w.out;
+    NAMES.set(Some(w.names));
     if done.is_err() {
         out.truncate(start);
     }
@@ -79,6 +82,12 @@ pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 /// Nesting deeper than this is refused, so that damaged bytes cannot overflow the
 /// stack.
 const MAX_DEPTH: usize = 200;
+
+thread_local! {
+    /// The table of a value's names, emptied for each value and kept for the
+    /// thread's next (its room, not its names: each value numbers its own).
+    static NAMES: std::cell::Cell<Option<FastMap<(usize, usize), u32>>> = const { std::cell::Cell::new(None) };
+}
 
 struct Writer {
     out: Vec<u8>,

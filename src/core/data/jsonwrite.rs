@@ -27,12 +27,18 @@ pub fn to_vec_in<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_j
 /// leaves `out` as it was and says no.
 fn fast<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> bool {
     let start = out.len();
-    let mut names = Names::new();
+    let mut names = Names::take(&NAMES);
     let done = value.serialize(&mut Writer { out: &mut *out, names: &mut names }).is_ok();
+    Names::give_back(&NAMES, names);
     if !done {
         out.truncate(start);
     }
     done
+}
+
+thread_local! {
+    /// Field names as this writer writes them, kept for the thread's next value.
+    static NAMES: std::cell::Cell<Option<Box<Names>>> = const { std::cell::Cell::new(None) };
 }
 
 struct Writer<'o> {

@@ -31,9 +31,16 @@ pub fn to_string_pretty_in<T: Serialize + ?Sized>(out: String, value: &T, depth:
 
 /// As [`to_string_pretty_in`], the text as its UTF-8 bytes.
 pub fn to_vec_pretty_in<T: Serialize + ?Sized>(out: Vec<u8>, value: &T, depth: usize) -> Option<Vec<u8>> {
-    let mut w = Writer { out: Out(out), depth_limit: depth, indent: 0, is_empty: None, names: Names::new() };
-    value.serialize(&mut w).ok()?;
-    Some(w.out.0)
+    let names = Names::take(&NAMES);
+    let mut w = Writer { out: Out(out), depth_limit: depth, indent: 0, is_empty: None, names };
+    let done = value.serialize(&mut w).is_ok();
+    Names::give_back(&NAMES, w.names);
+    done.then_some(w.out.0)
+}
+
+thread_local! {
+    /// Names as this writer writes them, kept for the thread's next value.
+    static NAMES: std::cell::Cell<Option<Box<Names>>> = const { std::cell::Cell::new(None) };
 }
 
 const INDENTOR: &str = "  ";
@@ -78,7 +85,7 @@ impl std::fmt::Write for Out {
 struct Writer {
     out: Out,
     /// Field and variant names found plain, as a field is written: `name: `.
-    names: Names,
+    names: Box<Names>,
     depth_limit: usize,
     indent: usize,
     /// Whether the collection being opened is empty, as `ron` tracks it.

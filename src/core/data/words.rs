@@ -113,9 +113,26 @@ struct Named {
     form: [u8; NAME_COPY + 1],
 }
 
+/// A thread's [`Names`] cache for one writer, kept from one value to the next:
+/// made afresh for each, its slots would cost more than the names of a small
+/// value (a faction's report, a record). What a cache holds never changes what
+/// is written, so the writers' output does not depend on what they wrote before.
+pub(crate) type NamesCache = std::thread::LocalKey<std::cell::Cell<Option<Box<Names>>>>;
+
 impl Names {
     pub(crate) fn new() -> Self {
         Names(vec![Named { at: 0, name_len: 0, len: 0, form: [0; NAME_COPY + 1] }; NAME_SLOTS])
+    }
+
+    /// This thread's names of `cache`, taken out while a value is written (a
+    /// value written while another is, by the same writer, gets a new cache).
+    pub(crate) fn take(cache: &'static NamesCache) -> Box<Names> {
+        cache.take().unwrap_or_else(|| Box::new(Names::new()))
+    }
+
+    /// Gives back what [`Names::take`] took, for the thread's next value.
+    pub(crate) fn give_back(cache: &'static NamesCache, names: Box<Names>) {
+        cache.set(Some(names));
     }
 
     /// Writes at the end of `out` the form of `name` that `make` makes (it says
