@@ -110,8 +110,10 @@ impl TreeWriter {
             ));
         }
         let path = self.root.join(rel);
+        // The folders are compared as bytes, the last made first: a turn's files
+        // lie in a few folders, their paths all made the same way from the root.
         if let Some(parent) = path.parent()
-            && !self.dirs.iter().any(|d| d == parent)
+            && !self.dirs.iter().rev().any(|d| d.as_os_str() == parent.as_os_str())
         {
             fs::create_dir_all(parent)?;
             self.dirs.push(parent.to_path_buf());
@@ -124,7 +126,7 @@ impl TreeWriter {
     /// Counts a file written with its first `bytes`; the crash tests' abort point.
     fn wrote(&mut self, bytes: usize) {
         self.bytes += bytes as u64;
-        if self.abort.as_deref() == Some(&self.written.len().to_string()) {
+        if self.abort.as_ref().is_some_and(|at| *at == self.written.len().to_string()) {
             std::process::abort();
         }
     }

@@ -183,8 +183,12 @@ impl Catalog {
     }
     /// An item named as reports write it, without a number: "grain \[grai\]".
     pub fn item_name(&self, item: ItemId) -> String {
+        self.item_label(item).to_string()
+    }
+    /// [`Catalog::item_name`], written only where it is formatted.
+    pub fn item_label(&self, item: ItemId) -> impl std::fmt::Display + '_ {
         let it = &self.rules.items[item.index()];
-        format!("{} [{}]", it.name, it.tag)
+        std::fmt::from_fn(move |f| write!(f, "{} [{}]", it.name, it.tag))
     }
     /// The tag of an item.
     pub fn item_tag(&self, id: ItemId) -> &str {

@@ -109,8 +109,10 @@ impl TopicSet {
     /// The topics, in [`Topic`]'s order.
     fn iter(&self) -> impl Iterator<Item = Topic> + '_ {
         self.0.iter().enumerate().flat_map(|(kind, row)| {
+            // The set bits of each word, lowest first, one step each.
             row.iter().enumerate().flat_map(move |(w, &word)| {
-                (0..64).filter(move |b| word & (1 << b) != 0).map(move |b| Self::topic(kind, w * 64 + b))
+                std::iter::successors(Some(word).filter(|&x| x != 0), |&x| Some(x & (x - 1)).filter(|&x| x != 0))
+                    .map(move |x| Self::topic(kind, w * 64 + x.trailing_zeros() as usize))
             })
         })
     }

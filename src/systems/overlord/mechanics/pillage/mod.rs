@@ -68,15 +68,19 @@ fn pillage(act: &mut Act, entry: &mut Entry) -> Outcome {
     let figures = act.world.get::<Figures>(me).map_or(0, |n| n.0);
     let people = act.world.get::<Population>(place).map_or(0, |p| p.0);
     let need = rules.pillage.min_figures.max(if people > 0 { rules.force.figures_for(people) } else { 0 });
-    let why = if figures < need {
-        Some(format!("{figures} figures are too few to pillage here: {need} are needed"))
-    } else if !able_to_strike(act.world, me) {
-        Some("pillaging needs figures able to do combat damage: weapons, or a skill to strike with".to_string())
-    } else {
-        None
-    };
-    if let Some(why) = why {
-        waits(act.world, me, act.day, entry, &why);
+    if figures < need {
+        waits(
+            act.world,
+            me,
+            act.day,
+            entry,
+            format_args!("{figures} figures are too few to pillage here: {need} are needed"),
+        );
+        return Outcome::NotNow;
+    }
+    if !able_to_strike(act.world, me) {
+        let why = "pillaging needs figures able to do combat damage: weapons, or a skill to strike with";
+        waits(act.world, me, act.day, entry, why);
         return Outcome::NotNow;
     }
     // GRD-PILLAGE: guards who do not let this faction pillage attack.

@@ -133,8 +133,8 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
         let available = stock(act.world, at.location, item);
         // Nothing left today: no harvest, no experience; the work in progress stays.
         if available == 0 {
-            let why = format!("there is no {} to harvest here this month", catalog.item_name(item));
-            crate::systems::overlord::mechanics::scheduler::waits(act.world, me, act.day, entry, &why);
+            let why = format_args!("there is no {} to harvest here this month", catalog.item_label(item));
+            crate::systems::overlord::mechanics::scheduler::waits(act.world, me, act.day, entry, why);
             return Outcome::NotNow;
         }
         act.world.resource_mut::<Harvests>().0.push(Claim {

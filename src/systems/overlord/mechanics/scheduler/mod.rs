@@ -178,17 +178,18 @@ fn refresh(world: &mut World) {
 
 /// Says once a month, in unit `u`'s report, that `entry` did nothing because `what`
 /// is not part of the engine yet; the order stays in the list.
-pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
-    note_once(world, u, day, entry, &format!("does nothing: {what} is not part of this engine yet"));
+pub fn not_yet(world: &mut World, u: Entity, day: u32, entry: &Entry, what: impl std::fmt::Display) {
+    note_once(world, u, day, entry, format_args!("does nothing: {what} is not part of this engine yet"));
 }
 
 /// Says once a month, in unit `u`'s report, why `entry` waits (`why`); the order
-/// stays in the list and is tried again the next day.
-pub fn waits(world: &mut World, u: Entity, day: u32, entry: &Entry, why: &str) {
-    note_once(world, u, day, entry, &format!("waits: {why}"));
+/// stays in the list and is tried again the next day. Nothing is written (and
+/// `why` not formatted) on the other days the order waits.
+pub fn waits(world: &mut World, u: Entity, day: u32, entry: &Entry, why: impl std::fmt::Display) {
+    note_once(world, u, day, entry, format_args!("waits: {why}"));
 }
 
-fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: &str) {
+fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: std::fmt::Arguments<'_>) {
     let index = entry.order.index();
     let mut v = world.resource_mut::<Visiting>();
     let seen = v.noted.entry(u).or_default();

@@ -366,11 +366,11 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
                 .is_some_and(|k| k.0.iter().any(|k| k.0 == skill));
             if !knows {
                 let (r, k) = (&catalog.rules.skills[req.index()], &catalog.rules.skills[skill.index()]);
-                let why = format!(
+                let why = format_args!(
                     "{} [{}] needs {} [{}] first, studied first only when the faction knows {} [{}]",
                     k.name, k.tag, r.name, r.tag, k.name, k.tag
                 );
-                waits(act.world, me, act.day, entry, &why);
+                waits(act.world, me, act.day, entry, why);
                 return Outcome::NotNow;
             }
             if let Some(why) = refusal(&catalog, race, req) {
@@ -464,9 +464,11 @@ fn study(act: &mut Act, entry: &mut Entry) -> Outcome {
         && taught.is_none_or(|t| t <= current)
         && title.levels <= 0
     {
-        let why =
-            format!("{} [{}] is a specialist skill: it needs a teacher or a place that teaches it", st.name, st.tag);
-        waits(act.world, me, act.day, entry, &why);
+        let why = format_args!(
+            "{} [{}] is a specialist skill: it needs a teacher or a place that teaches it",
+            st.name, st.tag
+        );
+        waits(act.world, me, act.day, entry, why);
         return Outcome::NotNow;
     }
     // CASH-STUDY: the day's cost, from cash then faction funds.

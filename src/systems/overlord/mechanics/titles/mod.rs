@@ -198,8 +198,8 @@ fn claim(act: &mut Act, entry: &mut Entry) -> Outcome {
         return Outcome::Invalid(format!("the title of {} can be claimed only when vacant", t.name));
     }
     if holder.is_some() && *free {
-        let why = format!("the title of {} is held, and the claim is for a free title", t.name);
-        waits(act.world, me, act.day, entry, &why);
+        let why = format_args!("the title of {} is held, and the claim is for a free title", t.name);
+        waits(act.world, me, act.day, entry, why);
         return Outcome::NotNow;
     }
     // The cost, from the unit's own coins, always paid.
