@@ -67,18 +67,67 @@ pub fn read_ron<T: DeserializeOwned>(path: &Path, required: bool, diags: &mut Ve
             return None;
         }
     };
+    parse_ron(path, &text, diags)
+}
+
+/// Parses `text`, the contents of the RON file `path`, as [`read_ron`] does.
+pub fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Option<T> {
     // The saved layout is read by the fast reader; anything else, and every
     // error, by `ron`.
-    if let Some(v) = ronread::from_str(&text) {
+    if let Some(v) = ronread::from_str(text) {
         return Some(v);
     }
-    match ron::Options::default().from_str::<T>(&text) {
+    match ron::Options::default().from_str::<T>(text) {
         Ok(v) => Some(v),
         Err(e) => {
             diags.push(Diagnostic::error(path, e.span.start.line, e.span.start.col, e.code.to_string()));
             None
         }
     }
+}
+
+/// Reads the list file `path` (absent: an empty list) while `other` runs on the
+/// calling thread, and gives the list, its problems (as [`read_ron`] gives them)
+/// and what `other` gave. A list larger than what `other` reads (`other_bytes`)
+/// is read in two parts at once ([`ronread::list_part`]): the first, about half
+/// of the two tasks' bytes, on a thread of its own, the rest after `other`; a big
+/// world's units are several times its other files. A list the parts do not read
+/// (another layout, an error) is read whole after them.
+pub fn read_list_beside<T: DeserializeOwned + Send, R>(
+    path: &Path,
+    other_bytes: u64,
+    other: impl FnOnce() -> R,
+) -> (Vec<T>, Vec<Diagnostic>, R) {
+    let mut diags = Vec::new();
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
+            }
+            return (Vec::new(), diags, other());
+        }
+    };
+    let other_bytes = usize::try_from(other_bytes).unwrap_or(usize::MAX);
+    let cut = (text.len() > other_bytes).then(|| ronread::list_cut(&text, (text.len() + other_bytes) / 2)).flatten();
+    let (head, tail, r) = std::thread::scope(|s| {
+        let head = s.spawn(|| match cut {
+            Some(cut) => ronread::list_part::<T>(&text, 0, Some(cut)),
+            None => ronread::from_str(&text),
+        });
+        let r = other();
+        let tail = cut.map(|cut| ronread::list_part::<T>(&text, cut, None));
+        (head.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), tail, r)
+    });
+    let list = match (head, tail) {
+        (Some(mut head), Some(Some(mut tail))) => {
+            head.append(&mut tail);
+            Some(head)
+        }
+        (Some(whole), None) => Some(whole),
+        _ => parse_ron(path, &text, &mut diags),
+    };
+    (list.unwrap_or_default(), diags, r)
 }
 
 /// The RON layout used for saved files: one record per block, fields one per line,

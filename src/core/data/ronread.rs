@@ -26,6 +26,59 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Option<T> {
     (r.pos == r.b.len()).then_some(v)
 }
 
+/// Where a list in the saved layout may be cut into parts read at once: the
+/// start of the first element at or after byte `near` that begins a line of the
+/// list's own (a `(` after `\n  ),\n  `). `None` when there is none; a cut that
+/// is not an element's start is found out by [`list_part`].
+pub fn list_cut(text: &str, near: usize) -> Option<usize> {
+    const BETWEEN: &str = "\n  ),\n  (";
+    let from = text.get(near..).map(|_| near)?;
+    text[from..].find(BETWEEN).map(|at| from + at + BETWEEN.len() - 1)
+}
+
+/// The elements of the list `text` holds from byte `from` (0: the list's start)
+/// to byte `to` (`None`: its end), when the reader knows all of them and `to`
+/// is where an element starts: reading the whole list, the elements read from
+/// `from` would end at `to`, and those from `to` on follow. `from` other than 0
+/// is taken to be an element's start; that a part starts where the part before
+/// it lands is what makes the parts together the list, so the caller reads every
+/// part, `from` 0 first in the list, and keeps them only if all are read. The
+/// reading is [`from_str`]'s, element by element.
+pub fn list_part<T: DeserializeOwned>(text: &str, from: usize, to: Option<usize>) -> Option<Vec<T>> {
+    let mut r = Reader { b: text.as_bytes(), text, pos: from, depth: 1 };
+    if from == 0 {
+        r.ws();
+        r.expect(b'[').ok()?;
+    }
+    let mut out = Vec::new();
+    // After `[` or a comma, as `Separated` starts.
+    let mut had_comma = true;
+    loop {
+        r.ws();
+        if let Some(to) = to {
+            if r.pos == to && had_comma && r.peek() != Some(b']') {
+                return Some(out);
+            }
+            if r.pos > to {
+                return None;
+            }
+        }
+        if r.peek() == Some(b']') {
+            if to.is_some() {
+                return None;
+            }
+            r.pos += 1;
+            r.ws();
+            return (r.pos == r.b.len()).then_some(out);
+        }
+        if !had_comma {
+            return None;
+        }
+        out.push(r.nested(|r| T::deserialize(r)).ok()?);
+        had_comma = r.comma();
+    }
+}
+
 /// Nesting deeper than this is left to `ron` (whose own limit is 128).
 const MAX_DEPTH: usize = 100;
 
@@ -529,7 +582,7 @@ impl<'a> de::Deserializer<'a> for &mut Reader<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::from_str;
+    use super::{from_str, list_cut, list_part};
     use crate::core::data::ronwrite::to_string_pretty;
     use crate::core::data::shapes::Shape;
     use serde::Deserialize;
@@ -633,6 +686,80 @@ mod tests {
         }
         assert_eq!(agree::<(u8, u8)>("(1, 2, 3)").0, None);
         assert_eq!(agree::<(u8, u8)>("(1)").0, None);
+    }
+
+    /// A list read in parts at cuts found by `list_cut` is the list read whole;
+    /// a part that does not end where the next starts, or a list that ends
+    /// before a cut, is refused.
+    #[test]
+    fn a_list_read_in_parts_is_the_list_read_whole() {
+        let s = &crate::systems::overlord::testkit::alpha();
+        let files = crate::systems::overlord::data::scenario_files(s).unwrap();
+        let text = String::from_utf8(files.iter().find(|f| f.0 == "units.ron").unwrap().1.clone()).unwrap();
+        let whole: Vec<crate::systems::overlord::data::Unit> = from_str(&text).unwrap();
+        assert!(whole.len() > 10);
+        for parts in 1..6 {
+            let mut cuts: Vec<usize> = (1..parts).filter_map(|k| list_cut(&text, text.len() * k / parts)).collect();
+            cuts.dedup();
+            let mut bounds = vec![0];
+            bounds.extend(&cuts);
+            let mut got = Vec::new();
+            for (k, &from) in bounds.iter().enumerate() {
+                got.extend(
+                    list_part::<crate::systems::overlord::data::Unit>(&text, from, bounds.get(k + 1).copied()).unwrap(),
+                );
+            }
+            assert_eq!(got, whole, "{parts} parts");
+        }
+        // Not an element's start: one byte off, on either side.
+        let cut = list_cut(&text, text.len() / 2).unwrap();
+        assert_eq!(&text[cut - 1..=cut], " (");
+        for wrong in [cut - 1, cut + 1] {
+            assert!(list_part::<crate::systems::overlord::data::Unit>(&text, 0, Some(wrong)).is_none(), "{wrong}");
+        }
+        // Small lists: the cut must be met exactly, the end must close the list.
+        let t = "[\n  (\n    a: 1,\n    b: [],\n  ),\n  (\n    a: 2,\n    b: [3],\n  ),\n]\n";
+        let cut = list_cut(t, 0).unwrap();
+        assert_eq!(list_part::<Rec>(t, 0, Some(cut)), Some(vec![Rec { a: 1, b: vec![] }]));
+        assert_eq!(list_part::<Rec>(t, cut, None), Some(vec![Rec { a: 2, b: vec![3] }]));
+        assert_eq!(list_part::<Rec>(t, 0, None).map(|v| v.len()), Some(2));
+        assert_eq!(list_cut(t, cut), None);
+        assert_eq!(list_part::<Rec>(t, cut, Some(t.len() - 2)), None, "the list ends before the cut");
+        assert_eq!(list_part::<Rec>(&t.replace("]\n", "] x"), cut, None), None, "text after the list");
+        assert_eq!(list_part::<Rec>(&t.replace("),\n  (\n    a: 2", ")\n  (\n    a: 2"), 0, None), None);
+    }
+
+    /// `read_list_beside`: a list larger than the other work is read in two
+    /// parts and is the list read whole, the other work done once between; a
+    /// list the parts cannot read is read whole, with `ron`'s error and line; a
+    /// missing list is empty, without an error.
+    #[test]
+    fn a_list_read_beside_other_work_is_the_list_read_alone() {
+        use crate::core::data::{read_list_beside, read_ron};
+        use crate::systems::overlord::data::Unit;
+        let s = &crate::systems::overlord::testkit::alpha();
+        let files = crate::systems::overlord::data::scenario_files(s).unwrap();
+        let text = String::from_utf8(files.iter().find(|f| f.0 == "units.ron").unwrap().1.clone()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("units.ron");
+        std::fs::write(&path, &text).unwrap();
+        for other in [0, text.len() as u64 / 3, u64::MAX] {
+            let mut ran = 0;
+            let (units, diags, ()) = read_list_beside::<Unit, _>(&path, other, || ran += 1);
+            assert_eq!((units.as_slice(), diags.len(), ran), (s.units.as_slice(), 0, 1), "{other}");
+        }
+        // Broken past the middle: no part is kept; the error is ron's, as read whole.
+        let cut = list_cut(&text, text.len() * 3 / 4).unwrap();
+        std::fs::write(&path, format!("{}oops{}", &text[..cut], &text[cut..])).unwrap();
+        let (units, diags, ()) = read_list_beside::<Unit, _>(&path, 0, || ());
+        let mut alone = Vec::new();
+        assert!(read_ron::<Vec<Unit>>(&path, true, &mut alone).is_none());
+        assert!(units.is_empty());
+        assert_eq!(format!("{diags:?}"), format!("{alone:?}"));
+        assert!(diags.len() == 1 && diags[0].line > 1, "{diags:?}");
+        // Missing.
+        let (units, diags, n) = read_list_beside::<Unit, _>(&dir.path().join("none.ron"), 0, || 7);
+        assert!(units.is_empty() && diags.is_empty() && n == 7);
     }
 
     #[test]
