@@ -29,6 +29,8 @@
 //! 30.2 s against 32.4 s, 2,308 MiB, on a slow hour. Late that day: alpha ×100
 //! about 7.4 G instructions (JSON and RON writers), the wall time not
 //! measurable on a shared hour (1.1–1.5 s against 1.3–1.7 s before, interleaved).
+//! On 2026-11-28, a quiet hour: ×100 0.79–0.94 s, 237–254 MiB (7.23 G
+//! instructions); 1M 23.1 s, 2,390 MiB (loading the units in two parts at once).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::path::{Path, PathBuf};
