@@ -135,7 +135,7 @@ fn list_key<'a, T>(list: &'a [T], i: usize, key: &impl Fn(&'a T) -> &'a str) -> 
 }
 
 /// The problems found so far.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Issues(pub Vec<Issue>);
 
 impl Issues {

@@ -109,6 +109,7 @@ const LOCATIONS: Table = Table::scenario("locations.ron");
 const STRUCTURES: Table = Table::scenario("structures.ron");
 const UNITS: Table = Table::scenario("units.ron");
 
+#[derive(Clone)]
 struct Checker<'a> {
     issues: Issues,
     modes: Ids<'a>,
@@ -137,6 +138,11 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
+    /// The same tables, no problems yet: for checks made beside these.
+    fn fork(&self) -> Self {
+        Checker { issues: Issues::default(), ..self.clone() }
+    }
+
     fn push(&mut self, t: Table, path: Path, message: String) {
         self.issues.error(t, path, message);
     }
@@ -269,6 +275,14 @@ fn check_starts(c: &mut Checker, s: &super::rules::Starts) {
 
 /// Checks the rule set and the scenario together and returns every problem found.
 pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
+    let mut c = checker(r);
+    check_rules(&mut c, r);
+    check_scenario(&mut c, r, s);
+    c.issues.0
+}
+
+/// The rule set's tables indexed, with the problems found indexing them.
+fn checker(r: &RuleSet) -> Checker<'_> {
     let mut issues = Issues::default();
     // The core tables' own fields first; then Overlord's fields and tables.
     let core = tables::check(
@@ -323,10 +337,7 @@ pub fn validate(r: &RuleSet, s: &Scenario) -> Vec<Issue> {
     c.cstances = c.index(CSTANCES, "combat stance", &r.combat.stances, |m| &m.tag);
     c.ctargets = c.index(CTARGETS, "combat target", &r.combat.targets, |m| &m.tag);
     c.events = c.index(EVENTS, "event type", &r.events, |m| &m.tag);
-
-    check_rules(&mut c, r);
-    check_scenario(&mut c, r, s);
-    c.issues.0
+    c
 }
 
 fn check_modes(c: &mut Checker, map: &TagMap, t: Table, path: Path) {
@@ -772,6 +783,168 @@ fn not_new_ids<'a>(c: &mut Checker, t: Table, kind: &str, letter: char, ids: imp
     }
 }
 
+/// Units checked in two halves at once from this many on.
+const UNITS_IN_TWO: usize = 20_000;
+
+/// The ids of a state's records, by table.
+struct StateIds<'i, 'a> {
+    factions: &'i Ids<'a>,
+    locations: &'i Ids<'a>,
+    structures: &'i Ids<'a>,
+    units: &'i Ids<'a>,
+}
+
+/// The checks of each unit of `range`, one by one.
+fn check_units<'a>(
+    c: &mut Checker<'a>,
+    r: &'a RuleSet,
+    s: &'a Scenario,
+    range: std::ops::Range<usize>,
+    ids: &StateIds<'_, 'a>,
+) {
+    for (i, u) in s.units.iter().enumerate().skip(range.start).take(range.len()) {
+        // Paths are made only for what is wrong (a world of a million units is
+        // checked without making one).
+        let base = || UNITS.at(i);
+        if !ids.factions.contains_key(u.faction.as_str()) {
+            c.push(UNITS, with(base(), &[Seg::Field("faction")]), format!("unknown faction '{}'", u.faction));
+        }
+        let race = c.races.get(u.race.as_str()).map(|&k| &r.races[k]);
+        match race {
+            None => c.push(UNITS, with(base(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
+            Some(rc) if rc.system.kind == RaceKind::Leader && u.figures > 1 => {
+                let msg = format!(
+                    "unit '{}' of leader race '{}' has {} figures (leaders are single)",
+                    u.id, u.race, u.figures
+                );
+                c.push(UNITS, with(base(), &[Seg::Field("figures")]), msg);
+            }
+            _ => {}
+        }
+        // A unit with no figures is a stockpile of its items (ORD-MERGE).
+        let loc_ok = ids.locations.contains_key(u.location.as_str());
+        if !loc_ok {
+            c.push(UNITS, with(base(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
+        }
+        if let Some(j) = &u.journey {
+            let jp = || with(base(), &[Seg::Field("journey")]);
+            for (field, tag) in [("from", &j.from), ("to", &j.to)] {
+                if !ids.locations.contains_key(tag.as_str()) {
+                    c.push(UNITS, with(jp(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
+                }
+            }
+            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp(), &[Seg::Field("mode")]));
+            if u.location != j.from && u.location != j.to {
+                let msg =
+                    format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
+                c.push(UNITS, with(base(), &[Seg::Field("location")]), msg);
+            }
+            // Only a vessel travels with units inside (STR-SHIP).
+            let vessel = u.structure.as_deref().and_then(|st| ids.structures.get(st)).is_some_and(|&k| {
+                c.constructions
+                    .get(s.structures[k].kind.as_str())
+                    .is_some_and(|&x| !r.constructions.constructions[x].capacity.is_empty())
+            });
+            if u.structure.is_some() && !vessel {
+                let msg = format!("unit '{}' is travelling and cannot be inside a structure other than a vessel", u.id);
+                c.push(UNITS, with(base(), &[Seg::Field("structure")]), msg);
+            }
+        }
+        if let Some(stid) = &u.structure {
+            let p = || with(base(), &[Seg::Field("structure")]);
+            match ids.structures.get(stid.as_str()) {
+                None => c.push(UNITS, p(), format!("unknown structure '{stid}'")),
+                Some(&k) if loc_ok && s.structures[k].location != u.location => {
+                    let msg = format!(
+                        "unit '{}' is in structure '{stid}', which stands in '{}', not '{}'",
+                        u.id, s.structures[k].location, u.location
+                    );
+                    c.push(UNITS, p(), msg);
+                }
+                _ => {}
+            }
+        }
+        if let Some(lid) = &u.stack_leader {
+            let p = || with(base(), &[Seg::Field("stack_leader")]);
+            match ids.units.get(lid.as_str()) {
+                None => c.push(UNITS, p(), format!("unknown unit '{lid}'")),
+                Some(&k) => {
+                    let leader = &s.units[k];
+                    let is_leader =
+                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].system.kind) == Some(RaceKind::Leader);
+                    if k == i {
+                        c.push(UNITS, p(), format!("unit '{}' is stacked under itself", u.id));
+                    } else if !is_leader {
+                        let msg = format!(
+                            "unit '{}' is stacked under '{lid}', which is not a leader (race '{}')",
+                            u.id, leader.race
+                        );
+                        c.push(UNITS, p(), msg);
+                    } else if leader.location != u.location || leader.structure != u.structure {
+                        let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
+                        c.push(UNITS, p(), msg);
+                    }
+                    // A stack may hold other factions' units (ORD-STACK, ORD-ACCEPT).
+                }
+            }
+        }
+        check_item_holdings(c, &u.items, UNITS, || with(base(), &[Seg::Field("items")]));
+        for (j, it) in u.items.iter().enumerate() {
+            let ItemHolding(tag, _, equipped) = it;
+            if *equipped > 0
+                && let Some(&k) = c.items.get(tag.as_str())
+            {
+                let item = &r.items[k];
+                let limit = item.system.max_per_figure.saturating_mul(u.figures);
+                if item.system.slot.is_none() {
+                    let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
+                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                } else if *equipped > limit {
+                    let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
+                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
+                }
+            }
+        }
+        if let Some(t) = &u.target {
+            let known = ids.units.contains_key(t.as_str())
+                || ids.locations.contains_key(t.as_str())
+                || ids.structures.contains_key(t.as_str())
+                || ids.factions.contains_key(t.as_str())
+                || c.constructions.contains_key(t.as_str())
+                || crate::systems::overlord::data::is_new_id(t, 'B')
+                // ORD-TARGET: a target is kept as given; one naming a unit gone or
+                // a place that is not there leaves the skill without a target.
+                || t.len() > 1
+                    && matches!(t.as_bytes()[0], b'U' | b'L' | b'B')
+                    && t.bytes().skip(1).all(|b| b.is_ascii_digit());
+            if !known {
+                let msg = format!(
+                    "unknown target '{t}': not a unit, location, structure, faction or construction, nor an id of one"
+                );
+                c.push(UNITS, with(base(), &[Seg::Field("target")]), msg);
+            }
+        }
+        if let Some((tag, _)) = &u.production {
+            refcheck!(c, skills, "skill", tag, UNITS, with(base(), &[Seg::Field("production"), Seg::Index(0)]));
+        }
+        for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, UNITS, p());
+        }
+        for (j, SkillExperience(sk, _)) in u.skills.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, skills, "skill", sk, UNITS, p());
+            // A skill listed twice: the lists are short, so no map is made.
+            if let Some(first) = u.skills[..j].iter().position(|x| x.0 == *sk) {
+                c.push(UNITS, p(), format!("skill '{sk}' listed twice (first at skills[{first}])"));
+            }
+        }
+        if let Some(t) = &u.tactics {
+            check_tactics(c, t, UNITS, || with(base(), &[Seg::Field("tactics")]));
+        }
+    }
+}
+
 fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     let factions = c.issues.index_ids(FACTIONS, "faction", &s.factions, |f| &f.id);
     let locations = c.issues.index_ids(LOCATIONS, "location", &s.locations, |l| &l.id);
@@ -1038,146 +1211,21 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         }
     }
 
-    for (i, u) in s.units.iter().enumerate() {
-        // Paths are made only for what is wrong (a world of a million units is
-        // checked without making one).
-        let base = || UNITS.at(i);
-        if !factions.contains_key(u.faction.as_str()) {
-            c.push(UNITS, with(base(), &[Seg::Field("faction")]), format!("unknown faction '{}'", u.faction));
-        }
-        let race = c.races.get(u.race.as_str()).map(|&k| &r.races[k]);
-        match race {
-            None => c.push(UNITS, with(base(), &[Seg::Field("race")]), format!("unknown race '{}'", u.race)),
-            Some(rc) if rc.system.kind == RaceKind::Leader && u.figures > 1 => {
-                let msg = format!(
-                    "unit '{}' of leader race '{}' has {} figures (leaders are single)",
-                    u.id, u.race, u.figures
-                );
-                c.push(UNITS, with(base(), &[Seg::Field("figures")]), msg);
-            }
-            _ => {}
-        }
-        // A unit with no figures is a stockpile of its items (ORD-MERGE).
-        let loc_ok = locations.contains_key(u.location.as_str());
-        if !loc_ok {
-            c.push(UNITS, with(base(), &[Seg::Field("location")]), format!("unknown location '{}'", u.location));
-        }
-        if let Some(j) = &u.journey {
-            let jp = || with(base(), &[Seg::Field("journey")]);
-            for (field, tag) in [("from", &j.from), ("to", &j.to)] {
-                if !locations.contains_key(tag.as_str()) {
-                    c.push(UNITS, with(jp(), &[Seg::Field(field)]), format!("unknown location '{tag}'"));
-                }
-            }
-            refcheck!(c, modes, "movement mode", &j.mode, UNITS, with(jp(), &[Seg::Field("mode")]));
-            if u.location != j.from && u.location != j.to {
-                let msg =
-                    format!("unit '{}' is travelling from '{}' to '{}' but is in '{}'", u.id, j.from, j.to, u.location);
-                c.push(UNITS, with(base(), &[Seg::Field("location")]), msg);
-            }
-            // Only a vessel travels with units inside (STR-SHIP).
-            let vessel = u.structure.as_deref().and_then(|st| structures.get(st)).is_some_and(|&k| {
-                c.constructions
-                    .get(s.structures[k].kind.as_str())
-                    .is_some_and(|&x| !r.constructions.constructions[x].capacity.is_empty())
-            });
-            if u.structure.is_some() && !vessel {
-                let msg = format!("unit '{}' is travelling and cannot be inside a structure other than a vessel", u.id);
-                c.push(UNITS, with(base(), &[Seg::Field("structure")]), msg);
-            }
-        }
-        if let Some(stid) = &u.structure {
-            let p = || with(base(), &[Seg::Field("structure")]);
-            match structures.get(stid.as_str()) {
-                None => c.push(UNITS, p(), format!("unknown structure '{stid}'")),
-                Some(&k) if loc_ok && s.structures[k].location != u.location => {
-                    let msg = format!(
-                        "unit '{}' is in structure '{stid}', which stands in '{}', not '{}'",
-                        u.id, s.structures[k].location, u.location
-                    );
-                    c.push(UNITS, p(), msg);
-                }
-                _ => {}
-            }
-        }
-        if let Some(lid) = &u.stack_leader {
-            let p = || with(base(), &[Seg::Field("stack_leader")]);
-            match units.get(lid.as_str()) {
-                None => c.push(UNITS, p(), format!("unknown unit '{lid}'")),
-                Some(&k) => {
-                    let leader = &s.units[k];
-                    let is_leader =
-                        c.races.get(leader.race.as_str()).map(|&x| r.races[x].system.kind) == Some(RaceKind::Leader);
-                    if k == i {
-                        c.push(UNITS, p(), format!("unit '{}' is stacked under itself", u.id));
-                    } else if !is_leader {
-                        let msg = format!(
-                            "unit '{}' is stacked under '{lid}', which is not a leader (race '{}')",
-                            u.id, leader.race
-                        );
-                        c.push(UNITS, p(), msg);
-                    } else if leader.location != u.location || leader.structure != u.structure {
-                        let msg = format!("unit '{}' is stacked under '{lid}', which is elsewhere", u.id);
-                        c.push(UNITS, p(), msg);
-                    }
-                    // A stack may hold other factions' units (ORD-STACK, ORD-ACCEPT).
-                }
-            }
-        }
-        check_item_holdings(c, &u.items, UNITS, || with(base(), &[Seg::Field("items")]));
-        for (j, it) in u.items.iter().enumerate() {
-            let ItemHolding(tag, _, equipped) = it;
-            if *equipped > 0
-                && let Some(&k) = c.items.get(tag.as_str())
-            {
-                let item = &r.items[k];
-                let limit = item.system.max_per_figure.saturating_mul(u.figures);
-                if item.system.slot.is_none() {
-                    let msg = format!("'{tag}' cannot be equipped (it has no equipment slot)");
-                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
-                } else if *equipped > limit {
-                    let msg = format!("{equipped} '{tag}' equipped, at most {limit} for {} figures", u.figures);
-                    c.push(UNITS, with(base(), &[Seg::Field("items"), Seg::Index(j), Seg::Index(2)]), msg);
-                }
-            }
-        }
-        if let Some(t) = &u.target {
-            let known = units.contains_key(t.as_str())
-                || locations.contains_key(t.as_str())
-                || structures.contains_key(t.as_str())
-                || factions.contains_key(t.as_str())
-                || c.constructions.contains_key(t.as_str())
-                || crate::systems::overlord::data::is_new_id(t, 'B')
-                // ORD-TARGET: a target is kept as given; one naming a unit gone or
-                // a place that is not there leaves the skill without a target.
-                || t.len() > 1
-                    && matches!(t.as_bytes()[0], b'U' | b'L' | b'B')
-                    && t.bytes().skip(1).all(|b| b.is_ascii_digit());
-            if !known {
-                let msg = format!(
-                    "unknown target '{t}': not a unit, location, structure, faction or construction, nor an id of one"
-                );
-                c.push(UNITS, with(base(), &[Seg::Field("target")]), msg);
-            }
-        }
-        if let Some((tag, _)) = &u.production {
-            refcheck!(c, skills, "skill", tag, UNITS, with(base(), &[Seg::Field("production"), Seg::Index(0)]));
-        }
-        for (j, super::rules::EffectDays(tag, _)) in u.effects.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, enchantments, "enchantment", tag, UNITS, p());
-        }
-        for (j, SkillExperience(sk, _)) in u.skills.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("skills"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, skills, "skill", sk, UNITS, p());
-            // A skill listed twice: the lists are short, so no map is made.
-            if let Some(first) = u.skills[..j].iter().position(|x| x.0 == *sk) {
-                c.push(UNITS, p(), format!("skill '{sk}' listed twice (first at skills[{first}])"));
-            }
-        }
-        if let Some(t) = &u.tactics {
-            check_tactics(c, t, UNITS, || with(base(), &[Seg::Field("tactics")]));
-        }
+    let ids = StateIds { factions: &factions, locations: &locations, structures: &structures, units: &units };
+    let n = s.units.len();
+    if n < UNITS_IN_TWO {
+        check_units(c, r, s, 0..n, &ids);
+    } else {
+        // Each unit's checks read the tables and the state only: the two halves
+        // are checked at once, their problems listed in the units' order.
+        let (mut first, mut second) = (c.fork(), c.fork());
+        std::thread::scope(|scope| {
+            let head = scope.spawn(|| check_units(&mut first, r, s, 0..n / 2, &ids));
+            check_units(&mut second, r, s, n / 2..n, &ids);
+            head.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        });
+        c.issues.0.append(&mut first.issues.0);
+        c.issues.0.append(&mut second.issues.0);
     }
     // Stacks must not form cycles (A under B under A).
     for (i, u) in s.units.iter().enumerate() {
@@ -1197,5 +1245,58 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
             }
             cur = units.get(l).and_then(|&k| s.units[k].stack_leader.as_deref());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::overlord::testkit::{alpha, overlord_rules};
+
+    /// A state with enough units to be checked in two halves at once says what it
+    /// says checked in one go, problems in the units' order: the alpha world's
+    /// units copied under new ids past the threshold, some of them wrong in each
+    /// half and at the cut.
+    #[test]
+    fn units_checked_in_two_halves_are_checked_as_in_one() {
+        let (r, mut s) = (overlord_rules(), alpha());
+        let base = s.units.clone();
+        let mut k = 0;
+        while s.units.len() < UNITS_IN_TWO + 7 {
+            let mut u = base[k % base.len()].clone();
+            u.id = format!("U{}", 900_000 + k);
+            u.stack_leader = None;
+            s.units.push(u);
+            k += 1;
+        }
+        let n = s.units.len();
+        for i in [3, n / 2 - 1, n / 2, n - 2] {
+            s.units[i].race = format!("nope{i}");
+        }
+        s.units[n - 1].location = "L999999".into();
+        let both = validate(&r, &s);
+        let wrong: Vec<String> = both.iter().filter(|x| x.file == "units.ron").map(|x| x.message.clone()).collect();
+        assert_eq!(
+            wrong,
+            [3, n / 2 - 1, n / 2, n - 2]
+                .map(|i| format!("unknown race 'nope{i}'"))
+                .into_iter()
+                .chain(["unknown location 'L999999'".to_string()])
+                .collect::<Vec<_>>()
+        );
+        // The same units checked in one go on one checker.
+        let mut one = checker(&r);
+        let (f, l, st, un) = (
+            one.issues.index_ids(FACTIONS, "faction", &s.factions, |f| &f.id),
+            one.issues.index_ids(LOCATIONS, "location", &s.locations, |l| &l.id),
+            one.issues.index_ids(STRUCTURES, "structure", &s.structures, |x| &x.id),
+            one.issues.index_ids(UNITS, "unit", &s.units, |u| &u.id),
+        );
+        one.issues.0.clear();
+        let all = StateIds { factions: &f, locations: &l, structures: &st, units: &un };
+        check_units(&mut one, &r, &s, 0..n, &all);
+        let alone: Vec<&Issue> = one.issues.0.iter().collect();
+        let split: Vec<&Issue> = both.iter().filter(|x| x.file == "units.ron").collect();
+        assert_eq!(alone, split);
     }
 }
