@@ -138,9 +138,13 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    /// The same tables, no problems yet: for checks made beside these.
-    fn fork(&self) -> Self {
-        Checker { issues: Issues::default(), ..self.clone() }
+    /// The same tables, no problems yet: for checks made beside these (the
+    /// problems found so far are not copied).
+    fn fork(&mut self) -> Self {
+        let issues = std::mem::take(&mut self.issues);
+        let fork = self.clone();
+        self.issues = issues;
+        fork
     }
 
     fn push(&mut self, t: Table, path: Path, message: String) {
