@@ -121,6 +121,8 @@ struct Index {
     stays_of: Vec<Vec<u32>>,
     /// The units inside each structure owned by a faction, in report order.
     inside: EntityHashMap<Vec<Entity>>,
+    /// The lessons' texts, each written once for every report that teaches it.
+    lessons: super::describe::Texts,
 }
 
 use crate::systems::overlord::mechanics::combat::Battles;
@@ -187,7 +189,8 @@ fn index(world: &World, dir: &Directory) -> Index {
     }
     let clock = world.resource::<Clock>();
     let stays_of = if clock.tick == 0 { vec![Vec::new(); dir.factions.len()] } else { visits::stays_by_faction(world) };
-    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, stays_of, inside }
+    let lessons = super::describe::Texts::new(world.resource::<Catalog>());
+    Index { departed_of, by_faction, titles, structures_of, battles, titles_of, taxes_of, stays_of, inside, lessons }
 }
 
 fn build_all(world: &World) -> Vec<FactionReport> {
@@ -523,7 +526,7 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
         passed,
         structures,
         battles: battles_seen(world, idx, fe, &faction_id),
-        knowledge: knowledge(catalog, f.get::<Learnt>()),
+        knowledge: knowledge(catalog, &idx.lessons, f.get::<Learnt>()),
     }
 }
 
@@ -570,7 +573,7 @@ fn passed_records(
 
 /// RPT-KNOW, FAC-RESHOW: what the faction learnt this month, then what it asked to
 /// see again; items, skills, races, structures, enchantments.
-fn knowledge(catalog: &Catalog, learnt: Option<&Learnt>) -> Vec<KnowledgeRecord> {
+fn knowledge(catalog: &Catalog, texts: &super::describe::Texts, learnt: Option<&Learnt>) -> Vec<KnowledgeRecord> {
     let Some(l) = learnt else { return Vec::new() };
     let rank = |x: &Lesson| match x {
         Lesson::Topic(Topic::Item(i)) => (0, i.index(), 0),
@@ -584,7 +587,7 @@ fn knowledge(catalog: &Catalog, learnt: Option<&Learnt>) -> Vec<KnowledgeRecord>
         let mut list = list.clone();
         list.sort_by_key(rank);
         for x in list {
-            out.extend(super::describe::lesson(catalog, x, again));
+            out.extend(super::describe::lesson(catalog, texts, x, again));
         }
     }
     out

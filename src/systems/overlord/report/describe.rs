@@ -8,9 +8,47 @@ use crate::systems::overlord::data::{self, RaceKind, SkillFlag, Stats, ordinal};
 use crate::systems::overlord::world::components::{Lesson, Topic};
 use crate::systems::overlord::world::ids::{Catalog, SkillId};
 use std::fmt::Write;
+use std::sync::OnceLock;
 
-/// The records a lesson describes: one, or one per level of a skill.
-pub fn lesson(c: &Catalog, l: Lesson, again: bool) -> Vec<KnowledgeRecord> {
+/// The texts of the lessons, each written once a turn and shared by every report
+/// that teaches it: a lesson's text depends on the rule set alone, and at 50,000
+/// factions writing it again for each one cost more than the rest of their
+/// knowledge sections. A text is written when first asked for, on whichever
+/// thread asks, and is the same whoever asks first.
+pub struct Texts {
+    items: Vec<OnceLock<String>>,
+    races: Vec<OnceLock<String>>,
+    constructions: Vec<OnceLock<String>>,
+    enchantments: Vec<OnceLock<String>>,
+    /// By skill, then by level (level 1 first).
+    skills: Vec<Vec<OnceLock<String>>>,
+}
+
+impl Texts {
+    /// Room for every lesson of `c`'s rule set, none written yet.
+    pub fn new(c: &Catalog) -> Self {
+        let slots = |n: usize| std::iter::repeat_with(OnceLock::new).take(n).collect::<Vec<_>>();
+        Texts {
+            items: slots(c.rules.items.len()),
+            races: slots(c.rules.races.len()),
+            constructions: slots(c.rules.constructions.constructions.len()),
+            enchantments: slots(c.rules.enchantments.enchantments.len()),
+            skills: c.rules.skills.iter().map(|d| slots(d.system.levels.len())).collect(),
+        }
+    }
+}
+
+/// The text in `slot`, written by `write` if it is not yet.
+fn kept(slot: Option<&OnceLock<String>>, write: impl FnOnce() -> String) -> String {
+    match slot {
+        Some(s) => s.get_or_init(write).clone(),
+        None => write(),
+    }
+}
+
+/// The records a lesson describes: one, or one per level of a skill; their texts
+/// from `texts`, written there if not yet.
+pub fn lesson(c: &Catalog, texts: &Texts, l: Lesson, again: bool) -> Vec<KnowledgeRecord> {
     let rec = |kind: &str, tag: &str, name: &str, level: Option<u32>, text: String| KnowledgeRecord {
         kind: kind.into(),
         tag: tag.into(),
@@ -22,30 +60,40 @@ pub fn lesson(c: &Catalog, l: Lesson, again: bool) -> Vec<KnowledgeRecord> {
     match l {
         Lesson::Topic(Topic::Item(i)) => {
             let d = &c.rules.items[i.index()];
-            vec![rec("item", &d.tag, &d.name, None, item(c, d))]
+            vec![rec("item", &d.tag, &d.name, None, kept(texts.items.get(i.index()), || item(c, d)))]
         }
         Lesson::Topic(Topic::Race(r)) => {
             let d = &c.rules.races[r.index()];
-            vec![rec("race", &d.tag, &d.name, None, race(c, d))]
+            vec![rec("race", &d.tag, &d.name, None, kept(texts.races.get(r.index()), || race(c, d)))]
         }
         Lesson::Topic(Topic::Construction(k)) => {
             let d = &c.rules.constructions.constructions[k as usize];
-            vec![rec("structure", &d.tag, &d.name, None, construction(c, d))]
+            let text = kept(texts.constructions.get(k as usize), || construction(c, d));
+            vec![rec("structure", &d.tag, &d.name, None, text)]
         }
         Lesson::Topic(Topic::Enchantment(e)) => {
             let d = &c.rules.enchantments.enchantments[e.index()];
-            let mut o = sentence(&d.description);
-            gives(&mut o, &d.stats, "Gives");
-            capacities(&mut o, c, &d.capacity, "Added capacities");
-            vec![rec("enchantment", &d.tag, &d.name, None, o.trim_end().to_string())]
+            let text = kept(texts.enchantments.get(e.index()), || enchantment(c, d));
+            vec![rec("enchantment", &d.tag, &d.name, None, text)]
         }
         Lesson::Skill(s, from, to) => {
             let d = &c.rules.skills[s.index()];
+            let levels = texts.skills.get(s.index());
             (from.max(1)..=to.min(d.system.levels.len() as u32))
-                .map(|level| rec("skill", &d.tag, &d.name, Some(level), skill_level(c, s, level)))
+                .map(|level| {
+                    let slot = levels.and_then(|l| l.get(level as usize - 1));
+                    rec("skill", &d.tag, &d.name, Some(level), kept(slot, || skill_level(c, s, level)))
+                })
                 .collect()
         }
     }
+}
+
+fn enchantment(c: &Catalog, d: &data::Enchantment) -> String {
+    let mut o = sentence(&d.description);
+    gives(&mut o, &d.stats, "Gives");
+    capacities(&mut o, c, &d.capacity, "Added capacities");
+    o.trim_end().to_string()
 }
 
 /// `text.` with its full stop and a space after, or nothing.
@@ -280,4 +328,71 @@ fn production(o: &mut String, c: &Catalog, p: &data::Production) {
         let _ = write!(o, ", with {}", items(c, p.tools.iter().map(|t| (t.clone(), 1))));
     }
     o.push_str(". ");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Texts, lesson};
+    use crate::systems::overlord::testkit::overlord_rules;
+    use crate::systems::overlord::world::Catalog;
+    use crate::systems::overlord::world::components::{Lesson, Topic};
+
+    /// Every lesson of the rule set: each item, race, structure, enchantment, and
+    /// every level of each skill.
+    fn every_lesson(c: &Catalog) -> Vec<Lesson> {
+        let r = &c.rules;
+        let mut all: Vec<Lesson> = Vec::new();
+        all.extend(r.items.iter().filter_map(|d| c.item(&d.tag)).map(|i| Lesson::Topic(Topic::Item(i))));
+        all.extend(r.races.iter().filter_map(|d| c.race(&d.tag)).map(|x| Lesson::Topic(Topic::Race(x))));
+        all.extend((0..r.constructions.constructions.len() as u32).map(|k| Lesson::Topic(Topic::Construction(k))));
+        all.extend(
+            r.enchantments
+                .enchantments
+                .iter()
+                .filter_map(|d| c.effect(&d.tag))
+                .map(|e| Lesson::Topic(Topic::Enchantment(e))),
+        );
+        all.extend(r.skills.iter().filter_map(|d| c.skill(&d.tag)).map(|s| Lesson::Skill(s, 1, u32::MAX)));
+        all
+    }
+
+    /// RPT-KNOW: a lesson's text kept for later reports is the text written for the
+    /// first, whichever lessons were asked before it and on whichever thread.
+    #[test]
+    fn kept_texts_are_the_texts_written_afresh() {
+        let c = Catalog::new(overlord_rules());
+        let all = every_lesson(&c);
+        assert!(all.len() > 100, "the rule set has its lessons: {}", all.len());
+        // Each written into a store of its own: nothing kept.
+        let fresh: Vec<_> = all.iter().map(|&l| lesson(&c, &Texts::new(&c), l, false)).collect();
+        assert!(fresh.iter().filter(|r| r.iter().any(|k| !k.text.is_empty())).count() > 100, "texts are written");
+        // One store, asked in the reverse order, then again in order: a text kept
+        // under the wrong lesson would show here.
+        let texts = Texts::new(&c);
+        for &l in all.iter().rev() {
+            lesson(&c, &texts, l, false);
+        }
+        for (l, want) in all.iter().zip(&fresh) {
+            assert_eq!(&lesson(&c, &texts, *l, false), want);
+        }
+        // Skills asked from a middle level keep the same levels' texts.
+        for (l, want) in all.iter().zip(&fresh) {
+            if let Lesson::Skill(s, ..) = *l {
+                assert_eq!(lesson(&c, &texts, Lesson::Skill(s, 2, u32::MAX), true).len(), want.len().saturating_sub(1));
+                for (got, w) in lesson(&c, &texts, Lesson::Skill(s, 2, u32::MAX), true).iter().zip(want.iter().skip(1))
+                {
+                    assert_eq!((&got.text, got.level, got.again), (&w.text, w.level, true));
+                }
+            }
+        }
+        // Two threads sharing a store, each in its own order.
+        let shared = Texts::new(&c);
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| all.iter().map(|&l| lesson(&c, &shared, l, false)).collect::<Vec<_>>());
+            let b = s.spawn(|| all.iter().rev().map(|&l| lesson(&c, &shared, l, false)).collect::<Vec<_>>());
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(a, fresh);
+        assert_eq!(b.into_iter().rev().collect::<Vec<_>>(), fresh);
+    }
 }
