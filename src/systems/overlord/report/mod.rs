@@ -73,12 +73,18 @@ fn render(
     r: &FactionReport,
     catalog: &crate::systems::overlord::world::Catalog,
 ) -> [crate::core::system::FolderFile; 3] {
-    let dir = std::path::Path::new("reports");
+    // `reports/<faction id><ending>`, put together without the formatting machinery.
+    let path = |ending: &str| {
+        let id = &r.faction.id;
+        let mut p = String::with_capacity("reports/".len() + id.len() + ending.len());
+        crate::put!(&mut p, "reports/", id, ending);
+        std::path::PathBuf::from(p)
+    };
     let orders = text::template(r);
     [
-        (dir.join(format!("{}.txt", r.faction.id)), text::render_with_template(r, catalog, &orders).into_bytes()),
-        (dir.join(format!("{}.json", r.faction.id)), json::render(r)),
-        (dir.join(format!("{}.orders.txt", r.faction.id)), orders.into_bytes()),
+        (path(".txt"), text::render_with_template(r, catalog, &orders).into_bytes()),
+        (path(".json"), json::render(r)),
+        (path(".orders.txt"), orders.into_bytes()),
     ]
 }
 

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 pub use crate::systems::overlord::data::ordinal;
+use crate::systems::overlord::data::ordinal_suffix;
 
 fn item_name<'a>(c: &'a Catalog, tag: &'a str, count: u64) -> &'a str {
     match c.item(tag).map(|i| &c.rules.items[i.index()]) {
@@ -148,42 +149,39 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
 /// diplomacy and funds.
 pub(super) fn head(o: &mut String, r: &FactionReport, c: &Catalog) {
     let f = &r.faction;
-    let _ = write!(o, "{} Report for Turn {} for {} [{}]", r.game, r.turn, f.name, f.id);
+    put!(o, r.game, " Report for Turn ", r.turn, " for ", f.name, " [", f.id, ']');
     if !f.email.is_empty() {
-        let _ = write!(o, ", {}", f.email);
+        put!(o, ", ", f.email);
     }
     o.push('\n');
     if !r.month.is_empty() {
-        let _ = write!(o, "Month: {}", r.month);
+        put!(o, "Month: ", r.month);
         if !r.season.is_empty() {
-            let _ = write!(o, " ({})", r.season);
+            put!(o, " (", r.season, ')');
         }
         if !r.next_month.is_empty() {
-            let _ = write!(o, "; next: {}", r.next_month);
+            put!(o, "; next: ", r.next_month);
             if !r.next_season.is_empty() {
-                let _ = write!(o, " ({})", r.next_season);
+                put!(o, " (", r.next_season, ')');
             }
         }
         o.push('\n');
     }
     if !r.deadline.is_empty() {
-        let _ = writeln!(o, "Next turn: {}", r.deadline);
+        put!(o, "Next turn: ", r.deadline, '\n');
     }
-    let _ = writeln!(o, "Control points: {} of {}.", f.control.used, f.control.max);
+    put!(o, "Control points: ", f.control.used, " of ", f.control.max, ".\n");
     if f.taxes > 0
         && let Some(m) = c.money()
     {
         let tag = c.item_tag(m);
-        let _ = writeln!(o, "Taxes this month: {} {} [{tag}].", f.taxes, item_name(c, tag, f.taxes));
+        put!(o, "Taxes this month: ", f.taxes, ' ', item_name(c, tag, f.taxes), " [", tag, "].\n");
     }
     if !f.titles.is_empty() {
         o.push_str("Titles:\n");
         for t in &f.titles {
-            let _ = writeln!(
-                o,
-                "  {} [{}] of {} [{}], held by {} [{}].",
-                t.name, t.tag, t.location_name, t.location, t.holder_name, t.holder
-            );
+            put!(o, "  ", t.name, " [", t.tag, "] of ", t.location_name, " [", t.location, "], held by ");
+            put!(o, t.holder_name, " [", t.holder, "].\n");
         }
     }
     diplomacy_lines(o, c, &f.diplomacy);
@@ -192,7 +190,7 @@ pub(super) fn head(o: &mut String, r: &FactionReport, c: &Catalog) {
         o.push_str("  none.\n");
     }
     for (tag, n) in &f.funds {
-        let _ = writeln!(o, "  {n} {} [{tag}].", item_name(c, tag, *n));
+        put!(o, "  ", n, ' ', item_name(c, tag, *n), " [", tag, "].\n");
     }
 }
 
@@ -315,30 +313,13 @@ pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog
         let _ = writeln!(o, "  Occupied by [{f}].");
     }
     for (title, list) in [("For hire", &l.recruits), ("For sale", &l.for_sale), ("Buying", &l.buying)] {
-        if !list.is_empty() {
-            let items: Vec<String> = list
-                .iter()
-                .map(|x| format!("{} {} [{}] at {}", x.count, x.name, x.tag, x.price.unwrap_or(0)))
-                .collect();
-            let _ = writeln!(o, "  {title}: {}.", items.join(", "));
-        }
+        listed(o, title, list, |o, x| put!(o, x.count, ' ', x.name, " [", x.tag, "] at ", x.price.unwrap_or(0)));
     }
-    if !l.market_days.is_empty() {
-        let days: Vec<String> = l.market_days.iter().map(|&d| ordinal(d)).collect();
-        let _ = writeln!(o, "  Market days: {}.", days.join(", "));
-    }
-    if !l.teaches.is_empty() {
-        let skills: Vec<String> = l
-            .teaches
-            .iter()
-            .map(|(tag, &level)| format!("{} {} [{tag}]", ordinal(level), skill_name(c, tag)))
-            .collect();
-        let _ = writeln!(o, "  Teaches: {}.", skills.join(", "));
-    }
-    if !l.resources.is_empty() {
-        let items: Vec<String> = l.resources.iter().map(|x| format!("{} {} [{}]", x.count, x.name, x.tag)).collect();
-        let _ = writeln!(o, "  Resources: {}.", items.join(", "));
-    }
+    listed(o, "Market days", &l.market_days, |o, &d| put!(o, d, ordinal_suffix(d)));
+    listed(o, "Teaches", l.teaches.iter(), |o, (tag, &level)| {
+        put!(o, level, ordinal_suffix(level), ' ', skill_name(c, tag), " [", tag, ']');
+    });
+    listed(o, "Resources", &l.resources, |o, x| put!(o, x.count, ' ', x.name, " [", x.tag, ']'));
     if !l.enchantments.is_empty() {
         let _ = writeln!(o, "  Enchantments: {}.", enchantments_text(c, &l.enchantments));
     }
@@ -428,10 +409,24 @@ pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog
 /// A place passed through: its head and its exits.
 pub(super) fn passed(o: &mut String, l: &PassedRecord, c: &Catalog, places: &Places) {
     place_head(o, c, places, &l.name, &l.id, &l.terrain, l.container.as_deref(), &l.days);
-    if !l.exits.is_empty() {
-        let exits: Vec<String> = l.exits.iter().map(|x| format!("{} to {} [{}]", x.dir, x.to_name, x.to)).collect();
-        let _ = writeln!(o, "  Exits: {}.", exits.join(", "));
+    listed(o, "Exits", &l.exits, |o, x| put!(o, x.dir, " to ", x.to_name, " [", x.to, ']'));
+}
+
+/// `  Label: a, b, c.` and a new line, each part written by `each`; nothing for no
+/// parts.
+fn listed<I: IntoIterator>(o: &mut String, label: &str, parts: I, mut each: impl FnMut(&mut String, I::Item)) {
+    let mut parts = parts.into_iter().peekable();
+    if parts.peek().is_none() {
+        return;
     }
+    put!(o, "  ", label, ": ");
+    for (k, x) in parts.enumerate() {
+        if k > 0 {
+            o.push_str(", ");
+        }
+        each(o, x);
+    }
+    o.push_str(".\n");
 }
 
 /// RPT-KNOW: "New knowledge:" then "Knowledge shown again:", each by kind, one
@@ -441,7 +436,7 @@ pub(super) fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
         let mut kind = "";
         for k in list.iter().filter(|k| k.again == again) {
             if kind.is_empty() {
-                let _ = writeln!(o, "\n{head}:");
+                put!(o, '\n', head, ":\n");
             }
             if k.kind != kind {
                 kind = &k.kind;
@@ -452,13 +447,18 @@ pub(super) fn knowledge_lines(o: &mut String, list: &[KnowledgeRecord]) {
                     "structure" => "Structures",
                     _ => "Enchantments",
                 };
-                let _ = writeln!(o, "  {title}:");
+                put!(o, "  ", title, ":\n");
             }
-            let _ = match k.level {
-                Some(l) => write!(o, "    {} {} [{}]", ordinal(l), k.name, k.tag),
-                None => write!(o, "    {} [{}]", k.name, k.tag),
-            };
-            let _ = if k.text.is_empty() { writeln!(o, ".") } else { writeln!(o, ": {}", k.text) };
+            o.push_str("    ");
+            if let Some(l) = k.level {
+                put!(o, l, ordinal_suffix(l), ' ');
+            }
+            put!(o, k.name, " [", k.tag, ']');
+            if k.text.is_empty() {
+                o.push_str(".\n");
+            } else {
+                put!(o, ": ", k.text, '\n');
+            }
         }
     }
 }
@@ -488,9 +488,8 @@ pub(super) fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, w
     if !s.enchantments.is_empty() {
         let _ = write!(o, "; enchantments: {}", enchantments_text(c, &s.enchantments));
     }
-    if !s.contents.is_empty() {
-        let ids: Vec<String> = s.contents.iter().map(|u| format!("[{u}]")).collect();
-        let _ = write!(o, "; inside: {}", ids.join(", "));
+    for (k, u) in s.contents.iter().enumerate() {
+        put!(o, if k == 0 { "; inside: [" } else { ", [" }, u, ']');
     }
     if let Some(load) = s.load {
         let _ = write!(o, "; load {load}");
@@ -530,10 +529,11 @@ fn stack_depths(units: &[SeenUnit]) -> Vec<usize> {
 /// The order template: the faction's units with their pending orders, in the order
 /// file syntax, ready to edit and send back (RPT-TEMPLATE).
 pub fn template(r: &FactionReport) -> String {
-    let mut o = String::new();
+    let mut o =
+        String::with_capacity(64 + r.units.iter().map(|u| 32 + u.name.len() + 24 * u.orders.len()).sum::<usize>());
     let f = &r.faction;
     // The password is never written: the player writes it in place of the placeholder.
-    let _ = writeln!(o, "GAME {} {} {}", f.id, crate::core::secret::PLACEHOLDER, r.game);
+    put!(&mut o, "GAME ", f.id, ' ', crate::core::secret::PLACEHOLDER, ' ', r.game, '\n');
     for u in &r.units {
         put!(&mut o, "\nUNIT ", u.id, "  # ");
         if u.name.contains('#') {
@@ -575,10 +575,15 @@ fn days_here(o: &mut String, days: &[[u32; 2]]) {
     if days.is_empty() {
         return;
     }
-    let spans: Vec<String> =
-        days.iter().map(|&[a, b]| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
     let word = if days.len() == 1 && days[0][0] == days[0][1] { "day" } else { "days" };
-    let _ = writeln!(o, "  Here on {word} {}.", spans.join(", "));
+    put!(o, "  Here on ", word, ' ');
+    for (k, &[a, b]) in days.iter().enumerate() {
+        put!(o, if k == 0 { "" } else { ", " }, a);
+        if a != b {
+            put!(o, '-', b);
+        }
+    }
+    o.push_str(".\n");
 }
 
 pub(super) fn day_line(o: &mut String, day: u32, text: &str) {
