@@ -16,6 +16,10 @@
 //! `benches/whole-process.sh` also uses, and kept. After each world the bench
 //! prints the peak memory of the runs. Run with `cargo bench --bench scale`.
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
+//! Latest (2026-11-28, afternoon, by callgrind `--threads 1`): alpha ×100 7.23 G to
+//! 7.01 G instructions; 100,000 units in 50,000 factions 27.41 G to 25.41 G, in
+//! 1,000 factions 17.10 G to 16.80 G; wall time within the hour's noise (×100
+//! 1.28–1.38 s against 1.30–1.42 s on a slow hour).
 //! Last measured (2026-11-27, `overlord run` interleaved with the binary before,
 //! README's table): ×100 0.76–0.81 s, 232–248 MiB; 1M 26.4–27.3 s, 2,439–2,450 MiB
 //! (the memory budget met, not the time budgets). Later that day: ×100 0.76–0.84 s,
