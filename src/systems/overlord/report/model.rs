@@ -55,6 +55,15 @@ pub struct FactionReport {
     pub knowledge: Vec<KnowledgeRecord>,
 }
 
+impl FactionReport {
+    /// How many units the report shows at its locations (outside the faction's
+    /// own): with its units and locations, what the size of a rendered report
+    /// follows, so that the renderers allocate their output once.
+    pub fn units_seen(&self) -> usize {
+        self.locations.iter().map(|l| l.units.len()).sum()
+    }
+}
+
 /// A record of the rule set, described (RPT-KNOW).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnowledgeRecord {

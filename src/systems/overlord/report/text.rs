@@ -100,7 +100,10 @@ impl<'a> Places<'a> {
 
 /// [`render`], with the order template already made (it is also written on its own).
 pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
-    let mut o = String::with_capacity(2048 + 700 * r.units.len() + 100 * r.locations.len() + orders_template.len());
+    // About 650 bytes per unit, 420 per location and 100 per unit seen there,
+    // besides the template (fitted on generated and imported worlds).
+    let guess = 2048 + 650 * r.units.len() + 420 * r.locations.len() + 100 * r.units_seen();
+    let mut o = String::with_capacity(guess + orders_template.len());
     let places = Places::of(r);
     head(&mut o, r, c);
     if !r.events.is_empty() {

@@ -39,7 +39,6 @@ use crate::systems::overlord::world::components::{
 };
 use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
-use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
 
@@ -47,8 +46,32 @@ use std::collections::BTreeMap;
 mod tests;
 
 /// Days worked this month per unit: where, and how many days.
+///
+/// A slot per entity index (the unit, the place, the days), so that a day's work
+/// of every idle unit costs no hashing: [`WorkLog::day`] runs for units × days.
 #[derive(Resource, Debug, Default)]
-pub struct WorkLog(pub EntityHashMap<(Entity, u32)>);
+pub struct WorkLog(Vec<(Entity, Entity, u32)>);
+
+impl WorkLog {
+    /// Counts a day of work of unit `u` at `place` (work done elsewhere before is
+    /// lost).
+    pub fn day(&mut self, u: Entity, place: Entity) {
+        let i = u.index_u32() as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, (Entity::PLACEHOLDER, Entity::PLACEHOLDER, 0));
+        }
+        let slot = &mut self.0[i];
+        if slot.0 != u || slot.1 != place {
+            *slot = (u, place, 0);
+        }
+        slot.2 += 1;
+    }
+
+    /// Where unit `u` worked this month and for how many days, if it did.
+    pub fn get(&self, u: Entity) -> Option<(Entity, u32)> {
+        self.0.get(u.index_u32() as usize).filter(|s| s.0 == u && s.2 > 0).map(|s| (s.1, s.2))
+    }
+}
 
 /// Registers WORK and adds [`pay_wages`] and [`pay_upkeep`].
 pub struct MoneyPlugin;
@@ -81,35 +104,29 @@ fn work(act: &mut Act, _: &mut Entry) -> Outcome {
 /// this mechanic).
 pub fn log_work(world: &mut World, u: Entity, place: Entity) {
     let Some(mut log) = world.get_resource_mut::<WorkLog>() else { return };
-    let e = log.0.entry(u).or_insert((place, 0));
-    if e.0 != place {
-        *e = (place, 0);
-    }
-    e.1 += 1;
+    log.day(u, place);
 }
 
 /// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
 fn work_all(world: &mut World, units: &[Entity], day: u32) {
+    // One query for the whole list: a lookup per unit without finding the
+    // components' ids each time.
+    let mut q = world.query::<(&At, Option<&crate::systems::overlord::world::components::OnGuard>)>();
     world.resource_scope(|world, mut log: Mut<WorkLog>| {
         for &u in units {
-            let r = world.entity(u);
+            let Ok((at, guard)) = q.get(world, u) else { continue };
             // GRD-HALF: a unit on guard cannot work.
-            if r.get::<crate::systems::overlord::world::components::OnGuard>().is_some_and(|g| g.0 == day) {
+            if guard.is_some_and(|g| g.0 == day) {
                 continue;
             }
-            let Some(at) = r.get::<At>() else { continue };
-            let e = log.0.entry(u).or_insert((at.location, 0));
-            if e.0 != at.location {
-                *e = (at.location, 0);
-            }
-            e.1 += 1;
+            log.day(u, at.location);
         }
     });
 }
 
 /// MON-WAGE: work is paid in money at the end of the month.
 pub fn pay_wages(world: &mut World) {
-    let log = std::mem::take(&mut world.resource_mut::<WorkLog>().0);
+    let log = std::mem::take(&mut *world.resource_mut::<WorkLog>());
     let Some(money) = world.resource::<Catalog>().money() else { return };
     let (day, days) = {
         let c = world.resource::<Clock>();
@@ -117,7 +134,7 @@ pub fn pay_wages(world: &mut World) {
     };
     let units = world.resource::<Directory>().units().to_vec();
     for u in units {
-        let Some(&(place, worked)) = log.get(&u) else { continue };
+        let Some((place, worked)) = log.get(u) else { continue };
         let Some(at) = world.get::<At>(u).copied() else { continue };
         let figures = world.get::<Figures>(u).map_or(0, |f| f.0);
         let wages = world.get::<Wages>(place).map_or(0, |w| w.0);

@@ -184,3 +184,26 @@ fn units_that_share_feed_others_of_the_faction_in_the_same_place_set_share() {
     assert_eq!(texts(&e, "U2"), ["Ate 30 food [food] as upkeep.", "Paid 60 coins [coin] of upkeep."]);
     assert_eq!((count(&e, "U3", "food"), count(&e, "U4", "coin")), (10, 0));
 }
+
+#[test]
+fn the_work_log_keeps_days_per_unit_and_place_and_forgets_a_removed_unit_cash_work() {
+    // CASH-WORK: days count where the unit stands; work done elsewhere before is
+    // lost. The log keeps a slot per entity index: a unit spawned where a removed
+    // one was does not inherit its days.
+    use super::WorkLog;
+    let mut world = World::new();
+    let (p, q) = (world.spawn_empty().id(), world.spawn_empty().id());
+    let gone = world.spawn_empty().id();
+    let mut log = WorkLog::default();
+    log.day(gone, p);
+    log.day(gone, p);
+    assert_eq!(log.get(gone), Some((p, 2)));
+    // The entity a later spawn may get at the same index.
+    let new = Entity::from_index_and_generation(gone.index(), gone.generation().after_versions(1));
+    assert_eq!(log.get(new), None, "the new unit worked no day");
+    log.day(new, p);
+    log.day(new, q);
+    assert_eq!(log.get(new), Some((q, 1)), "the day at p is lost when it works at q");
+    assert_eq!(log.get(gone), None);
+    assert_eq!(log.get(p), None, "an entity that never worked");
+}

@@ -288,7 +288,7 @@ impl Stepping {
 }
 
 /// SCH-IMM, SCH-IMM-LOOP.
-pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek>, &mut QueryState<List>)) {
+pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek, Visited>, &mut QueryState<List>)) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
@@ -311,7 +311,7 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek>
             visit.clone_from(&active);
         }
         visit.retain(|&u| {
-            peek.get(world, u).is_ok_and(|(orders, moving, race)| {
+            peek.get(world, u).is_ok_and(|(_, orders, moving, race)| {
                 !moving && worth_another_pass(&orders.0, day, &cx.handlers, cx.kinds[race.0.index()])
             })
         });
@@ -320,21 +320,32 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek>
 }
 
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
-fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek>) -> Vec<Entity> {
-    let v = world.resource::<Visiting>();
-    v.order
-        .iter()
-        .copied()
-        .filter(|&u| {
-            peek.get(world, u).is_ok_and(|(orders, moving, race)| {
-                !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
-            })
+///
+/// Every unit's list is read in storage order (no lookup per unit), and each unit
+/// found is marked in a table by entity index; the visiting order then keeps the
+/// marked units.
+fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
+    let found: Vec<Entity> = peek
+        .iter(world)
+        .filter(|(_, orders, moving, race)| {
+            !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
         })
-        .collect()
+        .map(|(u, ..)| u)
+        .collect();
+    let Some(top) = found.iter().map(|u| u.index_u32() as usize).max() else { return Vec::new() };
+    let mut marked = vec![Entity::PLACEHOLDER; top + 1];
+    for &u in &found {
+        marked[u.index_u32() as usize] = u;
+    }
+    let v = world.resource::<Visiting>();
+    v.order.iter().copied().filter(|&u| marked.get(u.index_u32() as usize) == Some(&u)).collect()
 }
 
-/// What the full-day pass needs to know of a unit before stepping it.
-type Peek = (&'static Orders, Has<Journey>, &'static Race);
+/// What the passes need to know of a unit before stepping it.
+type Peek = (Entity, &'static Orders, Has<Journey>, &'static Race);
+
+/// The units the passes visit: not those refusing to act this month (CP-IDLE).
+type Visited = Without<Refusing>;
 
 /// A unit's order list, to work through, whether it is on a journey, and whether
 /// its list is to be dropped.
@@ -343,7 +354,7 @@ type List = (&'static mut Orders, Has<Journey>, Has<DropOrders>);
 /// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
 /// has a bulk handler.
-pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek>, &mut QueryState<List>)) {
+pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Visited>, &mut QueryState<List>)) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
@@ -354,8 +365,16 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek>, &
     let who = Order::Work.who();
     let may_work: Vec<bool> = cx.kinds.iter().map(|&k| who.allows(k)).collect();
     let mut idle = Vec::new();
+    let mut known = None;
     for u in order {
-        let Ok((orders, moving, race)) = peek.get(world, u) else { continue };
+        // The query learns of new archetypes only when there are some (a step
+        // may make them), not at every unit.
+        let now = world.archetypes().generation();
+        if known != Some(now) {
+            peek.update_archetypes(world);
+            known = Some(now);
+        }
+        let Ok((_, orders, moving, race)) = peek.get_manual(world, u) else { continue };
         if moving {
             continue;
         }
