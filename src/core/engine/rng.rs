@@ -12,8 +12,14 @@ use rand::rngs::ChaCha8Rng;
 /// A stable 64-bit key for a tag (FNV-1a): the same tag gives the same key on every
 /// machine and in every version.
 pub fn key_of(tag: &str) -> u64 {
+    key_of_parts(&[tag])
+}
+
+/// [`key_of`] the tag that `parts` make one after the other (`["f1", "/", "U7"]`
+/// keys as `"f1/U7"`), without putting the tag together.
+pub fn key_of_parts(parts: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in tag.bytes() {
+    for b in parts.iter().flat_map(|p| p.bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
@@ -54,6 +60,14 @@ mod tests {
     fn draws(seed: u64, turn: u32, purpose: &str, key: u64) -> Vec<u32> {
         let mut r = stream(seed, turn, purpose, key);
         (0..8).map(|_| r.random_range(0..1_000_000)).collect()
+    }
+
+    #[test]
+    fn a_key_of_parts_is_the_key_of_the_parts_joined() {
+        assert_eq!(key_of_parts(&["fa", "/", "U12"]), key_of("fa/U12"));
+        assert_eq!(key_of_parts(&[]), key_of(""));
+        assert_eq!(key_of_parts(&["", "L1", ""]), key_of("L1"));
+        assert_ne!(key_of_parts(&["fa", "/", "U12"]), key_of("fa/U21"));
     }
 
     #[test]

@@ -349,25 +349,26 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             continue;
         };
         let mut inventory = Vec::with_capacity(u.items.len());
-        for ItemHolding(tag, count, equipped) in std::mem::take(&mut u.items) {
-            match catalog.item(&tag) {
+        // Tags are read where they lie: the records are freed beside the turn
+        // (below), not one string at a time here.
+        for &ItemHolding(ref tag, count, equipped) in &u.items {
+            match catalog.item(tag) {
                 Some(item) => inventory.push(Holding { item, count, equipped }),
                 None => errors.push(format!("unit {}: unknown item '{tag}'", u.id)),
             }
         }
         let mut skills = Vec::with_capacity(u.skills.len());
-        for SkillExperience(tag, exp) in std::mem::take(&mut u.skills) {
-            match catalog.skill(&tag) {
+        for &SkillExperience(ref tag, exp) in &u.skills {
+            match catalog.skill(tag) {
                 Some(s) => skills.push((s, exp)),
                 None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
             }
         }
-        let Effects(effects) = effects_of(&catalog, std::mem::take(&mut u.effects), |tag| {
-            errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id))
-        });
-        let production = Production(match u.production.take() {
-            Some((tag, progress)) => match catalog.skill(&tag) {
-                Some(s) => Some((s, progress)),
+        let Effects(effects) =
+            effects_of(&catalog, &u.effects, |tag| errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)));
+        let production = Production(match &u.production {
+            Some((tag, progress)) => match catalog.skill(tag) {
+                Some(s) => Some((s, *progress)),
                 None => {
                     errors.push(format!("unit {}: unknown skill '{tag}' in production", u.id));
                     None
@@ -375,7 +376,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             },
             None => None,
         });
-        let journey = match u.journey.take() {
+        let journey = match &u.journey {
             Some(j) => {
                 let from = dir.get(Kind::Location, &j.from);
                 let to = dir.get(Kind::Location, &j.to);
@@ -396,14 +397,14 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             None => None,
         };
         let orders = Orders(
-            std::mem::take(&mut u.orders)
-                .into_iter()
+            u.orders
+                .iter()
                 .map(|text| {
                     let entry = match read_orders.get(text.as_str()) {
                         Some(e) => e.clone(),
                         None => {
-                            let e = crate::systems::overlord::orders::parse_entry_lenient(&text, &catalog).0;
-                            read_orders.insert(text, e.clone());
+                            let e = crate::systems::overlord::orders::parse_entry_lenient(text, &catalog).0;
+                            read_orders.insert(text.clone(), e.clone());
                             e
                         }
                     };
@@ -411,23 +412,26 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 })
                 .collect(),
         );
-        let id = std::mem::take(&mut u.id);
+        let id = u.id.as_str();
         let name = DisplayName(std::mem::take(&mut u.name));
         let figures = Figures(u.figures);
         let presentation = (
             UnitSettings(std::mem::take(&mut u.settings)),
             SkillTarget(u.target.take()),
             Description(std::mem::take(&mut u.description)),
-            Tactics(u.tactics.take().map(|t| tactics.entry(*t).or_insert_with_key(|t| t.clone().into()).clone())),
+            Tactics(u.tactics.as_deref().map(|t| match tactics.get(t) {
+                Some(shared) => shared.clone(),
+                None => tactics.entry(t.clone()).or_insert_with_key(|t| t.clone().into()).clone(),
+            })),
             CombatOrders(std::mem::take(&mut u.combat_orders)),
         );
         if let Some(leader) = u.stack_leader.take() {
-            leaders.push((seq, id.clone(), leader));
+            leaders.push((seq, id.to_string(), leader));
         }
         let at = At { location, structure: structure.flatten() };
         let e = world
             .spawn((
-                (Seq(seq as u32), Id(id.clone()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
+                (Seq(seq as u32), Id(id.to_string()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
                 (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
                 presentation,
                 Unit,
@@ -436,7 +440,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         if let Some(j) = journey {
             world.entity_mut(e).insert(j);
         }
-        dir.insert(Kind::Unit, &id, e);
+        dir.insert(Kind::Unit, id, e);
     }
     // What is left of the records (ids, names, tags: millions of small strings in
     // a big world) is freed beside the turn, not before it.
@@ -836,9 +840,8 @@ fn structure_bundle(
         },
         None => None,
     };
-    let effects = effects_of(catalog, std::mem::take(&mut s.effects), |tag| {
-        errors.push(format!("structure {}: unknown enchantment '{tag}'", s.id))
-    });
+    let effects =
+        effects_of(catalog, &s.effects, |tag| errors.push(format!("structure {}: unknown enchantment '{tag}'", s.id)));
     let (id, name) = (std::mem::take(&mut s.id), std::mem::take(&mut s.name));
     Some((
         (Seq(seq), Id(id), DisplayName(name), StructureAt(at), StructureKind(kind)),
@@ -914,7 +917,7 @@ fn hot_location(
             None => unknown("skill", &t.skill),
         }
     }
-    let effects = effects_of(catalog, std::mem::take(&mut l.effects), |tag| unknown("enchantment", tag));
+    let effects = effects_of(catalog, &l.effects, |tag| unknown("enchantment", tag));
     let livelihood = Livelihood {
         optimum_shift: std::mem::take(&mut l.optimum_shift),
         plague: l.plague.take(),
@@ -936,12 +939,12 @@ fn hot_location(
 }
 
 /// Enchantments of the data resolved; `unknown` is told of each tag that is not one.
-fn effects_of(catalog: &Catalog, list: Vec<data::EffectDays>, mut unknown: impl FnMut(&str)) -> Effects {
+fn effects_of(catalog: &Catalog, list: &[data::EffectDays], mut unknown: impl FnMut(&str)) -> Effects {
     let mut effects = Vec::with_capacity(list.len());
-    for data::EffectDays(tag, days) in list {
-        match catalog.effect(&tag) {
+    for &data::EffectDays(ref tag, days) in list {
+        match catalog.effect(tag) {
             Some(e) => effects.push((e, days)),
-            None => unknown(&tag),
+            None => unknown(tag),
         }
     }
     Effects(effects)

@@ -30,6 +30,10 @@ impl Randomness {
     pub fn stream(&self, purpose: &str, tag: &str) -> ChaCha8Rng {
         rng::stream(self.seed, self.turn, purpose, rng::key_of(tag))
     }
+    /// [`Randomness::stream`] of the tag that `parts` make one after the other.
+    pub fn stream_of_parts(&self, purpose: &str, parts: &[&str]) -> ChaCha8Rng {
+        rng::stream(self.seed, self.turn, purpose, rng::key_of_parts(parts))
+    }
 }
 
 /// The entities of each kind, in report order, and by scenario id.

@@ -92,8 +92,8 @@ pub fn check_control_points(world: &mut World) {
             ),
         );
         for u in mine {
-            let id = world.get::<Id>(u).map(|i| i.0.clone()).unwrap_or_default();
-            let mut rng = randomness.stream("control", &format!("{fid}/{id}"));
+            let id = world.get::<Id>(u).map_or("", |i| i.0.as_str());
+            let mut rng = randomness.stream_of_parts("control", &[&fid, "/", id]);
             if rng.random_range(0..100u32) < chance {
                 world.entity_mut(u).insert(Refusing);
                 world
