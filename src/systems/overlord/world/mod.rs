@@ -332,6 +332,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry> =
         Default::default();
     let mut units = units;
+    // The units spawned (position in `units`, entity), listed in the directory at
+    // once after the loop.
+    let mut spawned = Vec::with_capacity(units.len());
     for (seq, u) in units.iter_mut().enumerate() {
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);
@@ -440,8 +443,9 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         if let Some(j) = journey {
             world.entity_mut(e).insert(j);
         }
-        dir.insert(Kind::Unit, id, e);
+        spawned.push((seq, e));
     }
+    dir.insert_units(spawned.iter().map(|&(seq, e)| (units[seq].id.as_str(), e)));
     // What is left of the records (ids, names, tags: millions of small strings in
     // a big world) is freed beside the turn, not before it.
     crate::core::alloc::drop_aside("unit records", units);

@@ -87,6 +87,18 @@ impl Directory {
             }
         }
     }
+    /// Records units `units` (id, entity) as the next units, in that order: as
+    /// [`Directory::insert`] of each, at once (a world being built).
+    pub fn insert_units<'a>(&mut self, units: impl IntoIterator<Item = (&'a str, Entity)>) {
+        let mut listed = Vec::new();
+        for (id, entity) in units {
+            self.note(Kind::Unit, id);
+            self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
+            listed.push(entity);
+        }
+        self.unit_changes += listed.len() as u64;
+        self.units.push_all(&listed);
+    }
     /// Makes room for `n` more entities of `kind` (a world being built).
     pub fn reserve(&mut self, kind: Kind, n: usize) {
         self.by_id[kind as usize].reserve(n);
@@ -211,6 +223,25 @@ impl UnitOrder {
         let last = self.by_key.last_key_value().map_or(0, |(&k, _)| k);
         self.set(u, last + Self::GAP);
     }
+    /// [`UnitOrder::push`] of each of `units`, the tree built in one go.
+    fn push_all(&mut self, units: &[Entity]) {
+        let last = self.by_key.last_key_value().map_or(0, |(&k, _)| k);
+        let mut more: std::collections::BTreeMap<u64, Entity> = units
+            .iter()
+            .enumerate()
+            .map(|(n, &u)| {
+                let k = last + (n as u64 + 1) * Self::GAP;
+                let i = u.index_u32() as usize;
+                if i >= self.key_of.len() {
+                    self.key_of.resize(i + 1, 0);
+                }
+                self.key_of[i] = k;
+                (k, u)
+            })
+            .collect();
+        self.by_key.append(&mut more);
+        self.list.take();
+    }
     fn remove(&mut self, u: Entity) {
         if let Some(k) = self.key(u) {
             self.by_key.remove(&k);
@@ -303,6 +334,19 @@ mod unit_order_tests {
                             plain.retain(|&x| x != u);
                             let at = plain.iter().position(|&x| x == b).unwrap();
                             plain.insert(at, u);
+                        }
+                    }
+                    9 => {
+                        // Units listed at once, as a world being built lists them.
+                        let mut batch = Vec::new();
+                        for _ in 0..rng.random_range(1..6) {
+                            n += 1;
+                            batch.push((format!("U{n}"), world.spawn_empty().id()));
+                        }
+                        dir.insert_units(batch.iter().map(|(id, e)| (id.as_str(), *e)));
+                        plain.extend(batch.iter().map(|x| x.1));
+                        for (id, e) in &batch {
+                            assert_eq!(dir.get(Kind::Unit, id), Some(*e));
                         }
                     }
                     _ => {}
