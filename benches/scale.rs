@@ -16,7 +16,12 @@
 //! `benches/whole-process.sh` also uses, and kept. After each world the bench
 //! prints the peak memory of the runs. Run with `cargo bench --bench scale`.
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
-//! Latest (2026-11-28, later, by callgrind `--threads 1`): alpha ×100 7.23 G to
+//! Latest (end of 2026-11-28, by callgrind `--threads 1`): alpha ×100 7.01 G to
+//! 6.86 G instructions; the generated 100,000-unit world 13.75 G to 13.35 G;
+//! 100,000 units in 1,000 factions 16.80 G to 15.91 G, in 50,000 factions
+//! 25.41 G to 25.17 G; wall time: ×100 1.16–1.30 s against 1.09–1.30 s on a slow
+//! hour; 1M 24.95 s against 27.91 s, 2,408 MiB (one run each).
+//! Before (2026-11-28, by callgrind `--threads 1`): alpha ×100 7.23 G to
 //! 7.01 G instructions; 100,000 units in 50,000 factions 27.41 G to 25.41 G, in
 //! 1,000 factions 17.10 G to 16.80 G; wall time within the hour's noise (×100
 //! 1.28–1.38 s against 1.30–1.42 s on a slow hour).
