@@ -56,8 +56,8 @@ pub struct FactionReport {
 }
 
 impl FactionReport {
-    /// How many units the report shows at its locations (outside the faction's
-    /// own): with its units and locations, what the size of a rendered report
+    /// How many units the report lists at its locations (the faction's own among
+    /// them): with its units and locations, what the size of a rendered report
     /// follows, so that the renderers allocate their output once.
     pub fn units_seen(&self) -> usize {
         self.locations.iter().map(|l| l.units.len()).sum()

@@ -75,8 +75,7 @@ pub enum Kind {
 impl Directory {
     /// Records `entity` as the next of its kind.
     pub fn insert(&mut self, kind: Kind, id: &str, entity: Entity) {
-        self.note(kind, id);
-        self.by_id[kind as usize].insert(id.to_string(), entity);
+        self.name(kind, id, entity);
         match kind {
             Kind::Faction => self.factions.push(entity),
             Kind::Location => self.locations.push(entity),
@@ -92,8 +91,7 @@ impl Directory {
     pub fn insert_units<'a>(&mut self, units: impl IntoIterator<Item = (&'a str, Entity)>) {
         let mut listed = Vec::new();
         for (id, entity) in units {
-            self.note(Kind::Unit, id);
-            self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
+            self.name(Kind::Unit, id, entity);
             listed.push(entity);
         }
         self.unit_changes += listed.len() as u64;
@@ -112,8 +110,7 @@ impl Directory {
     /// Adds a unit right after unit `after` in report order (a new unit joins next
     /// to the unit that made it), or last.
     pub fn insert_unit_after(&mut self, id: &str, entity: Entity, after: Option<Entity>) {
-        self.note(Kind::Unit, id);
-        self.by_id[Kind::Unit as usize].insert(id.to_string(), entity);
+        self.name(Kind::Unit, id, entity);
         self.unit_changes += 1;
         match after.filter(|&a| self.units.key(a).is_some()) {
             Some(a) => self.units.insert_after(entity, a),
@@ -143,6 +140,11 @@ impl Directory {
             self.units.insert_before(u, before);
             self.unit_changes += 1;
         }
+    }
+    /// Finds `entity` by `id` from now on, and counts it as issued.
+    fn name(&mut self, kind: Kind, id: &str, entity: Entity) {
+        self.note(kind, id);
+        self.by_id[kind as usize].insert(id.to_string(), entity);
     }
     fn note(&mut self, kind: Kind, id: &str) {
         self.issued[kind as usize] += 1;
