@@ -44,7 +44,7 @@ pub struct View {
     /// Its best observation at each place (by directory position).
     pub best: BTreeMap<usize, i32>,
     /// The units it sees whatever their stealth: its own and those stacked directly
-    /// with them, as (place, position).
+    /// with them, as (place, position), sorted, each once.
     pub near: Vec<(usize, u32)>,
     /// Its own units, by place, in the order given.
     pub own: BTreeMap<usize, Vec<Entity>>,
@@ -140,6 +140,9 @@ impl Survey {
                 beside(m, &mut v.near);
             }
         }
+        // Sorted, so that a place's are found without reading the others'.
+        v.near.sort_unstable();
+        v.near.dedup();
         v
     }
 
@@ -152,7 +155,9 @@ impl Survey {
         let seen = observation.map_or(0, |o| hiding.partition_point(|&(s, _)| s <= o));
         let mut list: Vec<u32> = hiding[..seen].iter().map(|&(_, p)| p).collect();
         list.extend_from_slice(&self.shown[l]);
-        list.extend(view.near.iter().filter(|&&(at, _)| at == l).map(|&(_, p)| p));
+        let from = view.near.partition_point(|&(at, _)| at < l);
+        let near = &view.near[from..];
+        list.extend(near[..near.partition_point(|&(at, _)| at == l)].iter().map(|&(_, p)| p));
         list.sort_unstable();
         list.dedup();
         list.into_iter()

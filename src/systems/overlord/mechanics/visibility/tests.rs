@@ -147,6 +147,45 @@ fn a_unit_stacked_directly_with_ones_own_is_seen_vis_see() {
 }
 
 #[test]
+fn stack_mates_are_seen_at_each_place_of_the_faction_and_only_there_vis_see() {
+    // fa stands in L1 and L2; a stealthy unit of fb is stacked with fa's unit in
+    // each, a third stands unstacked in L2: fa's report lists each stack-mate at
+    // its own place and never the third.
+    let stealthy = [("stea", 18000)];
+    let mut g = Tiny::new()
+        .faction("fa")
+        .faction("fb")
+        .location("L1", "plai")
+        .location("L2", "plai")
+        .location("L3", "plai")
+        .exit("L1", "N", "L2")
+        .exit("L2", "N", "L3")
+        .unit("U1", "fa", "ldr", 1, "L1")
+        .unit("U3", "fa", "ldr", 1, "L2")
+        .unit("U6", "fa", "ldr", 1, "L3")
+        .unit("U2", "fb", "ldr", 1, "L1")
+        .skills(&stealthy)
+        .with_unit(|u| u.stack_leader = Some("U1".into()))
+        .unit("U4", "fb", "ldr", 1, "L2")
+        .skills(&stealthy)
+        .with_unit(|u| u.stack_leader = Some("U3".into()))
+        .unit("U5", "fb", "ldr", 1, "L2")
+        .skills(&stealthy)
+        .without_money()
+        .build();
+    g.run();
+    let r = g.engine.reports().iter().find(|r| r.faction.id == "fa").unwrap().clone();
+    let json = serde_json::to_value(&r).unwrap();
+    let listed = |place: &str| -> Vec<String> {
+        let l = json["locations"].as_array().unwrap().iter().find(|l| l["id"] == place).unwrap();
+        l["units"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(listed("L1"), ["U1", "U2"]);
+    assert_eq!(listed("L2"), ["U3", "U4"]);
+    assert_eq!(listed("L3"), ["U6"]);
+}
+
+#[test]
 fn a_unit_making_money_or_harvesting_something_of_weight_shows_itself_vis_see() {
     // Bob, stealthy, cuts wood (weight 5) in the forest: seen; the same Bob idle
     // is not.
