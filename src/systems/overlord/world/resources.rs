@@ -52,7 +52,7 @@ pub struct Directory {
     units: UnitOrder,
     /// See [`Directory::unit_changes`].
     unit_changes: u64,
-    by_id: [crate::core::data::FastMap<Tag, Entity>; 4],
+    by_id: [Ids; 4],
     /// Entities of each kind ever listed: the next one's [`super::components::Seq`].
     issued: [u32; 4],
     /// The highest number of an id `<letter><number>` of each kind (`U12`, `B3`).
@@ -144,7 +144,7 @@ impl Directory {
     /// Finds `entity` by `id` from now on, and counts it as issued.
     fn name(&mut self, kind: Kind, id: &str, entity: Entity) {
         self.note(kind, id);
-        self.by_id[kind as usize].insert(id.to_string(), entity);
+        self.by_id[kind as usize].insert(id, entity);
     }
     fn note(&mut self, kind: Kind, id: &str) {
         self.issued[kind as usize] += 1;
@@ -181,7 +181,53 @@ impl Directory {
     }
     /// The entity of `kind` with scenario id `id`.
     pub fn get(&self, kind: Kind, id: &str) -> Option<Entity> {
-        self.by_id[kind as usize].get(id).copied()
+        self.by_id[kind as usize].get(id)
+    }
+}
+
+/// Entities by id. An id of up to 15 bytes (most: `U123456`, `L04212`) is held in
+/// the table itself, so that finding one reads no string elsewhere and listing one
+/// allocates nothing (a million units are listed when a world is built); longer
+/// ids are kept as strings.
+#[derive(Debug, Default, Clone)]
+struct Ids {
+    short: crate::core::data::FastMap<u128, Entity>,
+    long: crate::core::data::FastMap<Tag, Entity>,
+}
+
+impl Ids {
+    /// `id` as an inline key: its bytes, and its length in the last byte (so no
+    /// two ids share a key).
+    fn short(id: &str) -> Option<u128> {
+        let b = id.as_bytes();
+        (b.len() < 16).then(|| {
+            let mut k = [0u8; 16];
+            k[..b.len()].copy_from_slice(b);
+            k[15] = b.len() as u8;
+            u128::from_le_bytes(k)
+        })
+    }
+    fn insert(&mut self, id: &str, e: Entity) {
+        match Self::short(id) {
+            Some(k) => self.short.insert(k, e),
+            None => self.long.insert(id.to_string(), e),
+        };
+    }
+    fn remove(&mut self, id: &str) {
+        match Self::short(id) {
+            Some(k) => self.short.remove(&k),
+            None => self.long.remove(id),
+        };
+    }
+    fn get(&self, id: &str) -> Option<Entity> {
+        match Self::short(id) {
+            Some(k) => self.short.get(&k),
+            None => self.long.get(id),
+        }
+        .copied()
+    }
+    fn reserve(&mut self, n: usize) {
+        self.short.reserve(n);
     }
 }
 
@@ -367,6 +413,47 @@ mod unit_order_tests {
                 assert_eq!(dir.unit_key(gone), None);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod ids_tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The ids table finds what a plain map of strings finds, over random
+    /// listings and removals of ids of every length around the inline limit,
+    /// among them ids that differ only by a trailing NUL or by their length.
+    #[test]
+    fn ids_are_found_as_a_map_of_strings_finds_them() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut world = World::new();
+        let mut ids = Ids::default();
+        let mut plain: std::collections::BTreeMap<String, Entity> = Default::default();
+        let pool: Vec<String> = (0..40)
+            .flat_map(|n| {
+                let base: String = (0..n).map(|i| (b'A' + (i % 26) as u8) as char).collect();
+                [base.clone(), format!("{base}\0"), format!("U{n}")]
+            })
+            .collect();
+        for _ in 0..5000 {
+            let id = &pool[rng.random_range(0..pool.len())];
+            if rng.random_range(0..3) == 0 {
+                ids.remove(id);
+                plain.remove(id);
+            } else {
+                let e = world.spawn_empty().id();
+                ids.insert(id, e);
+                plain.insert(id.clone(), e);
+            }
+            let probe = &pool[rng.random_range(0..pool.len())];
+            assert_eq!(ids.get(probe), plain.get(probe).copied(), "{probe:?}");
+        }
+        for id in &pool {
+            assert_eq!(ids.get(id), plain.get(id).copied(), "{id:?}");
+        }
+        assert!(ids.short.len() + ids.long.len() == plain.len());
+        assert!(!ids.long.is_empty() && !ids.short.is_empty(), "both kinds of id were used");
     }
 }
 
