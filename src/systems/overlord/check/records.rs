@@ -6,8 +6,8 @@
 //! `f/<faction id in lower case>` (the
 //! faction); `u/<faction id in lower case>` (its units in state order, and the
 //! places where they hold titles);
-//! `l/<location id>` (the location, and the id, faction and race of every unit
-//! there); `s/<structure id>` (the structure). [`state`] reads those an order file
+//! `l/<location id>` (what the checker reads of the location, and the id,
+//! faction and race of every unit there); `s/<structure id>` (the structure). [`state`] reads those an order file
 //! can reach: its faction's, the places where its units stand or hold titles, the
 //! places, factions and structures its orders name; that is a state on which
 //! [`super::check`] says exactly what it says on the whole state (tested on random
@@ -16,7 +16,10 @@
 use super::{factions_named, locations_named};
 use crate::core::data::{FastMap, bin};
 use crate::core::game::index::{Damage, SystemLookup, SystemRecords};
-use crate::systems::overlord::data::{Faction, GameSettings, Location, RuleSet, Scenario, SkillLevel, Structure, Unit};
+use crate::systems::overlord::data::{
+    Exit, Faction, GameSettings, Location, Market, RecruitOffer, RuleSet, Scenario, SkillLevel, Structure,
+    TitleHolding, Unit,
+};
 use crate::systems::overlord::orders::{Order, OrderFile, Target};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -38,8 +41,48 @@ struct UnitsIn {
 /// A location's record, as written.
 #[derive(Serialize)]
 struct PlaceOut<'a> {
-    location: &'a Location,
+    location: PlaceSeen<'a>,
     present: Vec<(&'a str, &'a str, &'a str)>,
+}
+
+/// What the checker reads of a location, under [`Location`]'s own field names, so
+/// that it is read back as a `Location` whose other fields are their defaults:
+/// its id and name, its exits, its population (OWN-FORCE), its market, the
+/// recruits it offers and its titles. Its resources, enchantments, weather and the
+/// numbers of its economy, which no check reads, stay out of the index.
+#[derive(Serialize)]
+struct PlaceSeen<'a> {
+    id: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    exits: &'a [Exit],
+    #[serde(skip_serializing_if = "is_zero")]
+    population: u32,
+    #[serde(skip_serializing_if = "Market::is_empty")]
+    market: &'a Market,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    recruits: &'a [RecruitOffer],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    titles: &'a [TitleHolding],
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl<'a> PlaceSeen<'a> {
+    fn of(l: &'a Location) -> Self {
+        PlaceSeen {
+            id: &l.id,
+            name: &l.name,
+            exits: &l.exits,
+            population: l.population,
+            market: &l.market,
+            recruits: &l.recruits,
+            titles: &l.titles,
+        }
+    }
 }
 
 /// A location's record, as read.
@@ -228,7 +271,7 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
                     })
                     .collect()
             });
-            out.put(&format!("l/{}", l.id), &PlaceOut { location: l, present: here })?;
+            out.put(&format!("l/{}", l.id), &PlaceOut { location: PlaceSeen::of(l), present: here })?;
         }
         Ok(())
     }
