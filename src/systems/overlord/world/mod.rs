@@ -332,10 +332,13 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry> =
         Default::default();
     let mut units = units;
-    // The units spawned (position in `units`, entity), listed in the directory at
-    // once after the loop.
+    // The units are spawned as one batch: their table is sized once for all of
+    // them, and each spawn writes its row without finding its bundle again. The
+    // batch yields an entity per unit it spawns, in order; `spawned` says which
+    // unit (its position in `units`) each one is.
     let mut spawned = Vec::with_capacity(units.len());
-    for (seq, u) in units.iter_mut().enumerate() {
+    let mut journeys = Vec::new();
+    let batch = units.iter_mut().enumerate().filter_map(|(seq, u)| {
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);
         let location = dir.get(Kind::Location, &u.location);
@@ -349,7 +352,7 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
                 u.location,
                 u.structure.as_deref().unwrap_or("")
             ));
-            continue;
+            return None;
         };
         let mut inventory = Vec::with_capacity(u.items.len());
         // Tags are read where they lie: the records are freed beside the turn
@@ -432,20 +435,22 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             leaders.push((seq, id.to_string(), leader));
         }
         let at = At { location, structure: structure.flatten() };
-        let e = world
-            .spawn((
-                (Seq(seq as u32), Id(id.to_string()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
-                (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
-                presentation,
-                Unit,
-            ))
-            .id();
         if let Some(j) = journey {
-            world.entity_mut(e).insert(j);
+            journeys.push((spawned.len(), j));
         }
-        spawned.push((seq, e));
+        spawned.push(seq);
+        Some((
+            (Seq(seq as u32), Id(id.to_string()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
+            (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
+            presentation,
+            Unit,
+        ))
+    });
+    let entities: Vec<Entity> = world.spawn_batch(batch).collect();
+    for (k, j) in journeys {
+        world.entity_mut(entities[k]).insert(j);
     }
-    dir.insert_units(spawned.iter().map(|&(seq, e)| (units[seq].id.as_str(), e)));
+    dir.insert_units(spawned.iter().zip(&entities).map(|(&seq, &e)| (units[seq].id.as_str(), e)));
     // What is left of the records (ids, names, tags: millions of small strings in
     // a big world) is freed beside the turn, not before it.
     crate::core::alloc::drop_aside("unit records", units);
