@@ -212,3 +212,70 @@ fn every_run_of_any_schedule_leaves_every_unit_up_to_date() {
         }
     }
 }
+
+/// The units a refresh looks at are those with an input changed since the last
+/// refresh of any step, not since that step's own last run: after the month-start
+/// refresh, the first refresh of another step reads one changed unit, not all.
+/// Each input counts, and so do statistics just added (a new unit).
+#[test]
+fn a_refresh_looks_only_at_units_changed_since_the_last_refresh_of_any_step() {
+    use bevy_ecs::system::RunSystemOnce;
+    let mut e = world(overlord_rules());
+    let world = e.world_mut();
+    let dir = world.resource::<Directory>().clone();
+    let u = |id: &str| dir.get(Kind::Unit, id).unwrap();
+    let listed = |world: &mut World| {
+        world
+            .run_system_once(|q: Query<Stamps>, last: Res<LastRefresh>, ticks: bevy_ecs::system::SystemChangeTick| {
+                let mut v = maybe_stale(&q, last.0, ticks.this_run());
+                v.sort();
+                v
+            })
+            .unwrap()
+    };
+    // Before any refresh of the turn: every unit.
+    world.resource_mut::<LastRefresh>().0 = None;
+    assert_eq!(listed(world).len(), dir.units().len());
+    world.run_system_once(refresh).unwrap();
+    assert_eq!(listed(world), Vec::<Entity>::new());
+    type Change = fn(&mut World, Entity);
+    let changes: [(&str, Change); 6] = [
+        ("figures", |w, e| w.get_mut::<Figures>(e).unwrap().0 += 1),
+        ("items", |w, e| w.get_mut::<Inventory>(e).unwrap().0.clear()),
+        ("skills", |w, e| w.get_mut::<Skills>(e).unwrap().0.clear()),
+        ("effects", |w, e| w.get_mut::<Effects>(e).unwrap().0.clear()),
+        ("race", |w, e| {
+            let r = *w.get::<Race>(e).unwrap();
+            *w.get_mut::<Race>(e).unwrap() = r;
+        }),
+        ("place", |w, e| {
+            let at = *w.get::<At>(e).unwrap();
+            w.entity_mut(e).insert(at);
+        }),
+    ];
+    for (what, change) in changes {
+        change(world, u("U2"));
+        let mut want = vec![u("U2")];
+        if what == "figures" {
+            change(world, u("U4"));
+            want.push(u("U4"));
+        }
+        want.sort();
+        assert_eq!(listed(world), want, "{what}");
+        // A refresh as another step runs it (a system of its own, run once).
+        world.run_system_once(refresh).unwrap();
+        assert_eq!(listed(world), Vec::<Entity>::new(), "{what}, after a refresh");
+    }
+    let new = world
+        .spawn((
+            Race(world.get::<Race>(u("U2")).unwrap().0),
+            Figures(3),
+            At { ..*world.get::<At>(u("U2")).unwrap() },
+            Inventory::default(),
+            Skills::default(),
+            Effects::default(),
+            crate::systems::overlord::world::components::Unit,
+        ))
+        .id();
+    assert_eq!(listed(world), vec![new]);
+}
