@@ -250,13 +250,26 @@ pub fn enemies_on_sight(world: &mut World) {
     if aggressive.is_empty() {
         return;
     }
-    // The places where an aggressive faction stands, then who stands there.
+    // The places where an aggressive faction stands (marked by their entity's
+    // index), then who stands there: one pass over the units.
     let mut q = world.query_filtered::<(Entity, &Owner, &At, &Seq), Without<Journey>>();
-    let hot: EntityHashSet = q.iter(world).filter(|x| aggressive.contains(&x.1.0)).map(|x| x.2.location).collect();
-    let mut present: EntityHashMap<Vec<(u32, Entity, Entity)>> = EntityHashMap::default();
+    let fierce = |f: Entity| aggressive.contains(&f);
+    let mut hot: Vec<bool> = Vec::new();
+    let mut standing = Vec::with_capacity(q.iter(world).len());
     for (u, o, at, s) in q.iter(world) {
-        if hot.contains(&at.location) {
-            present.entry(at.location).or_default().push((s.0, u, o.0));
+        if fierce(o.0) {
+            let i = at.location.index_u32() as usize;
+            if i >= hot.len() {
+                hot.resize(i + 1, false);
+            }
+            hot[i] = true;
+        }
+        standing.push((at.location, s.0, u, o.0));
+    }
+    let mut present: EntityHashMap<Vec<(u32, Entity, Entity)>> = EntityHashMap::default();
+    for (l, s, u, f) in standing {
+        if hot.get(l.index_u32() as usize).copied().unwrap_or(false) {
+            present.entry(l).or_default().push((s, u, f));
         }
     }
     let mut places: Vec<(u32, Entity)> =
@@ -264,6 +277,10 @@ pub fn enemies_on_sight(world: &mut World) {
     places.sort_unstable();
     for (_, place) in places {
         let mut units = present.remove(&place).unwrap_or_default();
+        // Where one faction stands alone there is no one to attack.
+        if units.iter().all(|x| x.2 == units[0].2) {
+            continue;
+        }
         units.sort_unstable();
         // Each faction's first unit here, in report order, its best observation, and
         // its units that show their faction and that do not (DIP-UNSEEN: those are
