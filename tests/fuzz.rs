@@ -81,6 +81,38 @@ fn order_file(rng: &mut ChaCha8Rng, state: &Scenario, faction: usize, words: &[S
             text.push('\n');
         }
     }
+    // Orders that fit where a unit stands: recruits of a race offered there,
+    // goods its market trades, a way out of it, so that what a check says of the
+    // place (offers, market, exits) is said of real entries, not only of strangers.
+    for _ in 0..rng.random_range(0..3) {
+        let units: Vec<&overlord::systems::overlord::data::Unit> =
+            state.units.iter().filter(|u| u.faction == f.id).collect();
+        if units.is_empty() {
+            break;
+        }
+        let u = units[rng.random_range(0..units.len())];
+        let Some(here) = state.locations.iter().find(|l| l.id == u.location) else { continue };
+        text.push_str(&format!("UNIT {}\n", u.id));
+        let pick = |rng: &mut ChaCha8Rng, n: usize| (n > 0).then(|| rng.random_range(0..n));
+        if let Some(i) = pick(rng, here.recruits.len()) {
+            let n = rng.random_range(0..3);
+            text.push_str(&format!(
+                "RECRUIT {}nU{:02} {n} {} 0\n",
+                f.id,
+                rng.random_range(1..4),
+                here.recruits[i].race
+            ));
+        }
+        if let Some(i) = pick(rng, here.market.sells.len()) {
+            text.push_str(&format!("BUY 1 {}\n", here.market.sells[i].item));
+        }
+        if let Some(i) = pick(rng, here.market.buys.len()) {
+            text.push_str(&format!("SELL 1 {}\n", here.market.buys[i].item));
+        }
+        if let Some(i) = pick(rng, here.exits.len()) {
+            text.push_str(&format!("MOVE {}\n", here.exits[i].dir));
+        }
+    }
     text
 }
 
