@@ -84,9 +84,9 @@ fn order_file(rng: &mut ChaCha8Rng, state: &Scenario, faction: usize, words: &[S
     // Orders that fit where a unit stands: recruits of a race offered there,
     // goods its market trades, a way out of it, so that what a check says of the
     // place (offers, market, exits) is said of real entries, not only of strangers.
+    let units: Vec<&overlord::systems::overlord::data::Unit> =
+        state.units.iter().filter(|u| u.faction == f.id).collect();
     for _ in 0..rng.random_range(0..3) {
-        let units: Vec<&overlord::systems::overlord::data::Unit> =
-            state.units.iter().filter(|u| u.faction == f.id).collect();
         if units.is_empty() {
             break;
         }
