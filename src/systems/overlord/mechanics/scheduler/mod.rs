@@ -121,40 +121,37 @@ fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
 }
 
 /// The units of [`Visiting::moved`] leave their old place in the order and take
-/// their new one; the rest keeps its order.
+/// their new one; the rest keeps its order. The moved units are marked in a table
+/// by entity index (no hashing per key), and merged back in from the end, in place.
 fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity]) {
-    let set: bevy_ecs::entity::EntityHashSet = moved.iter().copied().collect();
-    let mut taken = Vec::with_capacity(set.len());
+    let Some(top) = moved.iter().map(|u| u.index_u32() as usize).max() else { return };
+    let mut marked = vec![Entity::PLACEHOLDER; top + 1];
+    for &u in moved {
+        marked[u.index_u32() as usize] = u;
+    }
+    let mut placed = Vec::with_capacity(moved.len());
     keys.retain(|k| {
-        if set.contains(&k.3) {
-            taken.push(*k);
-            false
-        } else {
-            true
+        if marked.get(k.3.index_u32() as usize) != Some(&k.3) {
+            return true;
         }
+        if let Some((loc, inside)) = place_key(world, k.3) {
+            placed.push((loc, inside, k.2, k.3));
+        }
+        false
     });
-    let mut placed: Vec<(u32, u32, u32, Entity)> = taken
-        .into_iter()
-        .filter_map(|(_, _, pos, u)| place_key(world, u).map(|(loc, inside)| (loc, inside, pos, u)))
-        .collect();
     placed.sort_unstable();
-    let old = std::mem::take(keys);
-    keys.reserve(old.len() + placed.len());
-    let (mut a, mut b) = (old.into_iter().peekable(), placed.into_iter().peekable());
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => {
-                if x <= y {
-                    a.next()
-                } else {
-                    b.next()
-                }
-            }
-            (Some(_), None) => a.next(),
-            (None, Some(_)) => b.next(),
-            (None, None) => break,
-        };
-        keys.extend(next);
+    // Keys are distinct (each holds its unit): the larger of the two ends goes last.
+    let (mut i, mut j) = (keys.len(), placed.len());
+    keys.resize(i + j, (0, 0, 0, Entity::PLACEHOLDER));
+    while j > 0 {
+        let k = i + j - 1;
+        if i > 0 && keys[i - 1] > placed[j - 1] {
+            keys[k] = keys[i - 1];
+            i -= 1;
+        } else {
+            keys[k] = placed[j - 1];
+            j -= 1;
+        }
     }
 }
 
@@ -310,8 +307,11 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek,
             active = active_units(world, day, &cx, peek);
             visit.clone_from(&active);
         }
+        // Nothing changes the world while the list is sifted: the query learns of
+        // new archetypes once, not at every unit.
+        peek.update_archetypes(world);
         visit.retain(|&u| {
-            peek.get(world, u).is_ok_and(|(_, orders, moving, race)| {
+            peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
                 !moving && worth_another_pass(&orders.0, day, &cx.handlers, cx.kinds[race.0.index()])
             })
         });

@@ -390,6 +390,54 @@ fn moved_units_take_the_place_a_fresh_order_gives_them() {
     assert_eq!(merged, fresh);
 }
 
+/// SCH-LOC, SCH-UNIT: random moves (to either place, in or out of the structure,
+/// some units moved twice, some vanished, some listed twice) leave the merged order
+/// equal to the one built from scratch, every time.
+#[test]
+fn any_moves_leave_the_merged_order_equal_to_a_fresh_one() {
+    use crate::systems::overlord::world::resources::Kind;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+    for seed in 0..20u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut e = game();
+        let w = e.world_mut();
+        let dir = w.resource::<Directory>().clone();
+        let places = [dir.get(Kind::Location, "L1").unwrap(), dir.get(Kind::Location, "L2").unwrap()];
+        let b1 = dir.get(Kind::Structure, "B1").unwrap();
+        let mut alive: Vec<Entity> = dir.units().to_vec();
+        w.resource_mut::<Visiting>().invalidate();
+        refresh(w);
+        for round in 0..15 {
+            for _ in 0..rng.random_range(0..5) {
+                if alive.is_empty() {
+                    break;
+                }
+                let u = alive[rng.random_range(0..alive.len())];
+                match rng.random_range(0..8) {
+                    0 if round > 5 => {
+                        w.despawn(u);
+                        alive.retain(|&x| x != u);
+                    }
+                    k => {
+                        let location = places[k % 2];
+                        let structure = (location == places[0] && rng.random_range(0..2) == 0).then_some(b1);
+                        w.entity_mut(u).insert(At { location, structure });
+                    }
+                }
+                w.resource_mut::<Visiting>().moved(u);
+                if rng.random_range(0..4) == 0 {
+                    w.resource_mut::<Visiting>().moved(u);
+                }
+            }
+            refresh(w);
+            let merged = w.resource::<Visiting>().order.clone();
+            let fresh: Vec<Entity> = visiting_keys(w).into_iter().map(|k| k.3).collect();
+            assert_eq!(merged, fresh, "seed {seed}, round {round}");
+        }
+    }
+}
+
 #[test]
 fn an_order_for_one_day_runs_on_it_every_month_pfx_day_pfx_repeat() {
     // PFX-DAY, PFX-REPEAT: @D30 GIVE runs on day 30 of each month, month after month
