@@ -171,6 +171,11 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     }
     // No place needs fewer figures than a place without people.
     let least = force.figures_for(0);
+    // Places in the order they are stored (the order of their ids), not the order
+    // their first armed unit was met in: their people and owner are then read
+    // from memory one after another, not each from anywhere. The result is a map:
+    // the order changes nothing in it.
+    places.sort_unstable_by_key(|l| l.index_u32());
     let seq = |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);
     let mut out = EntityHashMap::default();
     let mut here: Vec<(Entity, u32)> = Vec::new();
