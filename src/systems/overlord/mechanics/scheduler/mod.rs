@@ -69,6 +69,9 @@ pub struct Visiting {
     stale: bool,
     /// Units whose place changed since the order was built, when only that changed.
     moved: Vec<Entity>,
+    /// [`relocate`]'s table of moved units by entity index, kept between its runs
+    /// (and left empty of marks), so that a big world's is not made afresh each time.
+    marks: Vec<Entity>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// Bit per order kind already noted in the unit's report this month (not run by
@@ -122,10 +125,13 @@ fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
 
 /// The units of [`Visiting::moved`] leave their old place in the order and take
 /// their new one; the rest keeps its order. The moved units are marked in a table
-/// by entity index (no hashing per key), and merged back in from the end, in place.
-fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity]) {
+/// by entity index, `marked` (no hashing per key; it holds no mark before or
+/// after), and merged back in from the end, in place.
+fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity], marked: &mut Vec<Entity>) {
     let Some(top) = moved.iter().map(|u| u.index_u32() as usize).max() else { return };
-    let mut marked = vec![Entity::PLACEHOLDER; top + 1];
+    if marked.len() <= top {
+        marked.resize(top + 1, Entity::PLACEHOLDER);
+    }
     for &u in moved {
         marked[u.index_u32() as usize] = u;
     }
@@ -139,6 +145,9 @@ fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Ent
         }
         false
     });
+    for &u in moved {
+        marked[u.index_u32() as usize] = Entity::PLACEHOLDER;
+    }
     placed.sort_unstable();
     // Keys are distinct (each holds its unit): the larger of the two ends goes last.
     let (mut i, mut j) = (keys.len(), placed.len());
@@ -166,8 +175,9 @@ fn refresh(world: &mut World) {
         v.moved.clear();
     } else if !v.moved.is_empty() {
         world.resource_scope(|world, mut v: Mut<Visiting>| {
-            let moved = std::mem::take(&mut v.moved);
-            relocate(world, &mut v.keys, &moved);
+            let (moved, mut marks) = (std::mem::take(&mut v.moved), std::mem::take(&mut v.marks));
+            relocate(world, &mut v.keys, &moved, &mut marks);
+            v.marks = marks;
             v.order = v.keys.iter().map(|k| k.3).collect();
         });
     }
