@@ -17,5 +17,7 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = overlord::cli::Cli::parse();
-    std::process::exit(overlord::cli::run(cli));
+    let code = overlord::cli::run(cli);
+    overlord::core::alloc::before_exit();
+    std::process::exit(code);
 }
