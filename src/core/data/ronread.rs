@@ -51,9 +51,21 @@ pub fn list_part<T: DeserializeOwned>(text: &str, from: usize, to: Option<usize>
         r.expect(b'[').ok()?;
     }
     let mut out = Vec::new();
+    // Room for the elements to the text's end, guessed from the first ones, so
+    // that a list of a million records is not copied into fresh memory at each
+    // doubling (and a first part has room for the parts after it, appended to
+    // it). Room never used is never touched, so it costs no memory.
+    let start = r.pos;
+    let mut guessed = false;
     // After `[` or a comma, as `Separated` starts.
     let mut had_comma = true;
     loop {
+        if !guessed && out.len() == GUESS_AFTER {
+            guessed = true;
+            let per = (r.pos - start).div_ceil(GUESS_AFTER).max(1);
+            let rest = (r.b.len() - r.pos) / per;
+            out.reserve(rest.saturating_add(rest / 4));
+        }
         r.ws();
         if let Some(to) = to {
             if r.pos == to && had_comma && r.peek() != Some(b']') {
@@ -78,6 +90,9 @@ pub fn list_part<T: DeserializeOwned>(text: &str, from: usize, to: Option<usize>
         had_comma = r.comma();
     }
 }
+
+/// How many elements [`list_part`] reads before it guesses how many follow.
+const GUESS_AFTER: usize = 32;
 
 /// Nesting deeper than this is left to `ron` (whose own limit is 128).
 const MAX_DEPTH: usize = 100;
@@ -727,6 +742,23 @@ mod tests {
         assert_eq!(list_part::<Rec>(t, cut, Some(t.len() - 2)), None, "the list ends before the cut");
         assert_eq!(list_part::<Rec>(&t.replace("]\n", "] x"), cut, None), None, "text after the list");
         assert_eq!(list_part::<Rec>(&t.replace("),\n  (\n    a: 2", ")\n  (\n    a: 2"), 0, None), None);
+    }
+
+    /// A list's first part has room for every element to the text's end, guessed
+    /// from its first elements, so the parts after it are appended without a copy
+    /// of all of it; a list of fewer elements than the guess needs still reads.
+    #[test]
+    fn a_first_part_has_room_for_the_whole_list() {
+        let rec = |a: usize| format!("  (\n    a: {a},\n    b: [1, 2],\n  ),\n");
+        let text = format!("[\n{}]\n", (0..1000).map(rec).collect::<String>());
+        let cut = list_cut(&text, text.len() / 2).unwrap();
+        let head = list_part::<Rec>(&text, 0, Some(cut)).unwrap();
+        assert!(head.len() < 600 && head.capacity() >= 1000, "{} in {}", head.len(), head.capacity());
+        // Room only for what the text could hold: not far beyond the whole.
+        assert!(head.capacity() <= 1300, "{}", head.capacity());
+        let tail = list_part::<Rec>(&text, cut, None).unwrap();
+        assert_eq!(head.len() + tail.len(), 1000);
+        assert_eq!(tail[0].a as usize, head.len());
     }
 
     /// `read_list_beside`: a list larger than the other work is read in two
