@@ -251,32 +251,43 @@ pub fn enemies_on_sight(world: &mut World) {
         return;
     }
     // The places where an aggressive faction stands (marked by their entity's
-    // index), then who stands there: one pass over the units.
-    let mut q = world.query_filtered::<(Entity, &Owner, &At, &Seq), Without<Journey>>();
-    let fierce = |f: Entity| aggressive.contains(&f);
+    // index): one pass over the units' owners; then who stands there, read from
+    // those places' occupants, not gathered for every unit of the world.
+    let mut fierce: Vec<bool> = Vec::new();
+    for f in &aggressive {
+        let i = f.index_u32() as usize;
+        if i >= fierce.len() {
+            fierce.resize(i + 1, false);
+        }
+        fierce[i] = true;
+    }
+    let mut q = world.query_filtered::<(&Owner, &At), Without<Journey>>();
     let mut hot: Vec<bool> = Vec::new();
-    let mut standing = Vec::with_capacity(q.iter(world).len());
-    for (u, o, at, s) in q.iter(world) {
-        if fierce(o.0) {
-            let i = at.location.index_u32() as usize;
-            if i >= hot.len() {
-                hot.resize(i + 1, false);
-            }
+    let mut places: Vec<(u32, Entity)> = Vec::new();
+    for (o, at) in q.iter(world) {
+        // By entity index: a lookup per unit costs no hashing.
+        if !fierce.get(o.0.index_u32() as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let i = at.location.index_u32() as usize;
+        if i >= hot.len() {
+            hot.resize(i + 1, false);
+        }
+        if !hot[i] {
             hot[i] = true;
-        }
-        standing.push((at.location, s.0, u, o.0));
-    }
-    let mut present: EntityHashMap<Vec<(u32, Entity, Entity)>> = EntityHashMap::default();
-    for (l, s, u, f) in standing {
-        if hot.get(l.index_u32() as usize).copied().unwrap_or(false) {
-            present.entry(l).or_default().push((s, u, f));
+            places.push((world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0), at.location));
         }
     }
-    let mut places: Vec<(u32, Entity)> =
-        present.keys().map(|&l| (world.get::<Seq>(l).map_or(u32::MAX, |s| s.0), l)).collect();
     places.sort_unstable();
     for (_, place) in places {
-        let mut units = present.remove(&place).unwrap_or_default();
+        let mut units: Vec<(u32, Entity, Entity)> =
+            crate::systems::overlord::world::components::occupants(world, place)
+                .iter()
+                .filter_map(|&u| {
+                    let r = world.get_entity(u).ok().filter(|r| !r.contains::<Journey>())?;
+                    Some((r.get::<Seq>()?.0, u, r.get::<Owner>()?.0))
+                })
+                .collect();
         // Where one faction stands alone there is no one to attack.
         if units.iter().all(|x| x.2 == units[0].2) {
             continue;
