@@ -16,30 +16,8 @@
 //! `benches/whole-process.sh` also uses, and kept. After each world the bench
 //! prints the peak memory of the runs. Run with `cargo bench --bench scale`.
 //! Budgets (issue "Scale", README "Performance"): ×100 ≤ 0.5 s, 1M ≤ 15 s and ≤ 3 GB.
-//! Latest (end of 2026-11-28, by callgrind `--threads 1`): alpha ×100 7.01 G to
-//! 6.86 G instructions; the generated 100,000-unit world 13.75 G to 13.35 G;
-//! 100,000 units in 1,000 factions 16.80 G to 15.91 G, in 50,000 factions
-//! 25.41 G to 25.17 G; wall time: ×100 1.16–1.30 s against 1.09–1.30 s on a slow
-//! hour; 1M 24.95 s against 27.91 s, 2,408 MiB (one run each).
-//! Before (2026-11-28, by callgrind `--threads 1`): alpha ×100 7.23 G to
-//! 7.01 G instructions; 100,000 units in 50,000 factions 27.41 G to 25.41 G, in
-//! 1,000 factions 17.10 G to 16.80 G; wall time within the hour's noise (×100
-//! 1.28–1.38 s against 1.30–1.42 s on a slow hour).
-//! Last measured (2026-11-27, `overlord run` interleaved with the binary before,
-//! README's table): ×100 0.76–0.81 s, 232–248 MiB; 1M 26.4–27.3 s, 2,439–2,450 MiB
-//! (the memory budget met, not the time budgets). Later that day: ×100 0.76–0.84 s,
-//! 100,000 units 1.97–2.02 s, 1M 27.2 and 29.0 s, 2,417–2,494 MiB, on a slower hour
-//! (the binary before 30.5 and 33.3 s); by callgrind the 100,000-unit run 17.93 G to
-//! 17.30 G instructions; at the day's end 16.85 G (alpha ×100 8.26 G), in an hour
-//! when 1M took 35–39 s whole and ×100 0.98–1.27 s, the binary before the same.
-//! That evening: alpha ×100 7.83 G instructions, 0.80–0.92 s (the binary before
-//! 0.80–1.03 s); 1M 38.2 s against 41.7 s, 2,438–2,450 MiB, on a slow hour.
-//! Later: alpha ×100 7.75 G instructions, 0.75–0.83 s (before 0.76–0.85 s); 1M
-//! 30.2 s against 32.4 s, 2,308 MiB, on a slow hour. Late that day: alpha ×100
-//! about 7.4 G instructions (JSON and RON writers), the wall time not
-//! measurable on a shared hour (1.1–1.5 s against 1.3–1.7 s before, interleaved).
-//! On 2026-11-28, a quiet hour: ×100 0.79–0.94 s, 237–254 MiB (7.23 G
-//! instructions); 1M 23.1 s, 2,390 MiB (loading the units in two parts at once).
+//! Figures: README.md ("Performance") has the latest with the machine and the
+//! date; docs/performance.md the record of every change and what it measured.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::path::{Path, PathBuf};

@@ -9,7 +9,8 @@
 //! battle in every tenth place where factions meet) 0.44–0.46 s; generated-100k
 //! 2.04–2.17 s. With markets (2026-11): ×100 0.46–0.48 s, the same with every
 //! leader in a market place trading all month 0.48–0.54 s. Whole-process figures
-//! and instruction counts are in README.md ("Performance"). One place of 5,000
+//! are in README.md ("Performance"), instruction counts by change in
+//! docs/performance.md. One place of 5,000
 //! units of 500 factions (`crowd-5000`, each faction seeing about half of them)
 //! measures that a faction's view of a place costs what it sees.
 
