@@ -746,7 +746,8 @@ mod tests {
 
     /// A list's first part has room for every element to the text's end, guessed
     /// from its first elements, so the parts after it are appended without a copy
-    /// of all of it; a list of fewer elements than the guess needs still reads.
+    /// of all of it; the room is not far beyond what the text holds. (Lists
+    /// shorter than the guess needs are read above.)
     #[test]
     fn a_first_part_has_room_for_the_whole_list() {
         let rec = |a: usize| format!("  (\n    a: {a},\n    b: [1, 2],\n  ),\n");
