@@ -4,6 +4,7 @@
 # Prints one line per world: runs, wall seconds (min, median, max), peak memory.
 #
 #   benches/whole-process.sh [WORK_DIR] [RUNS]
+#   BENCH_AGAINST=path/to/other/overlord benches/whole-process.sh ...
 #
 # WORK_DIR (default /dev/shm/overlord-bench, memory-backed so that the disk's
 # other traffic does not count) holds the worlds, made once and kept. Worlds:
@@ -18,7 +19,10 @@
 #               number of factions on the same units.
 # The month column is the month alone (its median), as `overlord run -v` logs it.
 # Each run copies the game folder first (not timed), so every run plays the same
-# turn. Then a mail: `overlord check` and `overlord submit` of the first player's
+# turn. With BENCH_AGAINST, each run of this build is followed by one of that
+# binary on the same world, and its line ("against") follows: this machine's
+# speed varies from hour to hour, so two binaries compare fairly only
+# interleaved. (The mail lines are of this build alone.) Then a mail: `overlord check` and `overlord submit` of the first player's
 # order template, 20 times each (through the turn's mail index; the first, not
 # timed, makes the index when the world was made by an older engine). Needs
 # /usr/bin/time (GNU time) and python3.
@@ -27,6 +31,7 @@ cd "$(dirname "$0")/.."
 WORK=${1:-/dev/shm/overlord-bench}
 RUNS=${2:-5}
 BIN=target/release/overlord
+AGAINST=${BENCH_AGAINST:-}
 cargo build --release --quiet
 mkdir -p "$WORK"
 
@@ -49,28 +54,41 @@ make_alpha() { # name copies
     "$BIN" new "$WORK/$1-import/scenarios/alpha" "$WORK/$1" >/dev/null
 }
 
-measure() { # name
-    times=""
-    months=""
-    peak=0
-    i=0
-    while [ "$i" -lt "$RUNS" ]; do
-        rm -rf "$WORK/run"
-        cp -r "$WORK/$1" "$WORK/run"
-        out=$(/usr/bin/time -f "%e %M" "$BIN" run "$WORK/run" -v --no-progress 2>"$WORK/run.log" >/dev/null; tail -n 1 "$WORK/run.log")
-        months="$months $(sed -n 's/.*month run seconds=\([0-9.]*\).*/\1/p' "$WORK/run.log" | cut -c1-5)"
-        times="$times ${out% *}"
-        kb=${out#* }
-        [ "$kb" -gt "$peak" ] && peak=$kb
-        i=$((i + 1))
-    done
+# One run of binary $1 on a fresh copy of world $2: "seconds kilobytes month".
+run_once() { # binary world
+    rm -rf "$WORK/run"
+    cp -r "$WORK/$2" "$WORK/run"
+    out=$(/usr/bin/time -f "%e %M" "$1" run "$WORK/run" -v --no-progress 2>"$WORK/run.log" >/dev/null; tail -n 1 "$WORK/run.log")
+    echo "$out $(sed -n 's/.*month run seconds=\([0-9.]*\).*/\1/p' "$WORK/run.log" | cut -c1-5)"
     rm -rf "$WORK/run" "$WORK/run.log"
-    sorted=$(echo $times | tr ' ' '\n' | sort -n)
+}
+
+# A line of the table from runs "seconds kilobytes month", one per line.
+row() { # label runs
+    sorted=$(echo "$2" | cut -d' ' -f1 | sort -n)
     min=$(echo "$sorted" | head -n 1)
     max=$(echo "$sorted" | tail -n 1)
     med=$(echo "$sorted" | sed -n "$(((RUNS + 1) / 2))p")
-    month=$(echo $months | tr ' ' '\n' | sort -n | sed -n "$(((RUNS + 1) / 2))p")
+    peak=$(echo "$2" | cut -d' ' -f2 | sort -n | tail -n 1)
+    month=$(echo "$2" | cut -d' ' -f3 | sort -n | sed -n "$(((RUNS + 1) / 2))p")
     printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB  %6s s\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024)) "$month"
+}
+
+measure() { # name
+    ours=""
+    theirs=""
+    i=0
+    while [ "$i" -lt "$RUNS" ]; do
+        ours="$ours$(run_once "$BIN" "$1")
+"
+        if [ -n "$AGAINST" ]; then
+            theirs="$theirs$(run_once "$AGAINST" "$1")
+"
+        fi
+        i=$((i + 1))
+    done
+    row "$1" "$(echo "$ours" | sed '/^$/d')"
+    if [ -n "$AGAINST" ]; then row "  against" "$(echo "$theirs" | sed '/^$/d')"; fi
 }
 
 mail() { # name scenario
