@@ -829,7 +829,19 @@ pub struct StateOut<'s, 'scope, R> {
     records_time: Duration,
 }
 
-impl<R: serde::Serialize> StateOut<'_, '_, R> {
+/// Writes parts of state files beside a [`StateOut`] ([`StateOut::parts_beside`]).
+pub struct StateParts<'scope> {
+    sink: fsutil::Sink<'scope>,
+}
+
+impl StateParts<'_> {
+    /// Writes the next part of the state file `name`, as [`StateOut::part`].
+    pub fn part(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
+        self.sink.append(Path::new("state").join(name), bytes)
+    }
+}
+
+impl<'scope, R: serde::Serialize> StateOut<'_, 'scope, R> {
     /// Writes the state file `name` whole.
     pub fn file(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
         self.sink.write(vec![(Path::new("state").join(name), bytes)])
@@ -839,6 +851,13 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
     pub fn part(&mut self, name: &str, bytes: Vec<u8>) -> std::io::Result<()> {
         self.sink.append(Path::new("state").join(name), bytes)
     }
+    /// A second writer of state files' parts, for another thread, when the turn
+    /// is written on a thread of its own (else `None`: write the parts here). A
+    /// file is written by one writer only, so its parts keep their order.
+    pub fn parts_beside(&self) -> Option<StateParts<'scope>> {
+        self.sink.share().map(|sink| StateParts { sink })
+    }
+
     /// Starts the mail index's records: the game, the rule set and the factions;
     /// the system's own follow ([`StateOut::with_records`]). Records are written
     /// into the index file as they are made; what finds them is written with the
@@ -909,17 +928,20 @@ impl<R: serde::Serialize> StateOut<'_, '_, R> {
     }
 }
 
-/// Runs `write` with a [`StateOut`] that writes into the folder `dir` at once,
-/// keeping `rules` in the records it makes: how a system's way of writing its
-/// state a part at a time is compared with the state written whole. Gives what
-/// `write` gave, and the records.
+/// Runs `write` with a [`StateOut`] that writes into the folder `dir`, at once
+/// or, `piped`, on a writing thread as a turn does with threads to spare
+/// (where [`StateOut::parts_beside`] gives a second writer), keeping `rules` in
+/// the records it makes: how a system's way of writing its state a part at a
+/// time is compared with the state written whole. Gives what `write` gave, and
+/// the records.
 pub fn with_state_out<R: serde::Serialize, T>(
     dir: &Path,
     rules: &R,
+    piped: bool,
     write: impl FnOnce(&mut StateOut<'_, '_, R>) -> std::io::Result<T>,
 ) -> std::io::Result<(T, Option<Result<index::Records<'static>, bin::Error>>)> {
     std::thread::scope(|s| {
-        let mut sink = fsutil::Sink::new(fsutil::TreeWriter::new(dir)?, false, s);
+        let mut sink = fsutil::Sink::new(fsutil::TreeWriter::new(dir)?, piped, s);
         let mut out = StateOut { sink: &mut sink, rules, records: None, records_time: Duration::ZERO };
         let made = write(&mut out)?;
         let records = out.records.take();
@@ -1011,7 +1033,7 @@ mod tests {
         use super::{bin, index, with_state_out};
         let t = tempfile::tempdir().unwrap();
         let game = index::GameRecord { name: "g".into(), title: "G".into(), turn: 1 };
-        let ((), records) = with_state_out(t.path(), &(), |out| {
+        let ((), records) = with_state_out(t.path(), &(), false, |out| {
             assert_eq!(out.with_records(|_| Ok(1)).unwrap(), None, "nothing before the records begin");
             out.begin_records(game, Vec::new())?;
             assert_eq!(out.with_records(|sys| sys.put("a", &1u8).map(|()| 2)).unwrap(), Some(2));

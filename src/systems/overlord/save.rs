@@ -60,48 +60,78 @@ fn write_in_parts(
     out.begin_records(game.clone(), factions.clone())?;
     let mut put = out.with_records(|sys| PutRecords::new(&head, holds_title, units.len(), briefs, sys))?;
     // The places' records are made from the parts their file is written from.
-    in_parts(out, locations_file, locations, per_part, data::load::LOCATIONS_DEPTH, |out, part| {
-        let records = world::extract_locations(world, part);
-        if let Some(p) = put.as_mut()
-            && out.with_records(|sys| p.locations(&records, sys))?.is_none()
-        {
-            put = None;
-        }
-        Ok(records)
-    })?;
-    in_parts(out, data::load::STATE_FILES[4], units, per_part, data::load::UNITS_DEPTH, |_, part| {
-        Ok(world::extract_units(world, part))
-    })?;
-    if let Some(put) = put {
+    in_parts(
+        out,
+        locations,
+        per_part,
+        data::load::LOCATIONS_DEPTH,
+        |out, part| {
+            let records = world::extract_locations(world, part);
+            if let Some(p) = put.as_mut()
+                && out.with_records(|sys| p.locations(&records, sys))?.is_none()
+            {
+                put = None;
+            }
+            Ok(records)
+        },
+        |out, bytes| out.part(locations_file, bytes),
+    )?;
+    let units_file = data::load::STATE_FILES[4];
+    let index_units = |out: &mut StateOut<'_, '_, RuleSet>| -> std::io::Result<()> {
+        let Some(put) = put else { return Ok(()) };
         let of_faction =
             |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
                 let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
                 let records = world::extract_units(world, &theirs);
                 put(&records.iter().collect::<Vec<_>>())
             };
-        out.with_records(|sys| put.finish(of_faction, sys))?;
+        out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
+    };
+    // The units file and the index's units are made from the world each: with a
+    // writing thread, at once (the units file on a thread of its own), so that
+    // the longest task of the turn's writing is not the two one after the other.
+    match out.parts_beside() {
+        Some(mut beside) => std::thread::scope(|s| {
+            let file = s.spawn(move || {
+                let units_of = |_: &mut _, part: &[Entity]| Ok(world::extract_units(world, part));
+                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of, |b, bytes| {
+                    b.part(units_file, bytes)
+                })
+            });
+            let indexed = index_units(out);
+            let written = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            written.and(indexed)
+        })?,
+        None => {
+            let units_of = |_: &mut _, part: &[Entity]| Ok(world::extract_units(world, part));
+            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of, |out, bytes| {
+                out.part(units_file, bytes)
+            })?;
+            index_units(out)?;
+        }
     }
     Ok(StateSummary { game, factions, units: units.len() })
 }
 
-/// Writes the list file `file` of the records `extract` makes of `entities`,
-/// `per_part` at a time, each part let go once written.
-fn in_parts<T: serde::Serialize>(
-    out: &mut StateOut<'_, '_, RuleSet>,
-    file: &str,
+/// Writes a list file a part at a time: the records `extract` makes of
+/// `entities`, `per_part` at a time, each part given to `write` in order and let
+/// go once written. `cx` is what both work with (the state's writer).
+fn in_parts<C, T: serde::Serialize>(
+    cx: &mut C,
     entities: &[Entity],
     per_part: usize,
     depth: usize,
-    mut extract: impl FnMut(&mut StateOut<'_, '_, RuleSet>, &[Entity]) -> std::io::Result<Vec<T>>,
+    mut extract: impl FnMut(&mut C, &[Entity]) -> std::io::Result<Vec<T>>,
+    mut write: impl FnMut(&mut C, Vec<u8>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     use crate::core::data::ron_list_part;
     if entities.is_empty() {
-        return out.file(file, ron_list_part::<T>(&[], depth, true, true)?);
+        return write(cx, ron_list_part::<T>(&[], depth, true, true)?);
     }
     let parts = entities.len().div_ceil(per_part.max(1));
     for (k, part) in entities.chunks(per_part.max(1)).enumerate() {
-        let records = extract(out, part)?;
-        out.part(file, ron_list_part(&records, depth, k == 0, k + 1 == parts)?)?;
+        let records = extract(cx, part)?;
+        write(cx, ron_list_part(&records, depth, k == 0, k + 1 == parts)?)?;
     }
     Ok(())
 }
@@ -129,9 +159,11 @@ mod tests {
     use crate::systems::overlord::testkit::{alpha, overlord_rules};
     use crate::systems::overlord::{Overlord, check, data, world};
 
-    /// The state written a part at a time, in parts of any size, is the state
-    /// extracted whole and written: every file byte for byte, and every record of
-    /// the mail index; also after a month has moved units, made and lost some.
+    /// The state written a part at a time, in parts of any size, at once or
+    /// through a writing thread (the units file then written from a thread of its
+    /// own), is the state extracted whole and written: every file byte for byte,
+    /// and every record of the mail index; also after a month has moved units,
+    /// made and lost some.
     #[test]
     fn the_state_in_parts_is_the_whole_state_written() {
         let rules = overlord_rules();
@@ -152,10 +184,11 @@ mod tests {
                     .unwrap()
             };
             let files = data::scenario_files(&whole).unwrap();
-            for per_part in [1, 7, 100, 100_000] {
+            // Piped, the units file is written beside the index's units.
+            for (per_part, piped) in [(1, false), (7, false), (7, true), (100, false), (100, true), (100_000, true)] {
                 let t = tempfile::tempdir().unwrap();
                 let (summary, records) =
-                    with_state_out(t.path(), &kept, |out| write_in_parts(w, out, per_part)).unwrap();
+                    with_state_out(t.path(), &kept, piped, |out| write_in_parts(w, out, per_part)).unwrap();
                 assert_eq!(summary.units, whole.units.len());
                 // The index as written (what was given as made, then the rest)
                 // is the index of the records of the whole state.
