@@ -22,8 +22,8 @@
 # turn. With BENCH_AGAINST, each run of this build is followed by one of that
 # binary on the same world, and its line ("against") follows: this machine's
 # speed varies from hour to hour, so two binaries compare fairly only
-# interleaved. (The mail lines are of this build alone.) Then a mail: `overlord check` and `overlord submit` of the first player's
-# order template, 20 times each (through the turn's mail index; the first, not
+# interleaved (the mail lines are of this build alone). Then a mail: `overlord
+# check` and `overlord submit` of the first player's order template, 20 times each (through the turn's mail index; the first, not
 # timed, makes the index when the world was made by an older engine). Needs
 # /usr/bin/time (GNU time) and python3.
 set -eu

@@ -93,8 +93,7 @@ fn write_in_parts(
     match out.parts_beside() {
         Some(mut beside) => std::thread::scope(|s| {
             let file = s.spawn(move || {
-                let units_of = |_: &mut _, part: &[Entity]| Ok(world::extract_units(world, part));
-                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of, |b, bytes| {
+                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of(world), |b, bytes| {
                     b.part(units_file, bytes)
                 })
             });
@@ -103,14 +102,18 @@ fn write_in_parts(
             written.and(indexed)
         })?,
         None => {
-            let units_of = |_: &mut _, part: &[Entity]| Ok(world::extract_units(world, part));
-            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of, |out, bytes| {
+            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), |out, bytes| {
                 out.part(units_file, bytes)
             })?;
             index_units(out)?;
         }
     }
     Ok(StateSummary { game, factions, units: units.len() })
+}
+
+/// The units' records of a part, for [`in_parts`] whatever it writes to.
+fn units_of<C>(world: &World) -> impl FnMut(&mut C, &[Entity]) -> std::io::Result<Vec<data::Unit>> + '_ {
+    move |_, part| Ok(world::extract_units(world, part))
 }
 
 /// Writes a list file a part at a time: the records `extract` makes of
