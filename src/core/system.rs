@@ -113,10 +113,19 @@ pub trait ReportWriter {
     fn size(&self, _faction: usize) -> usize {
         1
     }
-    /// The report files of factions `range` (in report order): text, JSON and order
-    /// template per faction, named `reports/<faction>.txt`, `.json` and
-    /// `.orders.txt`, rendered on `threads` threads and in faction order.
-    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<FolderFile>;
+    /// The report files of faction `i` (in report order): its text report, JSON
+    /// report and order template, named `reports/<faction>.txt`, `.json` and
+    /// `.orders.txt`.
+    fn one(&self, faction: usize) -> Vec<FolderFile>;
+    /// The report files of factions `range`, in faction order, rendered on
+    /// `threads` threads.
+    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<FolderFile>
+    where
+        Self: Sync,
+    {
+        let factions: Vec<usize> = range.collect();
+        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| self.one(i)).into_iter().flatten().collect()
+    }
 }
 
 /// What the core's game folders and mail handling need of a rule system, besides
@@ -128,7 +137,7 @@ pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::Deserializ
     /// every order file of a turn).
     type Words: Send + Sync;
     /// Builds a world's reports a batch at a time.
-    type Reports<'w>: ReportWriter
+    type Reports<'w>: ReportWriter + Sync
     where
         Self: 'w;
 

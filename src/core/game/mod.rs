@@ -37,7 +37,7 @@ pub mod mail;
 
 use crate::core::data::bin;
 use crate::core::diag::Diagnostic;
-use crate::core::engine::{Engine, ThreadCount, Threads};
+use crate::core::engine::{Engine, ThreadCount, Threads, parallel};
 use crate::core::system::{FolderFile, GameSystem, JoinRequest, Joined, ReportWriter};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -453,66 +453,50 @@ impl GameDir {
         let threads = world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         let reports = S::reports(world);
         let factions = reports.factions();
-        let mut batches = batches(factions, REPORT_BATCH, REPORT_SIZE, |i| reports.size(i)).into_iter();
-        let mut later = Vec::new();
+        // A faction above the size budget (thousands of units) is reported once the
+        // state is written, so that the two never meet; the others meanwhile.
+        let (small, big): (Vec<usize>, Vec<usize>) = (0..factions).partition(|&i| reports.size(i) <= REPORT_SIZE);
+        let root = self.root.as_path();
         let units = std::thread::scope(|s| -> std::io::Result<usize> {
             // With threads to spare, files are written on a thread of their own
             // while the next ones are made, and the state is made and written out
-            // (with the mail index's records) while reports are made: all of them
-            // only read the world. Each batch of reports goes to the writer as it
-            // is made, beside the state's parts, so memory holds a few batches.
+            // (with the mail index) while reports are made: all of them only read
+            // the world. Reports go to the writer a faction at a time, in faction
+            // order, as they are made: memory holds a window of them.
             let mut sink = fsutil::Sink::new(w, threads > 1, s);
+            let state = |sink: &mut fsutil::Sink<'_>| -> std::io::Result<Made<S>> {
+                let (made, records) = make_state::<S>(world, rules, whole, sink)?;
+                write_index::<S>(sink, root, turn, &partial, records)?;
+                tracing::debug!(
+                    seconds = started.elapsed().as_secs_f64(),
+                    peak_mb = crate::core::alloc::peak_mb(),
+                    "state made"
+                );
+                Ok(made)
+            };
             let made = match sink.share() {
-                None => make_state::<S>(world, rules, whole, &mut sink),
+                None => {
+                    let made = state(&mut sink)?;
+                    stream_reports(&reports, &small, 1, &mut sink)?;
+                    stream_reports(&reports, &big, 1, &mut sink)?;
+                    made
+                }
                 Some(mut shared) => {
-                    let job = s.spawn(move || make_state::<S>(world, rules, whole, &mut shared));
-                    // A faction above the size budget (thousands of units) waits
-                    // for the state, so that the two never meet; the batches after
-                    // it go on meanwhile.
-                    while !job.is_finished() {
-                        let Some(b) = batches.next() else { break };
-                        if b.clone().any(|i| reports.size(i) > REPORT_SIZE) {
-                            later.push(b);
-                            continue;
-                        }
-                        sink.write(reports.files(b, threads))?;
-                    }
-                    job.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+                    // The big reports follow the state on its thread, beside the
+                    // last of the others.
+                    let reports = &reports;
+                    let job = s.spawn(move || {
+                        let made = state(&mut shared)?;
+                        big.iter().try_for_each(|&i| shared.write(reports.one(i)))?;
+                        Ok::<_, std::io::Error>(made)
+                    });
+                    stream_reports(reports, &small, threads, &mut sink)?;
+                    job.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?
                 }
             };
-            let (made, records) = made?;
             sink.write(more(&made))?;
             let units = made.units;
             drop(made);
-            // The index names the state's files as they lie in the folder; it is
-            // written a part at a time, never held whole beside its records.
-            sink.settle()?;
-            let meta = records.and_then(|r| Ok((index_meta::<S>(&self.root, turn, &partial)?, r)));
-            let mut failed = None;
-            let written = meta.and_then(|(meta, r)| {
-                r.finish(&meta, |part| {
-                    sink.append(PathBuf::from(index::FILE), part).map_err(|e| {
-                        let said = bin::Error(e.to_string());
-                        failed = Some(e);
-                        said
-                    })
-                })
-            });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            // Only writing fails once a part is given: the index is whole, or absent.
-            if let Err(e) = written {
-                tracing::warn!("the mail index of turn {turn} was not written: {e}");
-            }
-            tracing::debug!(
-                seconds = started.elapsed().as_secs_f64(),
-                peak_mb = crate::core::alloc::peak_mb(),
-                "state made"
-            );
-            for batch in later.into_iter().chain(batches).map(|b| reports.files(b, threads)) {
-                sink.write(batch)?;
-            }
             tracing::debug!(
                 seconds = started.elapsed().as_secs_f64(),
                 peak_mb = crate::core::alloc::peak_mb(),
@@ -664,31 +648,74 @@ fn new_password() -> std::io::Result<String> {
     Ok(bytes.iter().map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char).collect())
 }
 
-/// Factions whose reports are rendered and written together: at most this many,
-/// and no more once their reports' sizes ([`ReportWriter::size`]) reach
-/// [`REPORT_SIZE`]. Each batch is rendered on threads of its own, so the count is
-/// high enough that the size budget closes most batches: at 64, 50,000 factions of
-/// two units each started 1,574 threads a turn, at 1,024 about a hundred.
-const REPORT_BATCH: usize = 1024;
+/// How far the reports' threads may run ahead of the writer: at most this many
+/// factions, and no more once their reports' sizes ([`ReportWriter::size`]) reach
+/// [`REPORT_SIZE`] (a faction bigger than that is made alone).
+const REPORT_AHEAD: usize = 1024;
 const REPORT_SIZE: usize = 15_000;
+/// Report bytes handed to the writer at a time.
+const REPORT_BYTES: usize = 4 << 20;
 
-/// `0..n` cut into consecutive batches of at most `most` items, each closed as soon
-/// as the sizes of its items reach `budget` (an item bigger than the budget is a
-/// batch of its own).
-fn batches(n: usize, most: usize, budget: usize, size: impl Fn(usize) -> usize) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < n {
-        let mut end = start;
-        let mut total = 0usize;
-        while end < n && end - start < most.max(1) && (end == start || total < budget) {
-            total = total.saturating_add(size(end));
-            end += 1;
-        }
-        out.push(start..end);
-        start = end;
+/// The reports of `factions`, made on `threads` threads and given to `sink` a
+/// faction at a time, in order.
+fn stream_reports<R: ReportWriter + Sync>(
+    reports: &R,
+    factions: &[usize],
+    threads: usize,
+    sink: &mut fsutil::Sink<'_>,
+) -> std::io::Result<()> {
+    let window = parallel::Window { items: REPORT_AHEAD, budget: REPORT_SIZE, weight: |&i: &usize| reports.size(i) };
+    // The writer is handed a few megabytes at a time, not a message per faction.
+    let (mut files, mut bytes) = (Vec::new(), 0);
+    parallel::stream_ordered(
+        factions,
+        threads,
+        window,
+        |&i| reports.one(i),
+        |made| -> std::io::Result<()> {
+            bytes += made.iter().map(|(_, b)| b.len()).sum::<usize>();
+            files.extend(made);
+            if bytes >= REPORT_BYTES {
+                bytes = 0;
+                sink.write(std::mem::take(&mut files))?;
+            }
+            Ok(())
+        },
+    )?;
+    if files.is_empty() { Ok(()) } else { sink.write(files) }
+}
+
+/// Writes the mail index of the state just made: once the state's files are in
+/// the folder (the index names them as they lie), its records not yet given, then
+/// its meta and tables. Records that could not be made leave the turn without an
+/// index (a warning); only a failure to write fails.
+fn write_index<S: GameSystem>(
+    sink: &mut fsutil::Sink<'_>,
+    root: &Path,
+    turn: u32,
+    partial: &Path,
+    records: Result<index::Records<'static>, bin::Error>,
+) -> std::io::Result<()> {
+    sink.settle()?;
+    let meta = records.and_then(|r| Ok((index_meta::<S>(root, turn, partial)?, r)));
+    let mut failed = None;
+    let written = meta.and_then(|(meta, r)| {
+        r.finish(&meta, |part| {
+            sink.append(PathBuf::from(index::FILE), part).map_err(|e| {
+                let said = bin::Error(e.to_string());
+                failed = Some(e);
+                said
+            })
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
-    out
+    // Only writing fails once a part is given: the index is whole, or absent.
+    if let Err(e) = written {
+        tracing::warn!("the mail index of turn {turn} was not written: {e}");
+    }
+    Ok(())
 }
 
 /// A file of a turn folder: its path relative to the folder, and its bytes.
@@ -1022,8 +1049,6 @@ fn rules_path() -> TurnFile {
 
 #[cfg(test)]
 mod tests {
-    use super::batches;
-
     /// Records made between a state's parts: what the system puts is written;
     /// once a record fails, the records keep that first error (the turn then has
     /// no index, and its log says why), later puts are not called, and the state's
@@ -1064,17 +1089,5 @@ mod tests {
         assert_eq!(std::fs::read_to_string(g.turn_dir(3).join("state/game.ron")).unwrap(), "x");
         assert!(!root.join("turns/.0003.old").exists());
         assert_eq!(g.current_turn().unwrap(), 3);
-    }
-
-    #[test]
-    fn report_batches_close_at_the_size_budget_or_the_count() {
-        // Sizes 1: cut by count.
-        assert_eq!(batches(5, 2, 100, |_| 1), [0..2, 2..4, 4..5]);
-        // Big reports: a batch closes once its sizes reach the budget; one bigger
-        // than the budget goes alone.
-        let sizes = [40, 70, 10, 300, 5, 5];
-        assert_eq!(batches(6, 10, 100, |i| sizes[i]), [0..2, 2..4, 4..6]);
-        assert_eq!(batches(3, 10, 100, |_| 500), [0..1, 1..2, 2..3]);
-        assert!(batches(0, 10, 100, |_| 1).is_empty());
     }
 }

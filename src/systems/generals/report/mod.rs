@@ -21,8 +21,8 @@ use super::world::{
     Adjacent, At, Directory, Economy, GameInfo, General, Id, Name, Owner, Points, PreparedBy, Region, Relations, Rules,
     Treasury, Troop, holders,
 };
+use crate::core::engine::ReportsDeferred;
 use crate::core::engine::plan::{Clock, PlanApp};
-use crate::core::engine::{ReportsDeferred, parallel::map_ordered};
 use crate::core::system::FolderFile;
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
@@ -546,20 +546,16 @@ impl crate::core::system::ReportWriter for Writer<'_> {
         self.world.resource::<Directory>().players.len()
     }
 
-    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<FolderFile> {
-        let indexes: Vec<usize> = range.collect();
-        let render = |&i: &usize| {
-            let r = build(self.world, &self.survey, i);
-            let dir = std::path::Path::new("reports");
-            let mut json = Vec::new();
-            crate::core::data::jsonwrite::to_vec_in(&mut json, &r).expect("reports always serialise");
-            json.push(b'\n');
-            [
-                (dir.join(format!("{}.txt", r.player.id)), text::render(&r).into_bytes()),
-                (dir.join(format!("{}.json", r.player.id)), json),
-                (dir.join(format!("{}.orders.txt", r.player.id)), text::template(&r).into_bytes()),
-            ]
-        };
-        map_ordered(&indexes, threads, render).into_iter().flatten().collect()
+    fn one(&self, faction: usize) -> Vec<FolderFile> {
+        let r = build(self.world, &self.survey, faction);
+        let dir = std::path::Path::new("reports");
+        let mut json = Vec::new();
+        crate::core::data::jsonwrite::to_vec_in(&mut json, &r).expect("reports always serialise");
+        json.push(b'\n');
+        vec![
+            (dir.join(format!("{}.txt", r.player.id)), text::render(&r).into_bytes()),
+            (dir.join(format!("{}.json", r.player.id)), json),
+            (dir.join(format!("{}.orders.txt", r.player.id)), text::template(&r).into_bytes()),
+        ]
     }
 }

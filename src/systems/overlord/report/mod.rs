@@ -49,15 +49,11 @@ impl crate::core::system::ReportWriter for Writer<'_> {
         self.builder.size(faction)
     }
 
-    fn files(&self, range: std::ops::Range<usize>, threads: usize) -> Vec<crate::core::system::FolderFile> {
-        // Each faction's model is built, rendered and dropped on one thread: a batch
-        // holds its files, never all its models at once.
+    fn one(&self, faction: usize) -> Vec<crate::core::system::FolderFile> {
+        // Each faction's model is built, rendered and dropped on one thread: what is
+        // kept is its files, never all the models at once.
         let catalog = self.world.resource::<crate::systems::overlord::world::Catalog>();
-        let factions: Vec<usize> = range.collect();
-        crate::core::engine::parallel::map_ordered(&factions, threads, |&i| render(&self.builder.one(i), catalog))
-            .into_iter()
-            .flatten()
-            .collect()
+        render(&self.builder.one(faction), catalog).into()
     }
 }
 
