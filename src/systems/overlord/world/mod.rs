@@ -322,131 +322,18 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         let e = world.spawn(bundle).id();
         dir.insert(Kind::Structure, &id, e);
     }
-    let mut leaders = Vec::new();
-    // Units with the same battle settings share one copy of them.
-    let mut tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>> =
-        Default::default();
     dir.reserve(Kind::Unit, units.len());
-    // Orders as read, by their text: most units of a big world give the same few
-    // (`WORK`, `@GUARD`), read once each.
-    let mut read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry> =
-        Default::default();
+    let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let mut units = units;
     // The units are spawned as one batch: their table is sized once for all of
-    // them, and each spawn writes its row without finding its bundle again. The
-    // batch yields an entity per unit it spawns, in order; `spawned` says which
-    // unit (its position in `units`) each one is.
-    let mut spawned = Vec::with_capacity(units.len());
-    let mut journeys = Vec::new();
-    let batch = units.iter_mut().enumerate().filter_map(|(seq, u)| {
-        let owner = dir.get(Kind::Faction, &u.faction);
-        let race = catalog.race(&u.race);
-        let location = dir.get(Kind::Location, &u.location);
-        let structure = u.structure.as_deref().map(|s| dir.get(Kind::Structure, s));
-        let (Some(owner), Some(race), Some(location), None | Some(Some(_))) = (owner, race, location, structure) else {
-            errors.push(format!(
-                "unit {}: unknown faction '{}', race '{}', location '{}' or structure '{}'",
-                u.id,
-                u.faction,
-                u.race,
-                u.location,
-                u.structure.as_deref().unwrap_or("")
-            ));
-            return None;
-        };
-        let mut inventory = Vec::with_capacity(u.items.len());
-        // Tags are read where they lie: the records are freed beside the turn
-        // (below), not one string at a time here.
-        for &ItemHolding(ref tag, count, equipped) in &u.items {
-            match catalog.item(tag) {
-                Some(item) => inventory.push(Holding { item, count, equipped }),
-                None => errors.push(format!("unit {}: unknown item '{tag}'", u.id)),
-            }
-        }
-        let mut skills = Vec::with_capacity(u.skills.len());
-        for &SkillExperience(ref tag, exp) in &u.skills {
-            match catalog.skill(tag) {
-                Some(s) => skills.push((s, exp)),
-                None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
-            }
-        }
-        let Effects(effects) =
-            effects_of(&catalog, &u.effects, |tag| errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)));
-        let production = Production(match &u.production {
-            Some((tag, progress)) => match catalog.skill(tag) {
-                Some(s) => Some((s, *progress)),
-                None => {
-                    errors.push(format!("unit {}: unknown skill '{tag}' in production", u.id));
-                    None
-                }
-            },
-            None => None,
-        });
-        let journey = match &u.journey {
-            Some(j) => {
-                let from = dir.get(Kind::Location, &j.from);
-                let to = dir.get(Kind::Location, &j.to);
-                let mode = catalog.rules.movement.modes.iter().position(|m| m.tag == j.mode);
-                match (from, to, mode) {
-                    (Some(from), Some(to), Some(mode)) => {
-                        Some(Journey { from, to, mode, days: j.days, elapsed: j.elapsed, kind: j.kind })
-                    }
-                    _ => {
-                        errors.push(format!(
-                            "unit {}: journey from '{}' to '{}' by '{}' names an unknown location or mode",
-                            u.id, j.from, j.to, j.mode
-                        ));
-                        None
-                    }
-                }
-            }
-            None => None,
-        };
-        let orders = Orders(
-            u.orders
-                .iter()
-                .map(|text| {
-                    let entry = match read_orders.get(text.as_str()) {
-                        Some(e) => e.clone(),
-                        None => {
-                            let e = crate::systems::overlord::orders::parse_entry_lenient(text, &catalog).0;
-                            read_orders.insert(text.clone(), e.clone());
-                            e
-                        }
-                    };
-                    crate::systems::overlord::orders::queue::Queued::new(entry)
-                })
-                .collect(),
-        );
-        let id = u.id.as_str();
-        let name = DisplayName(std::mem::take(&mut u.name));
-        let figures = Figures(u.figures);
-        let presentation = (
-            UnitSettings(std::mem::take(&mut u.settings)),
-            SkillTarget(u.target.take()),
-            Description(std::mem::take(&mut u.description)),
-            Tactics(u.tactics.as_deref().map(|t| match tactics.get(t) {
-                Some(shared) => shared.clone(),
-                None => tactics.entry(t.clone()).or_insert_with_key(|t| t.clone().into()).clone(),
-            })),
-            CombatOrders(std::mem::take(&mut u.combat_orders)),
-        );
-        if let Some(leader) = u.stack_leader.take() {
-            leaders.push((seq, id.to_string(), leader));
-        }
-        let at = At { location, structure: structure.flatten() };
-        if let Some(j) = journey {
-            journeys.push((spawned.len(), j));
-        }
-        spawned.push(seq);
-        Some((
-            (Seq(seq as u32), Id(id.to_string()), name, Owner(owner), Race(race), figures, at, StackLeader(None)),
-            (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
-            presentation,
-            Unit,
-        ))
-    });
-    let entities: Vec<Entity> = world.spawn_batch(batch).collect();
+    // them, and each spawn writes its row without finding its bundle again. Their
+    // records are made into bundles a stretch at a time, on the engine's threads;
+    // the batch yields an entity per bundle, in order, and `records.spawned` says
+    // which unit (its position in `units`) each one is.
+    let mut records = UnitRecords::new(UnitsIn { catalog: &catalog, dir: &dir }, &mut units, threads);
+    let entities: Vec<Entity> = world.spawn_batch(&mut records).collect();
+    let UnitRecords { spawned, journeys, leaders, errors: found, .. } = records;
+    errors.extend(found);
     for (k, j) in journeys {
         world.entity_mut(entities[k]).insert(j);
     }
@@ -478,6 +365,274 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     world.insert_resource(dir);
     world.init_resource::<Submissions>();
     Ok(())
+}
+
+/// A unit's components as [`build`] spawns them.
+type UnitBundle = (
+    (Seq, Id, DisplayName, Owner, Race, Figures, At, StackLeader),
+    (Inventory, Skills, Effects, Production, Orders, Events),
+    (UnitSettings, SkillTarget, Description, Tactics, CombatOrders),
+    Unit,
+);
+
+/// What making units' records into bundles reads: the catalogue, and the
+/// factions, places and structures already spawned.
+#[derive(Clone, Copy)]
+struct UnitsIn<'a> {
+    catalog: &'a Catalog,
+    dir: &'a Directory,
+}
+
+/// Units' records made into bundles a stretch at a time, the stretch shared
+/// among `threads` threads (each its own contiguous part), and handed out in
+/// order: an iterator for one `spawn_batch`. What each part finds (errors, stack
+/// leaders, journeys) is gathered in unit order, so nothing depends on the thread
+/// count.
+struct UnitRecords<'a, 'u> {
+    cx: UnitsIn<'a>,
+    /// The records not yet made into bundles, and the position of the first.
+    rest: &'u mut [data::Unit],
+    next: usize,
+    /// The records left to hand out, for the batch's size.
+    left: usize,
+    threads: usize,
+    parts: Vec<UnitPart>,
+    /// The part being handed out.
+    at: usize,
+    /// The position in `units` of each bundle handed out, in order.
+    spawned: Vec<usize>,
+    /// The journeys of the bundles (by their place in `spawned`).
+    journeys: Vec<(usize, Journey)>,
+    /// Stack leaders named: (unit position, unit id, leader id).
+    leaders: Vec<(usize, String, String)>,
+    errors: Vec<String>,
+}
+
+/// What one thread makes of its part of a stretch, and keeps from one stretch to
+/// the next: the orders it has read, by their text (most units of a big world
+/// give the same few, `WORK`, `@GUARD`), and the battle settings it has seen
+/// (units with the same settings share one copy).
+#[derive(Default)]
+struct UnitPart {
+    made: std::collections::VecDeque<UnitBundle>,
+    found: Vec<(usize, Option<Journey>)>,
+    leaders: Vec<(usize, String, String)>,
+    errors: Vec<String>,
+    read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry>,
+    tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>>,
+}
+
+/// Units made into bundles at a time: a few megabytes of bundles.
+const UNITS_PER_STRETCH: usize = 16_384;
+
+impl<'a, 'u> UnitRecords<'a, 'u> {
+    fn new(cx: UnitsIn<'a>, units: &'u mut [data::Unit], threads: usize) -> Self {
+        UnitRecords {
+            cx,
+            left: units.len(),
+            rest: units,
+            next: 0,
+            threads,
+            parts: (0..threads).map(|_| UnitPart::default()).collect(),
+            at: 0,
+            spawned: Vec::new(),
+            journeys: Vec::new(),
+            leaders: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Makes the next stretch of records into bundles. False when none is left.
+    fn stretch(&mut self) -> bool {
+        if self.rest.is_empty() {
+            return false;
+        }
+        let n = self.rest.len().min(UNITS_PER_STRETCH);
+        let (stretch, rest) = std::mem::take(&mut self.rest).split_at_mut(n);
+        self.rest = rest;
+        let per = n.div_ceil(self.threads);
+        let (cx, first) = (self.cx, self.next);
+        let jobs = stretch.chunks_mut(per).zip(self.parts.iter_mut()).enumerate();
+        if self.threads <= 1 || n < 1024 {
+            for (k, (records, part)) in jobs {
+                part.make(cx, first + k * per, records);
+            }
+        } else {
+            std::thread::scope(|s| {
+                for (k, (records, part)) in jobs {
+                    s.spawn(move || part.make(cx, first + k * per, records));
+                }
+            });
+        }
+        self.next += n;
+        for part in &mut self.parts {
+            for (seq, journey) in part.found.drain(..) {
+                if let Some(j) = journey {
+                    self.journeys.push((self.spawned.len(), j));
+                }
+                self.spawned.push(seq);
+            }
+            self.leaders.append(&mut part.leaders);
+            self.errors.append(&mut part.errors);
+        }
+        self.at = 0;
+        true
+    }
+}
+
+impl Iterator for UnitRecords<'_, '_> {
+    type Item = UnitBundle;
+
+    fn next(&mut self) -> Option<UnitBundle> {
+        loop {
+            while let Some(part) = self.parts.get_mut(self.at) {
+                if let Some(b) = part.made.pop_front() {
+                    self.left -= 1;
+                    return Some(b);
+                }
+                self.at += 1;
+            }
+            if !self.stretch() {
+                return None;
+            }
+        }
+    }
+
+    /// At most one bundle per record left (a record with an error makes none).
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left + self.parts.iter().map(|p| p.made.len()).sum::<usize>()))
+    }
+}
+
+impl UnitPart {
+    /// Makes `records` (the first at position `first` in the units) into bundles.
+    fn make(&mut self, cx: UnitsIn<'_>, first: usize, records: &mut [data::Unit]) {
+        for (k, u) in records.iter_mut().enumerate() {
+            if let Some((bundle, journey)) = self.unit(cx, first + k, u) {
+                self.made.push_back(bundle);
+                self.found.push((first + k, journey));
+            }
+        }
+    }
+
+    /// The bundle and journey of unit `seq`; `None` (and an error) when its
+    /// faction, race, place or structure is unknown. Strings the components keep
+    /// are taken from the record; tags are read where they lie (the records are
+    /// freed beside the turn, not one string at a time here).
+    fn unit(&mut self, cx: UnitsIn<'_>, seq: usize, u: &mut data::Unit) -> Option<(UnitBundle, Option<Journey>)> {
+        let UnitsIn { catalog, dir } = cx;
+        let errors = &mut self.errors;
+        let owner = dir.get(Kind::Faction, &u.faction);
+        let race = catalog.race(&u.race);
+        let location = dir.get(Kind::Location, &u.location);
+        let structure = u.structure.as_deref().map(|s| dir.get(Kind::Structure, s));
+        let (Some(owner), Some(race), Some(location), None | Some(Some(_))) = (owner, race, location, structure) else {
+            errors.push(format!(
+                "unit {}: unknown faction '{}', race '{}', location '{}' or structure '{}'",
+                u.id,
+                u.faction,
+                u.race,
+                u.location,
+                u.structure.as_deref().unwrap_or("")
+            ));
+            return None;
+        };
+        let mut inventory = Vec::with_capacity(u.items.len());
+        for &ItemHolding(ref tag, count, equipped) in &u.items {
+            match catalog.item(tag) {
+                Some(item) => inventory.push(Holding { item, count, equipped }),
+                None => errors.push(format!("unit {}: unknown item '{tag}'", u.id)),
+            }
+        }
+        let mut skills = Vec::with_capacity(u.skills.len());
+        for &SkillExperience(ref tag, exp) in &u.skills {
+            match catalog.skill(tag) {
+                Some(s) => skills.push((s, exp)),
+                None => errors.push(format!("unit {}: unknown skill '{tag}'", u.id)),
+            }
+        }
+        let Effects(effects) =
+            effects_of(catalog, &u.effects, |tag| errors.push(format!("unit {}: unknown enchantment '{tag}'", u.id)));
+        let production = Production(match &u.production {
+            Some((tag, progress)) => match catalog.skill(tag) {
+                Some(s) => Some((s, *progress)),
+                None => {
+                    errors.push(format!("unit {}: unknown skill '{tag}' in production", u.id));
+                    None
+                }
+            },
+            None => None,
+        });
+        let journey = match &u.journey {
+            Some(j) => {
+                let from = dir.get(Kind::Location, &j.from);
+                let to = dir.get(Kind::Location, &j.to);
+                let mode = catalog.rules.movement.modes.iter().position(|m| m.tag == j.mode);
+                match (from, to, mode) {
+                    (Some(from), Some(to), Some(mode)) => {
+                        Some(Journey { from, to, mode, days: j.days, elapsed: j.elapsed, kind: j.kind })
+                    }
+                    _ => {
+                        errors.push(format!(
+                            "unit {}: journey from '{}' to '{}' by '{}' names an unknown location or mode",
+                            u.id, j.from, j.to, j.mode
+                        ));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        let read_orders = &mut self.read_orders;
+        let orders = Orders(
+            u.orders
+                .iter()
+                .map(|text| {
+                    let entry = match read_orders.get(text.as_str()) {
+                        Some(e) => e.clone(),
+                        None => {
+                            let e = crate::systems::overlord::orders::parse_entry_lenient(text, catalog).0;
+                            read_orders.insert(text.clone(), e.clone());
+                            e
+                        }
+                    };
+                    crate::systems::overlord::orders::queue::Queued::new(entry)
+                })
+                .collect(),
+        );
+        let id = u.id.as_str();
+        let tactics = &mut self.tactics;
+        let presentation = (
+            UnitSettings(std::mem::take(&mut u.settings)),
+            SkillTarget(u.target.take()),
+            Description(std::mem::take(&mut u.description)),
+            Tactics(u.tactics.as_deref().map(|t| match tactics.get(t) {
+                Some(shared) => shared.clone(),
+                None => tactics.entry(t.clone()).or_insert_with_key(|t| t.clone().into()).clone(),
+            })),
+            CombatOrders(std::mem::take(&mut u.combat_orders)),
+        );
+        if let Some(leader) = u.stack_leader.take() {
+            self.leaders.push((seq, id.to_string(), leader));
+        }
+        let at = At { location, structure: structure.flatten() };
+        let bundle = (
+            (
+                Seq(seq as u32),
+                Id(id.to_string()),
+                DisplayName(std::mem::take(&mut u.name)),
+                Owner(owner),
+                Race(race),
+                Figures(u.figures),
+                at,
+                StackLeader(None),
+            ),
+            (Inventory(inventory), Skills(skills), Effects(effects), production, orders, Events::default()),
+            presentation,
+            Unit,
+        );
+        Some((bundle, journey))
+    }
 }
 
 /// Writes the world back as a scenario, entities in report order.
@@ -1033,6 +1188,62 @@ mod tests {
         assert_eq!(engine(back.clone()).state(), back);
         let guard = back.units.iter().find(|u| u.id == "U2").unwrap();
         assert_eq!(guard.orders, ["@GUARD"]);
+    }
+
+    /// Units' records are made into bundles a stretch at a time, shared among the
+    /// engine's threads: the world, and the errors of a bad state, in their order,
+    /// are the same on one thread or several.
+    #[test]
+    fn units_are_built_alike_on_one_thread_or_several() {
+        use crate::core::engine::{Engine, Threads};
+        use crate::systems::overlord::{Overlord, testkit::overlord_rules};
+        // Alpha's units 64 times over (ids and leaders renamed in each copy but
+        // the first): more than one stretch, each shared among threads.
+        let mut s = alpha();
+        let mut base = s.units.clone();
+        // Some on their way (from where they stand to the first unit's place).
+        let to = base[0].location.clone();
+        for u in base.iter_mut().step_by(7) {
+            let from = u.location.clone();
+            u.journey = Some(Box::new(crate::systems::overlord::data::Journey {
+                from,
+                to: to.clone(),
+                mode: "walk".into(),
+                days: 3,
+                elapsed: 1,
+                kind: Default::default(),
+            }));
+        }
+        s.units.clone_from(&base);
+        for k in 1..64 {
+            s.units.extend(base.iter().cloned().map(|mut u| {
+                u.id = format!("{}x{k}", u.id);
+                u.stack_leader = u.stack_leader.map(|l| format!("{l}x{k}"));
+                u
+            }));
+        }
+        assert!(s.units.len() > super::UNITS_PER_STRETCH);
+        let built = |s: &crate::systems::overlord::data::Scenario, threads| {
+            Engine::<Overlord>::new(overlord_rules(), s.clone(), threads).map(|e| e.state())
+        };
+        let one = built(&s, Threads::One).expect("the world builds");
+        assert_eq!(one.units.len(), s.units.len());
+        assert!(one.units.iter().any(|u| u.journey.is_some()) && one.units.iter().any(|u| u.stack_leader.is_some()));
+        // (Compared whole, not printed whole.)
+        assert!(built(&s, Threads::Count(2)).expect("the world builds") == one, "the worlds differ");
+        // Errors here and there: the same list, in unit order.
+        s.units[5].faction = "nobody".into();
+        s.units[1500].items.push(crate::systems::overlord::data::ItemHolding("nothing".into(), 1, 0));
+        s.units[2000].race = "nothing".into();
+        s.units[17_000].location = "nowhere".into();
+        s.units[2700].stack_leader = Some("U999999".into());
+        let errors = built(&s, Threads::One).expect_err("a bad state");
+        let ids: Vec<&str> = [5, 1500, 2000, 17_000, 2700].iter().map(|&i| s.units[i].id.as_str()).collect();
+        for (e, id) in errors.iter().zip(&ids) {
+            assert!(e.starts_with(&format!("unit {id}:")), "{e}");
+        }
+        assert_eq!(errors.len(), 5, "{errors:?}");
+        assert_eq!(built(&s, Threads::Count(2)).expect_err("a bad state"), errors);
     }
 
     /// A fixed event text is kept as the program's own, not copied per unit; a
