@@ -103,13 +103,13 @@ pub struct Joined {
     pub lines: Vec<String>,
 }
 
-/// Builds and renders the reports of a world, a batch of factions at a time.
+/// Builds and renders the reports of a world, a faction at a time.
 pub trait ReportWriter {
     /// How many factions get a report.
     fn factions(&self) -> usize;
     /// A measure of how big faction `i`'s report is (say, the units it may list),
-    /// so that a batch of big reports is cut short and memory stays bounded. 1
-    /// unless a rule system says better.
+    /// so that no more than a bounded stretch of reports is made ahead of the
+    /// writer and memory stays bounded. 1 unless a rule system says better.
     fn size(&self, _faction: usize) -> usize {
         1
     }
@@ -136,7 +136,7 @@ pub trait GameSystem: RuleSystem<Rules: serde::Serialize + serde::de::Deserializ
     /// The words of a rule set that its order language reads (built once, used for
     /// every order file of a turn).
     type Words: Send + Sync;
-    /// Builds a world's reports a batch at a time.
+    /// Builds a world's reports a faction at a time.
     type Reports<'w>: ReportWriter + Sync
     where
         Self: 'w;

@@ -444,8 +444,8 @@ impl GameDir {
         }
         fsutil::remove_if_exists(&partial).map_err(|e| GameError::io(&partial, e))?;
         // Written as it is made, so that a big world's turn never holds its state or
-        // every report in memory: the state a part at a time, the reports a batch
-        // of factions at a time.
+        // every report in memory: the state a part at a time, the reports a
+        // faction at a time within a window.
         let started = Instant::now();
         let io = |e| GameError::io(&partial, e);
         let w = fsutil::TreeWriter::new(&partial).map_err(io)?;

@@ -528,7 +528,7 @@ fn battle(world: &World, rules: &RuleSet, b: &BattleRecord) -> BattleReport {
     }
 }
 
-/// The reports of a world, built and rendered a batch of players at a time.
+/// The reports of a world, built and rendered a player at a time.
 pub struct Writer<'w> {
     world: &'w World,
     survey: Survey,

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// on [`ThreadCount`] threads; the result is in faction order whatever the count.
 ///
 /// With [`ReportsDeferred`](crate::core::engine::ReportsDeferred) in the world nothing is built: the caller builds the
-/// reports a batch at a time with a [`Builder`] when it writes them.
+/// reports a faction at a time with a [`Builder`] when it writes them.
 pub fn build_reports(world: &mut World) {
     if world.contains_resource::<crate::core::engine::ReportsDeferred>() {
         world.resource_mut::<Reports>().0.clear();

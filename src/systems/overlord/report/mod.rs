@@ -26,7 +26,7 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug, Default, Clone)]
 pub struct Reports(pub Vec<FactionReport>);
 
-/// Builds and renders the reports of a world a batch of factions at a time: the
+/// Builds and renders the reports of a world a faction at a time: the
 /// text report, the JSON report and the order template of each faction.
 pub struct Writer<'w> {
     world: &'w World,
