@@ -45,6 +45,9 @@ pub fn write_tree(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<
 pub struct TreeWriter {
     root: PathBuf,
     abort: Option<String>,
+    /// Files created by this writer and its siblings ([`TreeWriter::sibling`]):
+    /// the crash tests' abort point counts them all.
+    created: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     dirs: Vec<PathBuf>,
     written: Vec<PathBuf>,
     /// Bytes written so far.
@@ -60,6 +63,7 @@ impl TreeWriter {
         Ok(TreeWriter {
             root: root.to_path_buf(),
             abort: abort_point(),
+            created: Default::default(),
             dirs: vec![root.to_path_buf()],
             written: Vec::new(),
             bytes: 0,
@@ -126,8 +130,35 @@ impl TreeWriter {
     /// Counts a file written with its first `bytes`; the crash tests' abort point.
     fn wrote(&mut self, bytes: usize) {
         self.bytes += bytes as u64;
-        if self.abort.as_ref().is_some_and(|at| *at == self.written.len().to_string()) {
+        let n = self.created.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        if self.abort.as_ref().is_some_and(|at| *at == n.to_string()) {
             std::process::abort();
+        }
+    }
+
+    /// A second writer into the same folder, for another thread: it writes files
+    /// of its own (never one this writer writes), and is taken back with
+    /// [`TreeWriter::absorb`] before the folder is flushed.
+    fn sibling(&self) -> TreeWriter {
+        TreeWriter {
+            root: self.root.clone(),
+            abort: self.abort.clone(),
+            created: self.created.clone(),
+            dirs: vec![self.root.clone()],
+            written: Vec::new(),
+            bytes: 0,
+            open: Vec::new(),
+        }
+    }
+
+    /// Takes over what sibling `other` wrote, to be flushed with the rest.
+    fn absorb(&mut self, other: TreeWriter) {
+        self.written.extend(other.written);
+        self.bytes += other.bytes;
+        for d in other.dirs {
+            if !self.dirs.contains(&d) {
+                self.dirs.push(d);
+            }
         }
     }
 
@@ -139,24 +170,28 @@ impl TreeWriter {
 }
 
 /// Where a turn's files go as they are made: straight to a [`TreeWriter`], or, with
-/// a thread to spare, to a thread that writes them while the next ones are made.
-/// At most one batch waits for that thread, so memory holds at most the batch being
-/// made, the one waiting and the one being written. Files are written in the order
-/// they are given either way.
+/// threads to spare, to two threads that write them while the next ones are made
+/// (creating and filling files is most of a turn's system time). Whole files go to
+/// the two by turns, a batch to one; the parts of a file ([`Sink::append`]) all
+/// to the first, in the order given. At most one batch waits for each thread, so
+/// memory holds at most the batch being made and two waiting and two being
+/// written. Each file has one writer, so its bytes are what was given.
 pub enum Sink<'scope> {
     /// Written by the caller.
     Direct(TreeWriter),
-    /// Written by a thread of the scope.
+    /// Written by threads of the scope.
     Piped {
-        /// Work on its way (`None` once closed).
-        to: Option<std::sync::mpsc::SyncSender<Piped>>,
-        /// The writing thread, which gives the writer back when the batches end
-        /// (`None` once joined).
-        writer: Option<std::thread::ScopedJoinHandle<'scope, std::io::Result<TreeWriter>>>,
+        /// Work on its way to each thread (`None` once closed).
+        to: [Option<std::sync::mpsc::SyncSender<Piped>>; 2],
+        /// The next thread to get a batch of whole files.
+        turn: usize,
+        /// The writing threads, which give their writers back when the work ends
+        /// (`None` in a shared sink, and once joined).
+        writers: Option<[std::thread::ScopedJoinHandle<'scope, std::io::Result<TreeWriter>>; 2]>,
     },
 }
 
-/// What the writing thread of a [`Sink`] is given.
+/// What the writing threads of a [`Sink`] are given.
 pub enum Piped {
     /// Files to write.
     Files(Vec<(PathBuf, Vec<u8>)>),
@@ -167,52 +202,62 @@ pub enum Piped {
 }
 
 impl<'scope> Sink<'scope> {
-    /// Writes through `w`, on a thread of `scope` when `piped`.
-    pub fn new<'env>(mut w: TreeWriter, piped: bool, scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
+    /// Writes through `w`, on threads of `scope` when `piped`.
+    pub fn new<'env>(w: TreeWriter, piped: bool, scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
         if !piped {
             return Sink::Direct(w);
         }
-        let (to, from) = std::sync::mpsc::sync_channel::<Piped>(1);
-        let writer = scope.spawn(move || {
-            for work in from {
-                match work {
-                    Piped::Files(batch) => w.write(&batch)?,
-                    Piped::Part(rel, bytes) => w.append(&rel, &bytes)?,
-                    Piped::Settled(back) => {
-                        let _ = back.send(());
+        let second = w.sibling();
+        let spawn = |mut w: TreeWriter| {
+            let (to, from) = std::sync::mpsc::sync_channel::<Piped>(1);
+            let writer = scope.spawn(move || {
+                for work in from {
+                    match work {
+                        Piped::Files(batch) => w.write(&batch)?,
+                        Piped::Part(rel, bytes) => w.append(&rel, &bytes)?,
+                        Piped::Settled(back) => {
+                            let _ = back.send(());
+                        }
                     }
                 }
-            }
-            Ok(w)
-        });
-        Sink::Piped { to: Some(to), writer: Some(writer) }
+                Ok(w)
+            });
+            (to, writer)
+        };
+        let (a, first) = spawn(w);
+        let (b, other) = spawn(second);
+        Sink::Piped { to: [Some(a), Some(b)], turn: 0, writers: Some([first, other]) }
     }
 
-    /// Another way into the same writing thread, for work made on another
+    /// Another way into the same writing threads, for work made on another
     /// thread: what each gives is written in the order it gives it. It is let go,
     /// never closed: the sink it came from is closed. `None` when the sink writes
     /// on the caller's thread.
     pub fn share(&self) -> Option<Sink<'scope>> {
         match self {
             Sink::Direct(_) => None,
-            Sink::Piped { to, .. } => Some(Sink::Piped { to: to.clone(), writer: None }),
+            Sink::Piped { to, .. } => Some(Sink::Piped { to: to.clone(), turn: 0, writers: None }),
         }
     }
 
-    /// Writes `files`, or hands them to the writing thread.
+    /// Writes `files`, or hands them to a writing thread.
     pub fn write(&mut self, files: Vec<(PathBuf, Vec<u8>)>) -> std::io::Result<()> {
         match self {
             Sink::Direct(w) => w.write(&files),
-            Sink::Piped { .. } => self.send(Piped::Files(files)),
+            Sink::Piped { turn, .. } => {
+                let k = *turn;
+                *turn = 1 - k;
+                self.send(k, Piped::Files(files))
+            }
         }
     }
 
     /// Appends `bytes` to file `rel` ([`TreeWriter::append`]), or hands them to the
-    /// writing thread.
+    /// first writing thread.
     pub fn append(&mut self, rel: PathBuf, bytes: Vec<u8>) -> std::io::Result<()> {
         match self {
             Sink::Direct(w) => w.append(&rel, &bytes),
-            Sink::Piped { .. } => self.send(Piped::Part(rel, bytes)),
+            Sink::Piped { .. } => self.send(0, Piped::Part(rel, bytes)),
         }
     }
 
@@ -220,41 +265,46 @@ impl<'scope> Sink<'scope> {
     /// the folder, as the mail index's stamps do, needs them there).
     pub fn settle(&mut self) -> std::io::Result<()> {
         if let Sink::Piped { .. } = self {
-            let (back, settled) = std::sync::mpsc::sync_channel(1);
-            self.send(Piped::Settled(back))?;
-            if settled.recv().is_err() {
+            let (back, settled) = std::sync::mpsc::sync_channel(2);
+            self.send(0, Piped::Settled(back.clone()))?;
+            self.send(1, Piped::Settled(back))?;
+            if settled.recv().and_then(|()| settled.recv()).is_err() {
                 return self.stopped();
             }
         }
         Ok(())
     }
 
-    fn send(&mut self, work: Piped) -> std::io::Result<()> {
+    fn send(&mut self, k: usize, work: Piped) -> std::io::Result<()> {
         let Sink::Piped { to, .. } = self else { return Ok(()) };
-        match to.as_ref().map(|t| t.send(work)) {
+        match to[k].as_ref().map(|t| t.send(work)) {
             Some(Ok(())) => Ok(()),
             _ => self.stopped(),
         }
     }
 
-    /// The writing thread stopped: its error.
+    /// A writing thread stopped: its error.
     fn stopped(&mut self) -> std::io::Result<()> {
-        let Sink::Piped { to, writer } = self else { return Ok(()) };
-        to.take();
-        match writer.take().map(join) {
-            Some(Err(e)) => Err(e),
-            _ => Err(std::io::Error::other("the turn's files are no longer being written")),
-        }
+        let Sink::Piped { to, writers, .. } = self else { return Ok(()) };
+        *to = [None, None];
+        let failed = writers.take().and_then(|ws| ws.into_iter().map(join).find_map(Result::err));
+        Err(failed.unwrap_or_else(|| std::io::Error::other("the turn's files are no longer being written")))
     }
 
     /// Waits until every file given is written, and gives the writer back; the
-    /// first error of the writing thread, if it stopped on one.
+    /// first error of the writing threads, if one stopped on one.
     pub fn close(self) -> std::io::Result<TreeWriter> {
         match self {
             Sink::Direct(w) => Ok(w),
-            Sink::Piped { to, writer } => {
+            Sink::Piped { to, writers, .. } => {
                 drop(to);
-                writer.map_or_else(|| Err(std::io::Error::other("the turn's files were not all written")), join)
+                let Some([first, other]) = writers else {
+                    return Err(std::io::Error::other("the turn's files were not all written"));
+                };
+                let (first, other) = (join(first), join(other));
+                let mut w = first?;
+                w.absorb(other?);
+                Ok(w)
             }
         }
     }
@@ -438,8 +488,15 @@ mod tests {
                     sink.write(files(&[&format!("reports/{i}")])).unwrap();
                 }
                 let w = sink.close().unwrap();
-                assert_eq!(w.written.len(), 22);
-                assert_eq!(w.written[2], PathBuf::from("reports/0"), "in the order given");
+                // Every file given is listed once, to be flushed (two threads
+                // write them, so not in the order given).
+                let mut listed = w.written.clone();
+                listed.sort();
+                let mut given: Vec<PathBuf> = ["state/a", "state/b"].iter().map(PathBuf::from).collect();
+                given.extend((0..20).map(|i| PathBuf::from(format!("reports/{i}"))));
+                given.sort();
+                assert_eq!(listed, given, "piped {piped}");
+                assert!(w.dirs.contains(&root.join("reports")), "its folder is flushed too");
                 w.finish().unwrap();
             });
             assert_eq!(std::fs::read_dir(root.join("reports")).unwrap().count(), 20);
