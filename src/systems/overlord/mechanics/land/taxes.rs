@@ -21,7 +21,7 @@ use crate::core::engine::plan::Clock;
 use crate::systems::overlord::data::{ForceRule, StanceGrant};
 use crate::systems::overlord::mechanics::diplomacy::grants;
 use crate::systems::overlord::mechanics::scheduler::label;
-use crate::systems::overlord::mechanics::stats::UnitStats;
+use crate::systems::overlord::mechanics::stats::{Armed, UnitStats};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
     At, Events, Figures, Funds, Journey, LandOwner, Livelihood, Owner, Population,
@@ -52,7 +52,7 @@ pub fn monthly_taxes(catalog: &Catalog, month: u32, people: u32) -> u64 {
 /// Whether a unit with these statistics can do combat damage (OWN-FORCE): it
 /// strikes with some damage, in melee or with missiles.
 pub fn does_damage(s: &UnitStats) -> bool {
-    (s.stats.melee > 0 && s.stats.damage > 0) || (s.stats.missile > 0 && s.stats.ranged_damage > 0)
+    s.does_damage()
 }
 
 /// The plan's `levy` step: the day's taxes come into each place's pool.
@@ -148,14 +148,17 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     // a place's entity index is its last unit's position, `next` of a position the
     // one before it at the same place (so a place's units are found without
     // sorting or hashing all of them).
-    let mut q = world.query_filtered::<(&At, &Owner, &Figures, &UnitStats), Without<Journey>>();
+    // Whether a unit does damage is kept beside its statistics ([`Armed`]), brought
+    // up to date in this step before this reckoning: a byte a unit read here every
+    // day, not its whole statistics.
+    let mut q = world.query_filtered::<(&At, &Owner, &Figures, &Armed), Without<Journey>>();
     let most = q.iter(world).size_hint().1.unwrap_or(0);
     let mut armed: Vec<(Entity, u32)> = Vec::with_capacity(most);
     let mut next: Vec<u32> = Vec::with_capacity(most);
     let mut first: Vec<u32> = Vec::new();
     let mut places: Vec<Entity> = Vec::new();
-    for (at, o, n, s) in q.iter(world) {
-        if n.0 == 0 || !does_damage(s) {
+    for (at, o, n, strikes) in q.iter(world) {
+        if n.0 == 0 || !strikes.0 {
             continue;
         }
         let i = at.location.index_u32() as usize;

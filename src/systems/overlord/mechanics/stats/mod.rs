@@ -76,7 +76,19 @@ impl UnitStats {
     pub fn control(&self) -> u32 {
         self.stats.control.max(0) as u32
     }
+    /// Whether the unit can do combat damage (OWN-FORCE): it strikes with some
+    /// damage, in melee or with missiles.
+    pub fn does_damage(&self) -> bool {
+        let s = &self.stats;
+        (s.melee > 0 && s.damage > 0) || (s.missile > 0 && s.ranged_damage > 0)
+    }
 }
+
+/// Whether a unit can do combat damage ([`UnitStats::does_damage`]), kept beside
+/// its statistics by [`refresh`]: what the daily reckoning of occupied places
+/// reads of every unit, a byte where the statistics are a hundred.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Armed(pub bool);
 
 /// The capacities of the rule set by movement-mode index, resolved once.
 #[derive(Resource, Debug)]
@@ -137,6 +149,7 @@ impl Plugin for StatsPlugin {
         // Every unit is spawned with (empty) statistics, so computing them never
         // moves a unit to another archetype.
         app.world_mut().register_required_components::<crate::systems::overlord::world::components::Unit, UnitStats>();
+        app.world_mut().register_required_components::<crate::systems::overlord::world::components::Unit, Armed>();
         // Sight reads them from the first day (VIS-SEE), upkeep and the reports
         // read every unit's.
         app.add_step_system("month_start", refresh);
@@ -158,7 +171,7 @@ pub struct StatInputs {
 }
 
 /// A unit's inputs and its statistics, brought up to date.
-type Refreshed = (StatInputs, Mut<'static, UnitStats>);
+type Refreshed = (StatInputs, Mut<'static, UnitStats>, Mut<'static, Armed>);
 
 /// When each input of a unit's statistics last changed, and when its statistics
 /// were added: what tells the units that may be out of date ([`maybe_stale`]).
@@ -244,7 +257,7 @@ pub fn refresh(
     // The places where a unit's observation changed (in any order: each is counted
     // as a change there).
     let watched = std::sync::Mutex::new(Vec::new());
-    let one = |(x, mut s): (StatInputsItem, Mut<UnitStats>)| {
+    let one = |(x, mut s, mut armed): (StatInputsItem, Mut<UnitStats>, Mut<Armed>)| {
         let since = s.last_changed();
         let inputs = [
             x.race.last_changed(),
@@ -279,6 +292,8 @@ pub fn refresh(
             compute(&catalog, &tables, x.race.0, x.figures.0, &x.inventory, &x.skills, &x.effects)
         };
         s.placed = placed;
+        let strikes = s.does_damage();
+        armed.set_if_neq(Armed(strikes));
         // Who sees what at its place may change with it (the factions' watch).
         if (!computed || s.stats.observation != was)
             && let Some(at) = x.at.as_ref()

@@ -118,7 +118,7 @@ fn statistics_are_recomputed_only_when_an_input_changes() {
 /// under its place's enchantments: over random changes of figures, items, skills,
 /// enchantments of units and places, and moves between runs, whether a run reads
 /// every unit (a place enchanted) or only those whose inputs changed since it last
-/// ran.
+/// ran; and whether the unit does damage ([`Armed`], OWN-FORCE) with them.
 #[test]
 fn every_run_of_any_schedule_leaves_every_unit_up_to_date() {
     use crate::systems::overlord::world::components::{At, Holding};
@@ -208,6 +208,8 @@ fn every_run_of_any_schedule_leaves_every_unit_up_to_date() {
                     (&want.stats, &want.capacity, want.weight_milli),
                     "seed {seed}, step {step}"
                 );
+                // What the reckoning of occupied places reads is kept with them.
+                assert_eq!(r.get::<Armed>(), Some(&Armed(want.does_damage())), "seed {seed}, step {step}");
             }
         }
     }
