@@ -210,22 +210,25 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         }
     }
     // Exits and containers name other locations: every location gets its entity
-    // first, then all its components at once.
-    let mut places = Vec::with_capacity(locations.len());
+    // first, then all its components at once, in one batch (the records are moved
+    // once, from the scenario into their components).
+    let mut slots: Vec<Option<(Entity, TerrainId)>> = Vec::with_capacity(locations.len());
     dir.reserve(Kind::Location, locations.len());
-    for (seq, l) in locations.into_iter().enumerate() {
+    for l in &locations {
         let Some(terrain) = catalog.terrain(&l.terrain) else {
             errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
+            slots.push(None);
             continue;
         };
         let e = world.spawn_empty().id();
         dir.insert(Kind::Location, &l.id, e);
-        places.push((e, seq, terrain, l));
+        slots.push(Some((e, terrain)));
     }
     let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
     let direction: crate::core::data::FastMap<&str, usize> =
         directions.iter().enumerate().map(|(i, d)| (d.tag.as_str(), i)).collect();
-    for (e, seq, terrain, mut l) in places {
+    let bundles = locations.into_iter().zip(slots).enumerate().filter_map(|(seq, (mut l, slot))| {
+        let (e, terrain) = slot?;
         let id = l.id.clone();
         let container = l.container.take().and_then(|c| {
             let found = dir.get(Kind::Location, &c);
@@ -284,14 +287,18 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             tax_pool: _,
             effects: _,
         } = l;
-        world.entity_mut(e).insert((
-            (Seq(seq as u32), Id(id), DisplayName(name)),
-            (Terrain(terrain), Population(population)),
-            (Within { inner, container }, Exits(resolved)),
-            hot,
-            Location(ColdLocation { hex, policy, economy, land }),
-        ));
-    }
+        Some((
+            e,
+            (
+                (Seq(seq as u32), Id(id), DisplayName(name)),
+                (Terrain(terrain), Population(population)),
+                (Within { inner, container }, Exits(resolved)),
+                hot,
+                Location(ColdLocation { hex, policy, economy, land }),
+            ),
+        ))
+    });
+    world.insert_batch(bundles);
     for (i, places) in explored.into_iter().enumerate() {
         let mut set = std::collections::BTreeSet::new();
         for id in places {
@@ -1019,7 +1026,7 @@ fn hot_location(
     dir: &Directory,
     l: &mut data::Location,
     errors: &mut Vec<String>,
-) -> impl Bundle + use<> {
+) -> impl Bundle<Effect: bevy_ecs::bundle::NoBundleEffect> + use<> {
     let id = l.id.clone();
     let mut unknown = |what: &str, tag: &str| errors.push(format!("location {id}: unknown {what} '{tag}'"));
     let weathers = &catalog.rules.climate.weathers;
