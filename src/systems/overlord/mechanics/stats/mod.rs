@@ -9,6 +9,8 @@
 //! column at a time); it runs before upkeep and before the reports, and wherever a mechanic
 //! reads the statistics of many units at once. Code that needs a unit's statistics in the middle of a pass,
 //! after changing its inputs, calls [`compute`].
+//! Beside them it keeps [`Armed`], whether the unit does damage, which the daily
+//! reckoning of occupied places reads of every unit.
 //!
 //! The rules, with every number from the rule set:
 //!
