@@ -230,7 +230,8 @@ impl<'scope> Sink<'scope> {
     }
 
     /// Another way into the same writing threads, for work made on another
-    /// thread: what each gives is written in the order it gives it. It is let go,
+    /// thread: the parts of a file it gives are written in the order given, its
+    /// whole files by either thread (each file by one). It is let go,
     /// never closed: the sink it came from is closed. `None` when the sink writes
     /// on the caller's thread.
     pub fn share(&self) -> Option<Sink<'scope>> {

@@ -571,9 +571,7 @@ impl GameDir {
         if let Ok(bytes) = mail_index {
             w.write(&[(PathBuf::from(index::FILE), bytes)]).map_err(io)?;
         }
-        let reports = S::reports(engine.world());
-        let threads = engine.world().get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
-        w.write(&reports.files(index..index + 1, threads)).map_err(io)?;
+        w.write(&S::reports(engine.world()).one(index)).map_err(io)?;
         let mut record = format!(
             "faction {}\nname {}\nemail {}\nstart {}\nplace {}\n",
             joined.faction, request.name, request.email, request.start, request.place
