@@ -603,8 +603,9 @@ fn report(game_dir: &Path, faction: &str, turn: Option<u32>, kind: Option<Report
             let atlas = system.atlas(&g, turn)?;
             return systems::report_page(&g, pages.as_ref(), atlas.as_deref(), turn, &f.id);
         };
-        let path = g.report_path(turn, &f.id, kind);
-        std::fs::read_to_string(&path).map_err(|e| GameError { path, message: e.to_string() })
+        let bytes = g.read_report(turn, &f.id, kind)?;
+        String::from_utf8(bytes)
+            .map_err(|e| GameError { path: g.report_path(turn, &f.id, kind), message: e.to_string() })
     });
     match result {
         Ok(text) => {
@@ -656,9 +657,8 @@ fn join(game_dir: &Path, request: JoinRequest, threads: usize) -> i32 {
                 println!("  {l}");
             }
             println!(
-                "report: {}\ntemplate: {}",
-                g.report_path(turn, &joined.faction, ReportKind::Text).display(),
-                g.report_path(turn, &joined.faction, ReportKind::Template).display()
+                "report (ending with the order template): {}",
+                g.report_path(turn, &joined.faction, ReportKind::Text).display()
             );
             0
         }

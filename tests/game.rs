@@ -63,10 +63,18 @@ fn new_submit_run_report() {
     assert_eq!((s.turn, s.factions, s.units), (0, 15, 275));
     let g = GameDir::open(&dir).unwrap();
     assert_eq!(g.current_turn().unwrap(), 0);
-    // Turn 0 has reports and order templates for every faction.
-    let t0 = fs::read_to_string(g.report_path(0, "f01", ReportKind::Template)).unwrap();
+    // Turn 0 has reports and order templates for every faction (RPT-TEMPLATE): the
+    // template at the end of the text report, in no file of its own.
+    let t0 = String::from_utf8(g.read_report(0, "f01", ReportKind::Template).unwrap()).unwrap();
     // The password is never written: not in the template, not in the state.
     assert!(t0.starts_with("GAME f01 <password> alpha\n\nUNIT U1  # Ykima\n"), "{t0}");
+    let text = fs::read_to_string(g.report_path(0, "f01", ReportKind::Text)).unwrap();
+    assert!(text.ends_with(&format!("\n\nOrders template:\n\n{t0}")), "{text}");
+    let mut files: Vec<_> =
+        fs::read_dir(g.turn_dir(0).join("reports")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    files.sort();
+    assert_eq!(files.len(), 2 * 15, "a text and a JSON report per faction: {files:?}");
+    assert!(files.iter().all(|f| f.to_string_lossy().ends_with(".json") != f.to_string_lossy().ends_with(".txt")));
     let factions = fs::read_to_string(g.turn_dir(0).join("state/factions.ron")).unwrap();
     assert!(!factions.contains("pswd1") && factions.contains("password: \"$argon2id$"), "{factions}");
     let r = g.submit::<Overlord>(&alpha_orders()[0]).unwrap();
@@ -398,7 +406,7 @@ fn a_new_player_joins_between_turns_and_plays_the_next() {
     let g = GameDir::open(&dir).unwrap();
     let t0 = Path::new("turns/0000");
     let added: Vec<_> = after.keys().filter(|k| !before.contains_key(*k)).cloned().collect();
-    let new_files = ["joins/f16.txt", "reports/f16.json", "reports/f16.orders.txt", "reports/f16.txt"];
+    let new_files = ["joins/f16.txt", "reports/f16.json", "reports/f16.txt"];
     assert_eq!(added, new_files.map(|f| t0.join(f)));
     for (k, v) in &before {
         let is_state = k.starts_with(t0.join("state"));
@@ -418,7 +426,7 @@ fn a_new_player_joins_between_turns_and_plays_the_next() {
     let report = fs::read_to_string(g.report_path(0, "f16", ReportKind::Text)).unwrap();
     assert!(report.starts_with("alpha Report for Turn 0 for The Empire [f16], archer@frmug.org"), "{report}");
     assert!(report.contains("Hero [U1511] at Itora [L1]") && report.contains("1st fire magics [fire]"), "{report}");
-    let template = fs::read_to_string(g.report_path(0, "f16", ReportKind::Template)).unwrap();
+    let template = String::from_utf8(g.read_report(0, "f16", ReportKind::Template).unwrap()).unwrap();
     assert!(template.starts_with("GAME f16 <password> alpha\n\nUNIT U1511  # Hero\n"), "{template}");
     // The state still validates, and a second player's name must differ.
     let out = bin().arg("validate").arg(g.turn_dir(0).join("state")).output().unwrap();
@@ -724,7 +732,7 @@ fn every_order_template_checks_clean_as_sent_rpt_template() {
         let state = overlord::systems::overlord::data::load_scenario(&scenario).unwrap();
         let mut checked = 0;
         for f in state.factions.iter().filter(|f| !f.password.is_empty()) {
-            let template = fs::read_to_string(g.report_path(0, &f.id, ReportKind::Template)).unwrap();
+            let template = String::from_utf8(g.read_report(0, &f.id, ReportKind::Template).unwrap()).unwrap();
             let mail = template.replacen("<password>", &f.password, 1);
             let answers = g.check_mail::<Overlord>(&mail).unwrap();
             let Some(overlord::core::game::Answer::Orders(r)) = answers.first() else {

@@ -100,6 +100,14 @@ fn the_demo_plays_several_turns_like_an_overlord_game() {
     }
     let template = ok(&["report", s(&dir), "p1", "--template"]);
     assert!(template.starts_with("GAME p1 <password>\n") && template.ends_with("END\n"), "{template}");
+    // RPT-TEMPLATE: the template ends the text report, as in an Overlord game.
+    assert!(text.ends_with(&format!("\nOrders template:\n\n{template}")), "{text}");
+    // A turn written when the template had a file of its own gives that file.
+    let reports = dir.join("turns/0005/reports");
+    let older = "GAME p1 <password>\nEND\n";
+    fs::write(reports.join("p1.txt"), text[..text.len() - template.len()].replace("Orders template:", "")).unwrap();
+    fs::write(reports.join("p1.orders.txt"), older).unwrap();
+    assert_eq!(ok(&["report", s(&dir), "p1", "--template"]), older);
     // The template, with the player's password written in, checks without an
     // error against the current turn.
     let file = t.path().join("template.txt");

@@ -12,4 +12,5 @@ pub mod orders;
 pub mod progress;
 pub mod secret;
 pub mod system;
+pub mod template;
 pub mod text;

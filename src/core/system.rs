@@ -113,9 +113,9 @@ pub trait ReportWriter {
     fn size(&self, _faction: usize) -> usize {
         1
     }
-    /// The report files of faction `i` (in report order): its text report, JSON
-    /// report and order template, named `reports/<faction>.txt`, `.json` and
-    /// `.orders.txt`.
+    /// The report files of faction `i` (in report order): its text report, which
+    /// ends with its order template ([`crate::core::template`]), and its JSON
+    /// report, named `reports/<faction>.txt` and `.json`.
     fn one(&self, faction: usize) -> Vec<FolderFile>;
     /// The report files of factions `range`, in faction order, rendered on
     /// `threads` threads.

@@ -62,10 +62,7 @@ pub fn mail_out(
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let letter = |(id, f): &(&String, FactionRecord)| -> Result<(String, Vec<u8>), GameError> {
             let id = id.as_str();
-            let read = |kind| {
-                let p = game.report_path(turn, id, kind);
-                std::fs::read(&p).map_err(|e| GameError { path: p, message: e.to_string() })
-            };
+            let read = |kind| game.read_report(turn, id, kind);
             let text = String::from_utf8_lossy(&read(ReportKind::Text)?).into_owned();
             let mut attachments = Vec::new();
             if let Ok(json) = read(ReportKind::Json) {

@@ -270,7 +270,10 @@ impl Server {
         };
         let pending = self.game.pending_dir(current + 1).join(format!("{}.txt", s.faction));
         let text = std::fs::read_to_string(&pending)
-            .or_else(|_| std::fs::read_to_string(self.game.report_path(current, &s.faction, ReportKind::Template)))
+            .or_else(|_| {
+                let template = self.game.read_report(current, &s.faction, ReportKind::Template)?;
+                Ok::<_, GameError>(String::from_utf8_lossy(&template).into_owned())
+            })
             .unwrap_or_default()
             .replace(crate::core::game::mail::HIDDEN, crate::core::secret::PLACEHOLDER);
         let editor = format!(

@@ -9,9 +9,9 @@
 //!   turns/<turn>/               one folder per complete turn:
 //!     state/*.ron               the world after the turn (a scenario folder)
 //!     orders/<faction>.txt      the order files the turn was run with
-//!     reports/<faction>.txt     each faction's text report,
-//!     reports/<faction>.json    JSON report (docs/report-schema.json),
-//!     reports/<faction>.orders.txt  and order template
+//!     reports/<faction>.txt     each faction's text report, ending with its
+//!                               order template (crate::core::template),
+//!     reports/<faction>.json    and JSON report (docs/report-schema.json)
 //!     joins/<faction>.txt       factions that joined after the turn (`join`)
 //!     mail.index                what taking in and checking mail reads ([`index`])
 //! ```
@@ -148,14 +148,32 @@ impl GameDir {
         self.root.join("orders").join(turn_name(turn))
     }
 
-    /// The path of a faction's report.
+    /// The file that holds a faction's report of `kind`: the order template is at
+    /// the end of the text report ([`GameDir::read_report`] takes it out).
     pub fn report_path(&self, turn: u32, faction: &str, kind: ReportKind) -> PathBuf {
         let ext = match kind {
-            ReportKind::Text => "txt",
+            ReportKind::Text | ReportKind::Template => "txt",
             ReportKind::Json => "json",
-            ReportKind::Template => "orders.txt",
         };
         self.turn_dir(turn).join("reports").join(format!("{faction}.{ext}"))
+    }
+
+    /// A faction's report of `kind` in `turn`: its text report, its JSON report,
+    /// or the order template at the end of its text report
+    /// ([`crate::core::template`]). A turn written when the template had a file of
+    /// its own, `<faction>.orders.txt`, and a text report without it (the generals
+    /// game's) gives that file.
+    pub fn read_report(&self, turn: u32, faction: &str, kind: ReportKind) -> Result<Vec<u8>, GameError> {
+        let path = self.report_path(turn, faction, kind);
+        let bytes = std::fs::read(&path).map_err(|e| GameError::io(&path, e))?;
+        if kind != ReportKind::Template {
+            return Ok(bytes);
+        }
+        if let Some(template) = crate::core::template::of(&bytes) {
+            return Ok(template.to_vec());
+        }
+        let own = self.turn_dir(turn).join("reports").join(format!("{faction}.orders.txt"));
+        std::fs::read(&own).map_err(|_| GameError::new(&path, "the report has no order template"))
     }
 
     /// The highest complete turn.
@@ -726,7 +744,7 @@ pub enum ReportKind {
     Text,
     /// The JSON report.
     Json,
-    /// The order template.
+    /// The order template, at the end of the text report.
     Template,
 }
 

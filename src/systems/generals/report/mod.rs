@@ -1,7 +1,8 @@
 //! The players' reports (generals-rules.txt 162; ruling 15): where their armies
 //! are, the gold gained, what their scouts found, diplomacy, battles and what
 //! their orders did, as text ([`text`]), JSON (this module's records, schema in
-//! `docs/generals-report-schema.json`) and an order template.
+//! `docs/generals-report-schema.json`), the text ending with the order template
+//! ([`crate::core::template`]).
 //!
 //! **Scouting** (ruling 15): a player sees its own regions whole, and every
 //! region next to them: its holder, and its troops by type with their men
@@ -555,7 +556,6 @@ impl crate::core::system::ReportWriter for Writer<'_> {
         vec![
             (dir.join(format!("{}.txt", r.player.id)), text::render(&r).into_bytes()),
             (dir.join(format!("{}.json", r.player.id)), json),
-            (dir.join(format!("{}.orders.txt", r.player.id)), text::template(&r).into_bytes()),
         ]
     }
 }

@@ -82,7 +82,7 @@ fn battle(o: &mut String, b: &BattleReport) {
     }
 }
 
-/// The text report.
+/// The text report, ending with the order template ([`crate::core::template`]).
 pub fn render(r: &PlayerReport) -> String {
     let mut o = String::new();
     let p = &r.player;
@@ -157,6 +157,7 @@ pub fn render(r: &PlayerReport) -> String {
             region(&mut o, x);
         }
     }
+    crate::core::template::append(&mut o, &template(r));
     o
 }
 

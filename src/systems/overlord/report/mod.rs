@@ -27,7 +27,8 @@ use bevy_ecs::prelude::*;
 pub struct Reports(pub Vec<FactionReport>);
 
 /// Builds and renders the reports of a world a faction at a time: the
-/// text report, the JSON report and the order template of each faction.
+/// text report (ending with the order template) and the JSON report of each
+/// faction.
 pub struct Writer<'w> {
     world: &'w World,
     builder: build::Builder<'w>,
@@ -57,18 +58,19 @@ impl crate::core::system::ReportWriter for Writer<'_> {
     }
 }
 
-/// The report files of `reports` (text, JSON, order template), in faction order,
+/// The report files of `reports` (text and JSON), in faction order,
 /// rendered on `threads` threads.
 pub fn files(world: &World, reports: &[FactionReport], threads: usize) -> Vec<crate::core::system::FolderFile> {
     let catalog = world.resource::<crate::systems::overlord::world::Catalog>();
     crate::core::engine::parallel::map_ordered(reports, threads, |r| render(r, catalog)).into_iter().flatten().collect()
 }
 
-/// The report files of one faction: its text report, JSON report and order template.
+/// The report files of one faction: its text report (which ends with its order
+/// template) and its JSON report.
 fn render(
     r: &FactionReport,
     catalog: &crate::systems::overlord::world::Catalog,
-) -> [crate::core::system::FolderFile; 3] {
+) -> [crate::core::system::FolderFile; 2] {
     // `reports/<faction id><ending>`, put together without the formatting machinery.
     let path = |ending: &str| {
         let id = &r.faction.id;
@@ -76,12 +78,7 @@ fn render(
         crate::put!(&mut p, "reports/", id, ending);
         std::path::PathBuf::from(p)
     };
-    let orders = text::template(r);
-    [
-        (path(".txt"), text::render_with_template(r, catalog, &orders).into_bytes()),
-        (path(".json"), json::render(r)),
-        (path(".orders.txt"), orders.into_bytes()),
-    ]
+    [(path(".txt"), text::render(r, catalog).into_bytes()), (path(".json"), json::render(r))]
 }
 
 /// Adds report building to the plan's `reports` step.

@@ -75,11 +75,6 @@ fn diplomacy_lines(o: &mut String, c: &Catalog, d: &DiplomacyRecord) {
     list(o, "Toward you, as guards showed:", &d.toward_us);
 }
 
-/// Renders a report as text. Names come from the rule set; the model gives the rest.
-pub fn render(r: &FactionReport, c: &Catalog) -> String {
-    render_with_template(r, c, &template(r))
-}
-
 /// The names of the places a report lists, to write `Name [id]` for an id.
 pub(super) struct Places<'a>(HashMap<&'a str, &'a str>);
 
@@ -98,8 +93,11 @@ impl<'a> Places<'a> {
     }
 }
 
-/// [`render`], with the order template already made (it is also written on its own).
-pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &str) -> String {
+/// Renders a report as text, ending with its order template
+/// ([`crate::core::template`]). Names come from the rule set; the model gives the
+/// rest.
+pub fn render(r: &FactionReport, c: &Catalog) -> String {
+    let orders_template = template(r);
     // About 650 bytes per unit, 420 per location and 100 per unit seen there,
     // besides the template (fitted on generated and imported worlds).
     let guess = 2048 + 650 * r.units.len() + 420 * r.locations.len() + 100 * r.units_seen();
@@ -143,8 +141,7 @@ pub fn render_with_template(r: &FactionReport, c: &Catalog, orders_template: &st
     }
     super::battle::render(&mut o, &r.battles, c);
     knowledge_lines(&mut o, &r.knowledge);
-    o.push_str("\nOrders template:\n\n");
-    o.push_str(orders_template);
+    crate::core::template::append(&mut o, &orders_template);
     o
 }
 
