@@ -297,6 +297,44 @@ fn generator_is_deterministic_and_valid() {
 }
 
 #[test]
+fn the_number_of_factions_changes_only_who_owns_the_generated_units() {
+    // The flat-in-factions benchmark (docs/performance.md) compares worlds of the
+    // same units owned by 1,000 and 50,000 factions.
+    let rules = data::load_ruleset(&root().join("assets/rules/overlord")).unwrap();
+    let world = |factions| {
+        let o = overlord::systems::overlord::generate::Options { locations: 300, factions, units: 1200, seed: 9 };
+        overlord::systems::overlord::generate::generate(&rules, "overlord", &o).unwrap()
+    };
+    let (few, many) = (world(4), world(300));
+    assert_eq!(few.locations, many.locations);
+    assert_eq!(few.units.len(), many.units.len());
+    let mut stacked = [0, 0];
+    for (k, s) in [&few, &many].into_iter().enumerate() {
+        let owner: std::collections::HashMap<&str, &str> =
+            s.units.iter().map(|u| (u.id.as_str(), u.faction.as_str())).collect();
+        for u in &s.units {
+            if let Some(l) = &u.stack_leader {
+                assert_eq!(owner[l.as_str()], u.faction, "{} stacks under a unit of its own faction", u.id);
+                stacked[k] += 1;
+            }
+        }
+        // The factions share the player units evenly.
+        let mut per: std::collections::BTreeMap<&str, usize> = Default::default();
+        let npc: Vec<&str> = s.factions.iter().filter(|f| f.npc).map(|f| f.id.as_str()).collect();
+        for u in s.units.iter().filter(|u| !npc.contains(&u.faction.as_str())) {
+            *per.entry(&u.faction).or_default() += 1;
+        }
+        let (lo, hi) = (per.values().min().unwrap(), per.values().max().unwrap());
+        assert!(hi - lo <= 1 && per.len() == [4, 300][k], "{per:?}");
+    }
+    assert!(stacked[1] > 0 && stacked[1] < stacked[0], "stacks split between factions are left out: {stacked:?}");
+    for (a, b) in few.units.iter().zip(&many.units) {
+        let bare = |u: &data::Unit| data::Unit { faction: String::new(), stack_leader: None, ..u.clone() };
+        assert_eq!(bare(a), bare(b), "{} is the same unit", a.id);
+    }
+}
+
+#[test]
 fn a_rule_set_of_another_system_or_without_a_stance_toward_self_is_refused() {
     let t = alpha_copy();
     let line = edit(t.path(), "rules/ruleset.ron", "system: \"overlord\"", "system: \"generals\"");

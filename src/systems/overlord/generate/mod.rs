@@ -7,8 +7,9 @@
 //! of pending orders. The same options and rule set give the same bytes.
 //!
 //! Randomness comes from separate ChaCha streams per purpose (map, cities,
-//! factions, units per faction), so changing one part of the generator does not
-//! reshuffle the others.
+//! factions, units per group), so changing one part of the generator does not
+//! reshuffle the others, and the number of factions changes only who owns the
+//! units.
 
 use crate::core::diag::Diagnostic;
 use crate::systems::overlord::data::*;
@@ -44,6 +45,9 @@ struct Shape {
     water_percent: u32,
     /// Units per stack group (one leader and its followers).
     group_size: usize,
+    /// Groups around one home territory, whoever owns them: 200 units, what
+    /// each of the 5,000 factions of the million-unit benchmark world holds.
+    groups_per_home: usize,
     /// Largest follower unit.
     max_figures: u32,
     /// Starting coins of a faction, a range.
@@ -58,6 +62,7 @@ const SHAPE: Shape = Shape {
     terrain_cluster_percent: 55,
     water_percent: 12,
     group_size: 5,
+    groups_per_home: 40,
     max_figures: 40,
     faction_funds: (2_000, 20_000),
     monster_permille: 30,
@@ -451,51 +456,59 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let land_locs: Vec<usize> =
         (0..o.locations).filter(|&i| p.land.iter().any(|t| t.tag == locations[i].terrain)).collect();
     let homes: Vec<usize> = if land_locs.is_empty() { (0..o.locations).collect() } else { land_locs.clone() };
-    for k in 0..o.factions {
-        let mut rng = stream(o.seed, UNITS, k as u64);
-        let fid = factions[k + 2].id.clone();
-        let count = player_units / o.factions + usize::from(k < player_units % o.factions);
-        let home = homes[(k * homes.len()) / o.factions.max(1) % homes.len()];
-        let mut leader_id: Option<String> = None;
-        let mut group_loc = home;
-        for n in 0..count {
-            let id = format!("U{:0uw$}", units.len() + 1);
-            // Groups of units: a leader, then followers stacked under it.
-            let lead = n % SHAPE.group_size == 0;
-            if lead {
-                leader_id = None;
-            }
-            let loc = if lead && !cities.is_empty() && rng.random_range(0..4) == 0 {
+    // The player units are the same whatever the number of factions, which only
+    // share them out: groups (a leader, then followers that may stack under it),
+    // each drawn from a stream of its own and placed around a home territory (a
+    // home for every few groups, the homes spread over the land), go to the factions a run of consecutive units each (the first
+    // `units % factions` one more). So 1,000 and 50,000 factions own the same
+    // units, in the same places with the same orders (what the benchmarks of
+    // docs/performance.md compare); a follower stacks under its group's leader
+    // only when both are of one faction.
+    let home_count = player_units.div_ceil(SHAPE.group_size * SHAPE.groups_per_home).max(1);
+    let owners: Vec<usize> = (0..o.factions)
+        .flat_map(|k| std::iter::repeat_n(k, player_units / o.factions + usize::from(k < player_units % o.factions)))
+        .collect();
+    let mut rng = stream(o.seed, UNITS, 0);
+    let mut leader_id: Option<(String, usize)> = None;
+    let mut group_loc = 0;
+    for (n, &k) in owners.iter().enumerate() {
+        let id = format!("U{:0uw$}", units.len() + 1);
+        let lead = n % SHAPE.group_size == 0;
+        if lead {
+            let g = n / SHAPE.group_size;
+            rng = stream(o.seed, UNITS, g as u64);
+            leader_id = None;
+            let home = homes[(g / SHAPE.groups_per_home * homes.len()) / home_count % homes.len()];
+            group_loc = if !cities.is_empty() && rng.random_range(0..4) == 0 {
                 // A group in one of the cities, where the markets are.
                 cities[rng.random_range(0..cities.len())]
-            } else if lead {
-                // Spread groups around the home territory.
+            } else {
+                // Groups spread around their home territory.
                 let (q, rr) = locations[home].hex.unwrap_or_default();
                 let dq = rng.random_range(-3..=3);
                 let dr = rng.random_range(-3..=3);
                 at.get(&(q + dq, rr + dr)).copied().unwrap_or(home)
-            } else {
-                group_loc
             };
-            group_loc = loc;
-            let (race, figures) = match (lead, p.leader, pick(&mut rng, &p.followers)) {
-                (true, Some(l), _) | (false, Some(l), None) => (l, 1),
-                (_, _, Some(f)) => (*f, rng.random_range(1..=SHAPE.max_figures)),
-                _ => return Err("the rule set has no recruitable races".into()),
-            };
-            let mut u = make_unit(&mut rng, &p, r, id.clone(), &fid, race, figures, &locations[loc]);
-            if !lead
-                && race.system.kind != RaceKind::Leader
-                && let Some(lid) = &leader_id
-                && rng.random_range(0..2) == 0
-            {
-                u.stack_leader = Some(lid.clone());
-            }
-            if race.system.kind == RaceKind::Leader {
-                leader_id = Some(id);
-            }
-            units.push(u);
         }
+        let (race, figures) = match (lead, p.leader, pick(&mut rng, &p.followers)) {
+            (true, Some(l), _) | (false, Some(l), None) => (l, 1),
+            (_, _, Some(f)) => (*f, rng.random_range(1..=SHAPE.max_figures)),
+            _ => return Err("the rule set has no recruitable races".into()),
+        };
+        let fid = &factions[k + 2].id;
+        let mut u = make_unit(&mut rng, &p, r, id.clone(), fid, race, figures, &locations[group_loc]);
+        if !lead
+            && race.system.kind != RaceKind::Leader
+            && let Some((lid, lk)) = &leader_id
+            && rng.random_range(0..2) == 0
+            && *lk == k
+        {
+            u.stack_leader = Some(lid.clone());
+        }
+        if race.system.kind == RaceKind::Leader {
+            leader_id = Some((id, k));
+        }
+        units.push(u);
     }
     let mut rng = stream(o.seed, UNITS, u64::MAX);
     for _ in 0..monster_units {
