@@ -24,7 +24,7 @@ use crate::systems::overlord::mechanics::scheduler::label;
 use crate::systems::overlord::mechanics::stats::{Armed, UnitStats};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Events, Figures, Funds, Journey, LandOwner, Livelihood, Owner, Population,
+    At, Diplomacy, Events, Figures, Funds, Journey, LandOwner, Livelihood, Location, Occupants, Owner, Population,
 };
 use crate::systems::overlord::world::resources::{Directory, Month, Occupation};
 use bevy_ecs::entity::EntityHashMap;
@@ -89,19 +89,45 @@ pub fn levy(world: &mut World) {
 pub fn collect(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let Some(money) = catalog.money() else { return };
-    let occupied = occupiers(world, &catalog.rules.economy.land.force);
+    let mut watch = match world.remove_resource::<Watch>() {
+        Some(w) => w,
+        None => Watch {
+            places: world.query_filtered(),
+            units: world.query_filtered(),
+            stances: world.query_filtered(),
+            owners: world.query_filtered(),
+            owned: Vec::new(),
+        },
+    };
+    let occupied = reckon(world, &catalog.rules.economy.land.force, &mut watch);
+    // The places with an owner, kept from day to day: most have none.
+    for (l, owner) in watch.owners.iter(world) {
+        match (watch.owned.binary_search(&l), owner.0.is_some()) {
+            (Err(at), true) => watch.owned.insert(at, l),
+            (Ok(at), false) => drop(watch.owned.remove(at)),
+            _ => {}
+        }
+    }
+    #[cfg(test)]
+    {
+        let mut q = world.query::<(Entity, &LandOwner)>();
+        let mut all: Vec<Entity> = q.iter(world).filter(|(_, o)| o.0.is_some()).map(|(l, _)| l).collect();
+        all.sort_unstable();
+        assert_eq!(all, watch.owned, "the places kept as owned are those that have an owner");
+    }
     let mut book = world.remove_resource::<LandBook>().unwrap_or_default();
     // The pools the owners take (in any order: each goes to its own place's
     // owner, and funds are kept sorted).
     let mut taken: Vec<(Entity, Entity, u64)> = Vec::new();
-    let mut q = world.query::<(Entity, &LandOwner, &mut Livelihood)>();
-    for (l, owner, mut v) in q.iter_mut(world) {
-        let Some(owner) = owner.0.as_ref().map(|x| x.0) else { continue };
-        if v.tax_pool == 0 || occupied.contains_key(&l) {
+    for &l in &watch.owned {
+        let Some(owner) = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0)) else { continue };
+        if occupied.contains_key(&l) || world.get::<Livelihood>(l).is_none_or(|v| v.tax_pool == 0) {
             continue;
         }
-        taken.push((l, owner, std::mem::take(&mut v.tax_pool)));
+        let pool = world.get_mut::<Livelihood>(l).map_or(0, |mut v| std::mem::take(&mut v.tax_pool));
+        taken.push((l, owner, pool));
     }
+    world.insert_resource(watch);
     for (l, owner, pool) in taken {
         let Some(mut funds) = world.get_mut::<Funds>(owner) else {
             world.get_mut::<Livelihood>(l).expect("place").tax_pool = pool;
@@ -141,9 +167,79 @@ pub fn taxed(world: &World, place: Entity) -> bool {
     world.get_resource::<LandBook>().is_some_and(|b| b.collected.contains_key(&place))
 }
 
+/// A place whose units, people or owner changed.
+type PlaceChanged = Or<(Changed<Occupants>, Changed<Population>, Changed<LandOwner>)>;
+/// A unit whose figures, arms or faction changed.
+type UnitChanged = Or<(Changed<Figures>, Changed<Armed>, Changed<Owner>)>;
+
+/// What the `taxes` step looks at to find what changed since it last ran: for
+/// the reckoning of occupation ([`reckon`]), the places whose units came or
+/// went, set out or arrived or changed faction ([`Occupants`]), whose people or
+/// owner changed, the units whose figures, arms or faction changed, and the
+/// factions whose stances changed; for the collection, the places whose owner
+/// changed, and those that have one.
+#[derive(Resource)]
+struct Watch {
+    places: QueryState<Entity, (With<Location>, PlaceChanged)>,
+    units: QueryState<&'static At, UnitChanged>,
+    stances: QueryState<(), Changed<Diplomacy>>,
+    owners: QueryState<(Entity, &'static LandOwner), Changed<LandOwner>>,
+    /// The places that have an owner, in entity order.
+    owned: Vec<Entity>,
+}
+
 /// The faction occupying each place where some faction's significant force stands
-/// (OWN-OCCUPY, OWN-FORCE).
-fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
+/// (OWN-OCCUPY, OWN-FORCE), as of this day's end. The first day the world has,
+/// and any day a faction's stances changed (whether an owner holds a force allied
+/// reaches every place it owns), every place is reckoned ([`occupiers`]); on the
+/// others yesterday's occupation is kept but for the places where what decides it
+/// may have changed ([`Watch`]), each reckoned from its units ([`occupier_at`]).
+/// The same map either way (in tests, every day compares the two; and
+/// `an_occupation_begins_when_the_force_arrives_and_ends_when_it_leaves_own_occupy`).
+fn reckon(world: &mut World, force: &ForceRule, watch: &mut Watch) -> EntityHashMap<Entity> {
+    let previous = world.remove_resource::<Occupation>();
+    let changed_stances = watch.stances.iter(world).next().is_some();
+    let result = match previous {
+        Some(Occupation(mut occupied)) if !changed_stances => {
+            let mut dirty: Vec<Entity> = watch.places.iter(world).collect();
+            dirty.extend(watch.units.iter(world).map(|at| at.location));
+            dirty.sort_unstable();
+            dirty.dedup();
+            let least = force.figures_for(0);
+            let (mut here, mut sides) = (Vec::new(), Vec::new());
+            for l in dirty {
+                here.clear();
+                for &u in crate::systems::overlord::world::components::occupants(world, l) {
+                    let r = world.entity(u);
+                    if r.contains::<Journey>() {
+                        continue;
+                    }
+                    let (Some(o), Some(n), Some(armed)) = (r.get::<Owner>(), r.get::<Figures>(), r.get::<Armed>())
+                    else {
+                        continue;
+                    };
+                    if n.0 > 0 && armed.0 {
+                        here.push((o.0, n.0));
+                    }
+                }
+                match occupier_at(world, force, least, l, &mut here, &mut sides) {
+                    Some(f) => occupied.insert(l, f),
+                    None => occupied.remove(&l),
+                };
+            }
+            occupied
+        }
+        _ => occupiers(world, force),
+    };
+    // Every test that plays a day holds the kept occupation to a full reckoning.
+    #[cfg(test)]
+    assert_eq!(result, occupiers(world, force), "occupation kept from day to day differs from a full reckoning");
+    result
+}
+
+/// The faction occupying each place where some faction's significant force stands
+/// (OWN-OCCUPY, OWN-FORCE), every place reckoned.
+pub(super) fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     // (faction, armed figures) of every armed unit, chained by place: `first` of
     // a place's entity index is its last unit's position, `next` of a position the
     // one before it at the same place (so a place's units are found without
@@ -179,39 +275,52 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     // from memory one after another, not each from anywhere. The result is a map:
     // the order changes nothing in it.
     places.sort_unstable_by_key(|l| l.index_u32());
-    let seq = |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);
     let mut out = EntityHashMap::default();
     let mut here: Vec<(Entity, u32)> = Vec::new();
     let mut sides: Vec<(Entity, u32)> = Vec::new();
     for &l in &places {
-        // The place's armed units, by faction (in any order: the best side is
-        // found by figures, then by faction seniority).
         here.clear();
         let mut k = first[l.index_u32() as usize];
         while k != u32::MAX {
             here.push(armed[k as usize]);
             k = next[k as usize];
         }
-        here.sort_unstable_by_key(|x| x.0.to_bits());
-        sides.clear();
-        for side in here.chunk_by(|a, b| a.0 == b.0) {
-            sides.push((side[0].0, side.iter().fold(0u32, |n, x| n.saturating_add(x.1))));
-        }
-        if sides.iter().all(|&(_, n)| n < least) {
-            continue;
-        }
-        let people = world.get::<Population>(l).map_or(0, |p| p.0);
-        let need = force.figures_for(people);
-        let owner = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0));
-        let best = sides
-            .iter()
-            .filter(|&&(f, n)| {
-                n >= need && Some(f) != owner && owner.is_none_or(|o| !grants(world, o, f, StanceGrant::Aid))
-            })
-            .max_by_key(|&&(f, n)| (n, std::cmp::Reverse(seq(f))));
-        if let Some(&(f, _)) = best {
+        if let Some(f) = occupier_at(world, force, least, l, &mut here, &mut sides) {
             out.insert(l, f);
         }
     }
     out
+}
+
+/// The faction occupying place `l`, given `here`, the (faction, figures) of its
+/// armed units not on a journey, in any order (the best side is found by figures,
+/// then by faction seniority); `least` is the fewest figures any place needs.
+/// `here` is sorted, `sides` is room to work in.
+fn occupier_at(
+    world: &World,
+    force: &ForceRule,
+    least: u32,
+    l: Entity,
+    here: &mut [(Entity, u32)],
+    sides: &mut Vec<(Entity, u32)>,
+) -> Option<Entity> {
+    here.sort_unstable_by_key(|x| x.0.to_bits());
+    sides.clear();
+    for side in here.chunk_by(|a, b| a.0 == b.0) {
+        sides.push((side[0].0, side.iter().fold(0u32, |n, x| n.saturating_add(x.1))));
+    }
+    if sides.iter().all(|&(_, n)| n < least) {
+        return None;
+    }
+    let seq = |f: Entity| world.get::<crate::systems::overlord::world::components::Seq>(f).map_or(u32::MAX, |s| s.0);
+    let people = world.get::<Population>(l).map_or(0, |p| p.0);
+    let need = force.figures_for(people);
+    let owner = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0));
+    sides
+        .iter()
+        .filter(|&&(f, n)| {
+            n >= need && Some(f) != owner && owner.is_none_or(|o| !grants(world, o, f, StanceGrant::Aid))
+        })
+        .max_by_key(|&&(f, n)| (n, std::cmp::Reverse(seq(f))))
+        .map(|&(f, _)| f)
 }

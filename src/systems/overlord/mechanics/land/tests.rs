@@ -83,7 +83,7 @@ fn a_head_of_guild_away_from_the_guild_at_months_end_loses_the_title_a_master_do
 
 // ------------------------------------------------------------------ taxes (§14)
 
-use crate::systems::overlord::data::{ItemHolding, Ownership};
+use crate::systems::overlord::data::{ItemHolding, Ownership, SkillExperience};
 use crate::systems::overlord::testkit::funds;
 use crate::systems::overlord::world::components::{LandOwner, Livelihood};
 
@@ -151,6 +151,71 @@ fn a_significant_armed_force_occupies_the_land_and_stops_the_taxes_own_occupy_ow
             assert_eq!(g.get::<Livelihood>("L1").tax_pool, 3000);
         }
     }
+}
+
+#[test]
+fn an_occupation_begins_when_the_force_arrives_and_ends_when_it_leaves_own_occupy() {
+    // OWN-OCCUPY, reckoned each day from what changed since the day before (and
+    // held to a full reckoning every day in tests): fb's 40 armed men (1,500
+    // people need 30) stand in L1 and set out for L2 (10 days) on day 1; fb's
+    // other 40 set out from L2 the same day and arrive on day 10. Units on a
+    // journey occupy nothing. The owner takes L1's taxes (100 a day) only while
+    // neither force stands there.
+    let road_to_l2 = owned(1500)
+        .with_location(|l| l.exits = vec![road("N", "L2")])
+        .location("L2", "plai")
+        .with_location(|l| l.exits = vec![road("S", "L1")]);
+    // Scouts, who may move without a leader.
+    let scouts = |t: Tiny| t.with_unit(|u| u.skills.push(SkillExperience("scou".into(), 3000)));
+    let t = scouts(armed(road_to_l2.unit("U2", "fb", "man", 40, "L1"), 40)).unit("U3", "fb", "man", 40, "L2");
+    let mut g = scouts(armed(t, 40)).build();
+    g.orders("fb", "UNIT U2\nMOVE N\nUNIT U3\nMOVE S\n");
+    let before = funds(&g.engine, "fa", "coin");
+    g.days(1);
+    assert_eq!(funds(&g.engine, "fa", "coin") - before, 100, "day 1: U2 has set out, L1 stands free");
+    g.run();
+    let got = funds(&g.engine, "fa", "coin") - before;
+    assert_eq!(got, 900, "the taxes of days 1 to 9, when L1 stood free");
+    assert_eq!(g.get::<Livelihood>("L1").tax_pool, 2100, "those of days 10 to 30, occupied by U3, wait in L1");
+}
+
+#[test]
+fn a_force_that_takes_up_its_arms_occupies_from_that_day_own_occupy_own_force() {
+    // OWN-FORCE, reckoned from what changed since the day before: fb's 40 men
+    // stand in L1 with swords they do not wield, and do no damage; on day 6 they
+    // take them up (WAIT 5, then EQUIP), no unit coming or going.
+    let mut g = owned(1500)
+        .unit("U2", "fb", "man", 40, "L1")
+        .with_unit(|u| {
+            u.items.push(ItemHolding("swrd".into(), 40, 0));
+            u.skills.push(SkillExperience("blde".into(), 3000));
+        })
+        .build();
+    g.orders("fb", "UNIT U2\nWAIT 5\n-EQUIP swrd\n");
+    let before = funds(&g.engine, "fa", "coin");
+    g.days(5);
+    assert_eq!(funds(&g.engine, "fa", "coin") - before, 500, "days 1 to 5: unarmed, no force");
+    g.run();
+    assert!(g.events("U2").iter().any(|t| t == "6: Has 40 swords [swrd] equipped."), "{:?}", g.events("U2"));
+    assert_eq!(funds(&g.engine, "fa", "coin") - before, 500, "armed from day 6: occupied");
+    assert_eq!(g.get::<Livelihood>("L1").tax_pool, 2500);
+}
+
+#[test]
+fn an_allied_force_occupies_from_the_day_its_owner_drops_the_alliance_own_occupy() {
+    // OWN-OCCUPY: a force the owner holds allied (it grants Aid) does not occupy;
+    // on day 6 fa holds fb neutral (WAIT 5, then STANCE), nothing else changing,
+    // and fb's 40 armed men occupy L1 from that day.
+    let t = owned(1500).with_scenario(|s| {
+        let fa = s.factions.iter_mut().find(|f| f.id == "fa").unwrap();
+        fa.stances.insert("fb".into(), "ally".into());
+    });
+    let mut g = armed(t.unit("U2", "fb", "man", 40, "L1"), 40).build();
+    g.orders("fa", "UNIT U1\nWAIT 5\n-STANCE fb NEUTRAL\n");
+    let before = funds(&g.engine, "fa", "coin");
+    g.run();
+    assert_eq!(funds(&g.engine, "fa", "coin") - before, 500, "days 1 to 5: an ally's force");
+    assert_eq!(g.get::<Livelihood>("L1").tax_pool, 2500, "from day 6, occupied");
 }
 
 #[test]
