@@ -239,7 +239,7 @@ fn reckon(world: &mut World, force: &ForceRule, watch: &mut Watch) -> EntityHash
 
 /// The faction occupying each place where some faction's significant force stands
 /// (OWN-OCCUPY, OWN-FORCE), every place reckoned.
-pub(super) fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
+fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     // (faction, armed figures) of every armed unit, chained by place: `first` of
     // a place's entity index is its last unit's position, `next` of a position the
     // one before it at the same place (so a place's units are found without
