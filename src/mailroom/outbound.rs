@@ -63,7 +63,13 @@ pub fn mail_out(
         let letter = |(id, f): &(&String, FactionRecord)| -> Result<(String, Vec<u8>), GameError> {
             let id = id.as_str();
             let read = |kind| game.read_report(turn, id, kind);
-            let text = String::from_utf8_lossy(&read(ReportKind::Text)?).into_owned();
+            let text = read(ReportKind::Text)?;
+            // The template is the text report's end (an older turn's, a file of its own).
+            let template = match crate::core::template::of(&text) {
+                Some(t) => Ok(t.to_vec()),
+                None => read(ReportKind::Template),
+            };
+            let text = String::from_utf8_lossy(&text).into_owned();
             let mut attachments = Vec::new();
             if let Ok(json) = read(ReportKind::Json) {
                 attachments.push(Attachment {
@@ -80,7 +86,7 @@ pub fn mail_out(
                     bytes: page.into_bytes(),
                 });
             }
-            if let Ok(template) = read(ReportKind::Template) {
+            if let Ok(template) = template {
                 let name = format!("{id}-orders-turn-{}.txt", turn + 1);
                 attachments.push(Attachment { mime: "text/plain", name, bytes: template });
             }
