@@ -86,48 +86,127 @@ pub fn parse_ron<T: DeserializeOwned>(path: &Path, text: &str, diags: &mut Vec<D
     }
 }
 
-/// Reads the list file `path` (absent: an empty list) while `other` runs on the
-/// calling thread, and gives the list, its problems (as [`read_ron`] gives them)
-/// and what `other` gave. A list larger than what `other` reads (`other_bytes`)
-/// is read in two parts at once ([`ronread::list_part`]): the first, about half
-/// of the two tasks' bytes, on a thread of its own, the rest after `other`; a big
-/// world's units are several times its other files. A list the parts do not read
-/// (another layout, an error) is read whole after them.
-pub fn read_list_beside<T: DeserializeOwned + Send, R>(
-    path: &Path,
+/// A list file read for [`read_lists_beside`]: its text (absent: empty), and
+/// where it is cut between the two threads (`None`: not cut).
+struct ListText {
+    path: PathBuf,
+    text: String,
+    missing: bool,
+    cut: Option<usize>,
+}
+
+impl ListText {
+    fn read(path: &Path, diags: &mut Vec<Diagnostic>) -> ListText {
+        let (text, missing) = match fs::read_to_string(path) {
+            Ok(text) => (text, false),
+            Err(e) => {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
+                }
+                (String::new(), true)
+            }
+        };
+        ListText { path: path.to_path_buf(), text, missing, cut: None }
+    }
+    /// Reads the list file `path`, cut at the first element at or after byte
+    /// `near` if any, and hands it to the other thread by `to` when it is cut
+    /// (`to` is let go either way).
+    fn shared(
+        path: &Path,
+        near: Option<usize>,
+        diags: &mut Vec<Diagnostic>,
+        to: std::sync::mpsc::Sender<std::sync::Arc<ListText>>,
+    ) -> std::sync::Arc<ListText> {
+        let mut list = ListText::read(path, diags);
+        list.cut = near.and_then(|near| ronread::list_cut(&list.text, near));
+        let list = std::sync::Arc::new(list);
+        if list.cut.is_some() {
+            let _ = to.send(list.clone());
+        }
+        list
+    }
+    /// The part before the cut (the whole list when not cut).
+    fn head<T: DeserializeOwned>(&self) -> Option<Vec<T>> {
+        match self.cut {
+            _ if self.missing => Some(Vec::new()),
+            Some(cut) => ronread::list_part(&self.text, 0, Some(cut)),
+            None => ronread::from_str(&self.text),
+        }
+    }
+    /// The part from the cut on (nothing when not cut).
+    fn tail<T: DeserializeOwned>(&self) -> Option<Option<Vec<T>>> {
+        self.cut.map(|cut| ronread::list_part(&self.text, cut, None))
+    }
+    /// The list, from its parts when both were read, else read whole (with
+    /// `ron`'s error and line when it cannot be).
+    fn join<T: DeserializeOwned>(
+        &self,
+        head: Option<Vec<T>>,
+        tail: Option<Option<Vec<T>>>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<T> {
+        match (head, tail) {
+            (Some(mut head), Some(Some(mut tail))) => {
+                head.append(&mut tail);
+                head
+            }
+            (Some(whole), None) => whole,
+            _ => parse_ron(&self.path, &self.text, diags).unwrap_or_default(),
+        }
+    }
+}
+
+/// A list read from its file, with the problems found reading it.
+pub type ListRead<T> = (Vec<T>, Vec<Diagnostic>);
+
+/// Reads the list files `first` and `second` (absent: an empty list) while
+/// `other` runs on the calling thread, and gives each list with its problems (as
+/// [`read_ron`] gives them), and what `other` gave. The work is shared between a
+/// thread of its own and the calling thread by bytes, `other` counting for
+/// `other_bytes`: the thread reads about half of all of it from the start of
+/// `first` on — the head of `first` when `first` is more than half (a big
+/// world's units are several times its other files), else `first` and the head
+/// of `second` — and the calling thread `second`'s file, `other` and what is
+/// left ([`ronread::list_part`]). A list whose parts do not read (another
+/// layout, an error) is read whole after them.
+pub fn read_lists_beside<T: DeserializeOwned + Send, U: DeserializeOwned + Send, R>(
+    first: &Path,
+    second: &Path,
     other_bytes: u64,
     other: impl FnOnce() -> R,
-) -> (Vec<T>, Vec<Diagnostic>, R) {
-    let mut diags = Vec::new();
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                diags.push(Diagnostic::error(path, 0, 0, format!("cannot read file: {e}")));
-            }
-            return (Vec::new(), diags, other());
-        }
-    };
+) -> (ListRead<T>, ListRead<U>, R) {
+    use std::sync::mpsc;
+    let len = |p: &Path| fs::metadata(p).map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX));
+    let (la, lb) = (len(first), len(second));
     let other_bytes = usize::try_from(other_bytes).unwrap_or(usize::MAX);
-    let cut = (text.len() > other_bytes).then(|| ronread::list_cut(&text, (text.len() + other_bytes) / 2)).flatten();
-    let (head, tail, r) = std::thread::scope(|s| {
-        let head = s.spawn(|| match cut {
-            Some(cut) => ronread::list_part::<T>(&text, 0, Some(cut)),
-            None => ronread::from_str(&text),
+    let half = la.saturating_add(lb).saturating_add(other_bytes) / 2;
+    let cut_a = (la > half).then_some(half);
+    let cut_b = (cut_a.is_none() && la + lb > half).then(|| half - la);
+    // Each file is read by the thread that reads it first, and handed to the
+    // other when they share it.
+    let (a_to_here, a_here) = mpsc::channel();
+    let (b_to_beside, b_beside) = mpsc::channel::<std::sync::Arc<ListText>>();
+    let ((a, mut da, ha, hb_beside), (b, mut db, hb_here, tb), ta, r) = std::thread::scope(|s| {
+        let beside = s.spawn(move || {
+            let mut da = Vec::new();
+            let a = ListText::shared(first, cut_a, &mut da, a_to_here);
+            let ha = a.head::<T>();
+            let hb = cut_b.and_then(|_| b_beside.recv().ok()).map(|b| b.head::<U>());
+            (a, da, ha, hb)
         });
+        let mut db = Vec::new();
+        let b = ListText::shared(second, cut_b, &mut db, b_to_beside);
         let r = other();
-        let tail = cut.map(|cut| ronread::list_part::<T>(&text, cut, None));
-        (head.join().unwrap_or_else(|p| std::panic::resume_unwind(p)), tail, r)
+        let hb_here = b.cut.is_none().then(|| b.head::<U>());
+        let tb = b.tail::<U>();
+        // `first`'s tail, when it was cut (the thread hands the file over once read).
+        let ta = cut_a.and_then(|_| a_here.recv().ok()).and_then(|a| a.tail::<T>());
+        let beside = beside.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (beside, (b, db, hb_here, tb), ta, r)
     });
-    let list = match (head, tail) {
-        (Some(mut head), Some(Some(mut tail))) => {
-            head.append(&mut tail);
-            Some(head)
-        }
-        (Some(whole), None) => Some(whole),
-        _ => parse_ron(path, &text, &mut diags),
-    };
-    (list.unwrap_or_default(), diags, r)
+    let listed_a = a.join(ha, ta, &mut da);
+    let listed_b = b.join(hb_beside.or(hb_here).flatten(), tb, &mut db);
+    ((listed_a, da), (listed_b, db), r)
 }
 
 /// The RON layout used for saved files: one record per block, fields one per line,

@@ -762,37 +762,64 @@ mod tests {
         assert_eq!(tail[0].a as usize, head.len());
     }
 
-    /// `read_list_beside`: a list larger than the other work is read in two
-    /// parts and is the list read whole, the other work done once between; a
-    /// list the parts cannot read is read whole, with `ron`'s error and line; a
-    /// missing list is empty, without an error.
+    /// `read_lists_beside`: two lists read on two threads, whichever of them is
+    /// cut and wherever, are the lists read alone, the other work done once
+    /// between; a list the parts cannot read is read whole, with `ron`'s error
+    /// and line; a missing list is empty, without an error, and an empty file is
+    /// an error as read alone.
     #[test]
-    fn a_list_read_beside_other_work_is_the_list_read_alone() {
-        use crate::core::data::{read_list_beside, read_ron};
-        use crate::systems::overlord::data::Unit;
+    fn lists_read_beside_other_work_are_the_lists_read_alone() {
+        use crate::core::data::{read_lists_beside, read_ron};
+        use crate::systems::overlord::data::{Location, Unit};
         let s = &crate::systems::overlord::testkit::alpha();
         let files = crate::systems::overlord::data::scenario_files(s).unwrap();
-        let text = String::from_utf8(files.iter().find(|f| f.0 == "units.ron").unwrap().1.clone()).unwrap();
+        let text = |name: &str| String::from_utf8(files.iter().find(|f| f.0 == name).unwrap().1.clone()).unwrap();
+        let (units_text, places_text) = (text("units.ron"), text("locations.ron"));
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("units.ron");
-        std::fs::write(&path, &text).unwrap();
-        for other in [0, text.len() as u64 / 3, u64::MAX] {
+        let (units, places) = (dir.path().join("units.ron"), dir.path().join("locations.ron"));
+        std::fs::write(&units, &units_text).unwrap();
+        std::fs::write(&places, &places_text).unwrap();
+        let (nu, np) = (units_text.len() as u64, places_text.len() as u64);
+        // The units cut (other work small), the places cut (other work as big as
+        // the units and more), neither (other work far bigger than both).
+        for other in [0, nu / 3, nu + np / 2, nu + np, u64::MAX] {
             let mut ran = 0;
-            let (units, diags, ()) = read_list_beside::<Unit, _>(&path, other, || ran += 1);
-            assert_eq!((units.as_slice(), diags.len(), ran), (s.units.as_slice(), 0, 1), "{other}");
+            let ((u, du), (p, dp), ()) = read_lists_beside::<Unit, Location, _>(&units, &places, other, || ran += 1);
+            assert_eq!((u.as_slice(), du.len(), ran), (s.units.as_slice(), 0, 1), "{other}");
+            assert_eq!((p.as_slice(), dp.len()), (s.locations.as_slice(), 0), "{other}");
         }
-        // Broken past the middle: no part is kept; the error is ron's, as read whole.
-        let cut = list_cut(&text, text.len() * 3 / 4).unwrap();
-        std::fs::write(&path, format!("{}oops{}", &text[..cut], &text[cut..])).unwrap();
-        let (units, diags, ()) = read_list_beside::<Unit, _>(&path, 0, || ());
-        let mut alone = Vec::new();
-        assert!(read_ron::<Vec<Unit>>(&path, true, &mut alone).is_none());
-        assert!(units.is_empty());
-        assert_eq!(format!("{diags:?}"), format!("{alone:?}"));
-        assert!(diags.len() == 1 && diags[0].line > 1, "{diags:?}");
-        // Missing.
-        let (units, diags, n) = read_list_beside::<Unit, _>(&dir.path().join("none.ron"), 0, || 7);
-        assert!(units.is_empty() && diags.is_empty() && n == 7);
+        // Broken past the cut, in either list: no part of it is kept; the error
+        // is ron's, as read whole; the other list is read.
+        for (broken, whole, other) in [(&units, &units_text, 0), (&places, &places_text, nu)] {
+            let len = whole.len() as u64;
+            let cut = list_cut(whole, whole.len() * 3 / 4).unwrap();
+            std::fs::write(broken, format!("{}oops{}", &whole[..cut], &whole[cut..])).unwrap();
+            let ((u, du), (p, dp), ()) =
+                read_lists_beside::<Unit, Location, _>(&units, &places, other + len / 4, || ());
+            let (empty, diags, read) = if broken == &units {
+                (u.is_empty(), du, p.len() == s.locations.len() && dp.is_empty())
+            } else {
+                (p.is_empty(), dp, u.len() == s.units.len() && du.is_empty())
+            };
+            assert!(empty && read);
+            let mut alone = Vec::new();
+            let none = if broken == &units {
+                read_ron::<Vec<Unit>>(broken, true, &mut alone).is_none()
+            } else {
+                read_ron::<Vec<Location>>(broken, true, &mut alone).is_none()
+            };
+            assert!(none);
+            assert_eq!(format!("{diags:?}"), format!("{alone:?}"));
+            assert!(diags.len() == 1 && diags[0].line > 1, "{diags:?}");
+            std::fs::write(broken, whole).unwrap();
+        }
+        // Missing, and empty.
+        let none = dir.path().join("none.ron");
+        let ((u, du), (p, dp), n) = read_lists_beside::<Unit, Location, _>(&none, &none, 0, || 7);
+        assert!(u.is_empty() && du.is_empty() && p.is_empty() && dp.is_empty() && n == 7);
+        std::fs::write(&none, "").unwrap();
+        let ((u, du), (_, dp), ()) = read_lists_beside::<Unit, Location, _>(&none, &places, 0, || ());
+        assert!(u.is_empty() && du.len() == 1 && dp.is_empty(), "{du:?}");
     }
 
     #[test]

@@ -168,22 +168,26 @@ pub fn load_scenario(dir: &Path) -> Result<Scenario, Vec<Diagnostic>> {
         return Err(vec![Diagnostic::error(dir, 0, 0, "scenario folder not found")]);
     }
     let [game, factions, locations, structures, units] = STATE_FILES;
-    // The units, the largest file, are read beside the others (a part of them
-    // too, when they are the larger task); the problems are listed in the files'
+    // The units and the locations, the largest files, are read on two threads
+    // beside the others, shared by bytes; the problems are listed in the files'
     // order all the same.
-    let others: u64 = [game, factions, locations, structures]
-        .iter()
-        .filter_map(|f| fs::metadata(dir.join(f)).ok())
-        .map(|m| m.len())
-        .sum();
-    let (units, unit_diags, (game, factions, locations, structures)) =
-        crate::core::data::read_list_beside::<Unit, _>(&dir.join(units), others, || {
-            let game: Option<GameSettings> = read_ron(&dir.join(game), true, &mut diags);
-            let factions: Vec<Faction> = part(dir, factions, &mut diags);
-            let locations: Vec<Location> = part(dir, locations, &mut diags);
-            let structures: Vec<Structure> = part(dir, structures, &mut diags);
-            (game, factions, locations, structures)
-        });
+    let others: u64 =
+        [game, factions, structures].iter().filter_map(|f| fs::metadata(dir.join(f)).ok()).map(|m| m.len()).sum();
+    let mut later = Vec::new();
+    let ((units, unit_diags), (locations, location_diags), (game, factions, structures)) =
+        crate::core::data::read_lists_beside::<Unit, Location, _>(
+            &dir.join(units),
+            &dir.join(locations),
+            others,
+            || {
+                let game: Option<GameSettings> = read_ron(&dir.join(game), true, &mut diags);
+                let factions: Vec<Faction> = part(dir, factions, &mut diags);
+                let structures: Vec<Structure> = part(dir, structures, &mut later);
+                (game, factions, structures)
+            },
+        );
+    diags.extend(location_diags);
+    diags.extend(later);
     diags.extend(unit_diags);
     let orders = read_orders(dir, &mut diags);
     match game {

@@ -787,8 +787,8 @@ fn not_new_ids<'a>(c: &mut Checker, t: Table, kind: &str, letter: char, ids: imp
     }
 }
 
-/// Units checked in two halves at once from this many on.
-const UNITS_IN_TWO: usize = 20_000;
+/// Locations and units checked in two halves at once from this many (of both) on.
+const IN_TWO: usize = 20_000;
 
 /// The ids of a state's records, by table.
 struct StateIds<'i, 'a> {
@@ -1075,98 +1075,6 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
         }
     }
 
-    let mut hexes: HashMap<(i32, i32), usize> = HashMap::new();
-    for (i, l) in s.locations.iter().enumerate() {
-        let base = || LOCATIONS.at(i);
-        refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base(), &[Seg::Field("terrain")]));
-        for (j, super::rules::EffectDays(tag, _)) in l.effects.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, enchantments, "enchantment", tag, LOCATIONS, p());
-        }
-        match (&l.kind, &l.container) {
-            (LocationKind::Inner, None) => {
-                c.push(LOCATIONS, base(), format!("inner location '{}' has no container", l.id));
-            }
-            (_, Some(ct)) => {
-                let p = || with(base(), &[Seg::Field("container")]);
-                if !locations.contains_key(ct.as_str()) {
-                    c.push(LOCATIONS, p(), format!("unknown location '{ct}'"));
-                } else if ct == &l.id {
-                    c.push(LOCATIONS, p(), format!("location '{}' contains itself", l.id));
-                }
-            }
-            _ => {}
-        }
-        if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex) {
-            if let Some(&first) = hexes.get(&h) {
-                let msg = format!("territory '{}' at hex {h:?} overlaps '{}'", l.id, s.locations[first].id);
-                c.push(LOCATIONS, with(base(), &[Seg::Field("hex")]), msg);
-            } else {
-                hexes.insert(h, i);
-            }
-        }
-        for (j, e) in l.exits.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("exits"), Seg::Index(j)]);
-            refcheck!(c, dirs, "direction", &e.dir, LOCATIONS, with(p(), &[Seg::Field("dir")]));
-            if !locations.contains_key(e.to.as_str()) {
-                let msg = format!("exit {} of '{}' leads to missing location '{}'", e.dir, l.id, e.to);
-                c.push(LOCATIONS, with(p(), &[Seg::Field("to")]), msg);
-            }
-            if let Some(m) = &e.mode {
-                refcheck!(c, modes, "movement mode", m, LOCATIONS, with(p(), &[Seg::Field("mode")]));
-            }
-        }
-        if let Some(w) = &l.weather {
-            refcheck!(c, weathers, "weather", w, LOCATIONS, with(base(), &[Seg::Field("weather")]));
-        }
-        if let Some(o) = &l.owner {
-            let p = || with(base(), &[Seg::Field("owner")]);
-            if !factions.contains_key(o.faction.as_str()) {
-                c.push(LOCATIONS, with(p(), &[Seg::Field("faction")]), format!("unknown faction '{}'", o.faction));
-            }
-            if let Some(tl) = &o.title_location
-                && !locations.contains_key(tl.as_str())
-            {
-                c.push(LOCATIONS, with(p(), &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
-            }
-        }
-        for (f, offers) in [("sells", &l.market.sells), ("buys", &l.market.buys)] {
-            for (j, o) in offers.iter().enumerate() {
-                let p = || with(base(), &[Seg::Field("market"), Seg::Field(f), Seg::Index(j), Seg::Field("item")]);
-                refcheck!(c, items, "item", &o.item, LOCATIONS, p());
-            }
-        }
-        for (j, d) in l.market.days.iter().enumerate() {
-            if *d == 0 || *d > s.game.days_per_month {
-                let p = || with(base(), &[Seg::Field("market"), Seg::Field("days"), Seg::Index(j)]);
-                c.push(LOCATIONS, p(), format!("market day {d} is outside the month (1..={})", s.game.days_per_month));
-            }
-        }
-        for (j, o) in l.recruits.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("recruits"), Seg::Index(j), Seg::Field("race")]);
-            refcheck!(c, races, "race", &o.race, LOCATIONS, p());
-        }
-        for (j, o) in l.resources.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
-            refcheck!(c, items, "item", &o.item, LOCATIONS, p());
-        }
-        for (j, t) in l.titles.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("titles"), Seg::Index(j)]);
-            refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p(), &[Seg::Field("title")]));
-            if let Some(h) = &t.holder
-                && !units.contains_key(h.as_str())
-            {
-                c.push(LOCATIONS, with(p(), &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
-            }
-        }
-        for (j, req) in l.teaches.iter().enumerate() {
-            check_skill_req(c, req, LOCATIONS, with(base(), &[Seg::Field("teaches"), Seg::Index(j)]));
-        }
-        for (j, ItemCount(it, _)) in l.inventory.iter().enumerate() {
-            let p = || with(base(), &[Seg::Field("inventory"), Seg::Index(j), Seg::Index(0)]);
-            refcheck!(c, items, "item", it, LOCATIONS, p());
-        }
-    }
     // Containers must not form cycles.
     for (i, l) in s.locations.iter().enumerate() {
         let mut cur = l.container.as_deref();
@@ -1216,15 +1124,28 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     }
 
     let ids = StateIds { factions: &factions, locations: &locations, structures: &structures, units: &units };
-    let n = s.units.len();
-    if n < UNITS_IN_TWO {
+    // The first territory at each hex: a later one there overlaps it.
+    let mut hexes: HashMap<(i32, i32), usize> = HashMap::new();
+    for (i, l) in s.locations.iter().enumerate() {
+        if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex) {
+            hexes.entry(h).or_insert(i);
+        }
+    }
+    let (m, n) = (s.locations.len(), s.units.len());
+    if m + n < IN_TWO {
+        check_locations(c, s, 0..m, &ids, &hexes);
         check_units(c, r, s, 0..n, &ids);
     } else {
-        // Each unit's checks read the tables and the state only: the two halves
-        // are checked at once, their problems listed in the units' order.
+        // Each location's and each unit's checks read the tables and the state
+        // only: the first halves of both are checked beside the second halves,
+        // their problems listed in each file's order.
         let (mut first, mut second) = (c.fork(), c.fork());
         std::thread::scope(|scope| {
-            let head = scope.spawn(|| check_units(&mut first, r, s, 0..n / 2, &ids));
+            let head = scope.spawn(|| {
+                check_locations(&mut first, s, 0..m / 2, &ids, &hexes);
+                check_units(&mut first, r, s, 0..n / 2, &ids);
+            });
+            check_locations(&mut second, s, m / 2..m, &ids, &hexes);
             check_units(&mut second, r, s, n / 2..n, &ids);
             head.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         });
@@ -1252,21 +1173,123 @@ fn check_scenario<'a>(c: &mut Checker<'a>, r: &'a RuleSet, s: &'a Scenario) {
     }
 }
 
+/// The checks of each location of `range`, one by one; `hexes` gives the first
+/// territory at each hex.
+fn check_locations<'a>(
+    c: &mut Checker<'a>,
+    s: &'a Scenario,
+    range: std::ops::Range<usize>,
+    ids: &StateIds<'_, 'a>,
+    hexes: &HashMap<(i32, i32), usize>,
+) {
+    for (i, l) in s.locations.iter().enumerate().take(range.end).skip(range.start) {
+        let base = || LOCATIONS.at(i);
+        refcheck!(c, terrains, "terrain", &l.terrain, LOCATIONS, with(base(), &[Seg::Field("terrain")]));
+        for (j, super::rules::EffectDays(tag, _)) in l.effects.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("effects"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, enchantments, "enchantment", tag, LOCATIONS, p());
+        }
+        match (&l.kind, &l.container) {
+            (LocationKind::Inner, None) => {
+                c.push(LOCATIONS, base(), format!("inner location '{}' has no container", l.id));
+            }
+            (_, Some(ct)) => {
+                let p = || with(base(), &[Seg::Field("container")]);
+                if !ids.locations.contains_key(ct.as_str()) {
+                    c.push(LOCATIONS, p(), format!("unknown location '{ct}'"));
+                } else if ct == &l.id {
+                    c.push(LOCATIONS, p(), format!("location '{}' contains itself", l.id));
+                }
+            }
+            _ => {}
+        }
+        if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex)
+            && let Some(&first) = hexes.get(&h)
+            && first != i
+        {
+            let msg = format!("territory '{}' at hex {h:?} overlaps '{}'", l.id, s.locations[first].id);
+            c.push(LOCATIONS, with(base(), &[Seg::Field("hex")]), msg);
+        }
+        for (j, e) in l.exits.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("exits"), Seg::Index(j)]);
+            refcheck!(c, dirs, "direction", &e.dir, LOCATIONS, with(p(), &[Seg::Field("dir")]));
+            if !ids.locations.contains_key(e.to.as_str()) {
+                let msg = format!("exit {} of '{}' leads to missing location '{}'", e.dir, l.id, e.to);
+                c.push(LOCATIONS, with(p(), &[Seg::Field("to")]), msg);
+            }
+            if let Some(m) = &e.mode {
+                refcheck!(c, modes, "movement mode", m, LOCATIONS, with(p(), &[Seg::Field("mode")]));
+            }
+        }
+        if let Some(w) = &l.weather {
+            refcheck!(c, weathers, "weather", w, LOCATIONS, with(base(), &[Seg::Field("weather")]));
+        }
+        if let Some(o) = &l.owner {
+            let p = || with(base(), &[Seg::Field("owner")]);
+            if !ids.factions.contains_key(o.faction.as_str()) {
+                c.push(LOCATIONS, with(p(), &[Seg::Field("faction")]), format!("unknown faction '{}'", o.faction));
+            }
+            if let Some(tl) = &o.title_location
+                && !ids.locations.contains_key(tl.as_str())
+            {
+                c.push(LOCATIONS, with(p(), &[Seg::Field("title_location")]), format!("unknown location '{tl}'"));
+            }
+        }
+        for (f, offers) in [("sells", &l.market.sells), ("buys", &l.market.buys)] {
+            for (j, o) in offers.iter().enumerate() {
+                let p = || with(base(), &[Seg::Field("market"), Seg::Field(f), Seg::Index(j), Seg::Field("item")]);
+                refcheck!(c, items, "item", &o.item, LOCATIONS, p());
+            }
+        }
+        for (j, d) in l.market.days.iter().enumerate() {
+            if *d == 0 || *d > s.game.days_per_month {
+                let p = || with(base(), &[Seg::Field("market"), Seg::Field("days"), Seg::Index(j)]);
+                c.push(LOCATIONS, p(), format!("market day {d} is outside the month (1..={})", s.game.days_per_month));
+            }
+        }
+        for (j, o) in l.recruits.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("recruits"), Seg::Index(j), Seg::Field("race")]);
+            refcheck!(c, races, "race", &o.race, LOCATIONS, p());
+        }
+        for (j, o) in l.resources.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("resources"), Seg::Index(j), Seg::Field("item")]);
+            refcheck!(c, items, "item", &o.item, LOCATIONS, p());
+        }
+        for (j, t) in l.titles.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("titles"), Seg::Index(j)]);
+            refcheck!(c, titles, "title", &t.title, LOCATIONS, with(p(), &[Seg::Field("title")]));
+            if let Some(h) = &t.holder
+                && !ids.units.contains_key(h.as_str())
+            {
+                c.push(LOCATIONS, with(p(), &[Seg::Field("holder")]), format!("unknown unit '{h}'"));
+            }
+        }
+        for (j, req) in l.teaches.iter().enumerate() {
+            check_skill_req(c, req, LOCATIONS, with(base(), &[Seg::Field("teaches"), Seg::Index(j)]));
+        }
+        for (j, ItemCount(it, _)) in l.inventory.iter().enumerate() {
+            let p = || with(base(), &[Seg::Field("inventory"), Seg::Index(j), Seg::Index(0)]);
+            refcheck!(c, items, "item", it, LOCATIONS, p());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::systems::overlord::testkit::{alpha, overlord_rules};
 
     /// A state with enough units to be checked in two halves at once says what it
-    /// says checked in one go, problems in the units' order: the alpha world's
+    /// says checked in one go, problems in each file's order: the alpha world's
     /// units copied under new ids past the threshold, some of them wrong in each
-    /// half and at the cut.
+    /// half and at the cut; some locations wrong likewise, one of the second half
+    /// on the hex of one of the first.
     #[test]
-    fn units_checked_in_two_halves_are_checked_as_in_one() {
+    fn units_and_locations_checked_in_two_halves_are_checked_as_in_one() {
         let (r, mut s) = (overlord_rules(), alpha());
         let base = s.units.clone();
         let mut k = 0;
-        while s.units.len() < UNITS_IN_TWO + 7 {
+        while s.units.len() < IN_TWO + 7 {
             let mut u = base[k % base.len()].clone();
             u.id = format!("U{}", 900_000 + k);
             u.stack_leader = None;
@@ -1278,7 +1301,22 @@ mod tests {
             s.units[i].race = format!("nope{i}");
         }
         s.units[n - 1].location = "L999999".into();
+        let m = s.locations.len();
+        for i in [3, m / 2 - 1, m / 2, m - 2] {
+            s.locations[i].terrain = format!("nope{i}");
+        }
+        let territory = |l: &Location| l.kind == LocationKind::Territory && l.hex.is_some();
+        let early = (0..m / 2).find(|&i| territory(&s.locations[i])).unwrap();
+        let late = (m / 2..m).rev().find(|&i| territory(&s.locations[i])).unwrap();
+        s.locations[late].hex = s.locations[early].hex;
         let both = validate(&r, &s);
+        let places: Vec<String> =
+            both.iter().filter(|x| x.file == "locations.ron").map(|x| x.message.clone()).collect();
+        let (a, b) = (&s.locations[late].id, &s.locations[early].id);
+        let overlap = format!("territory '{a}' at hex {:?} overlaps '{b}'", s.locations[early].hex.unwrap());
+        let mut want: Vec<String> = [3, m / 2 - 1, m / 2, m - 2].map(|i| format!("unknown terrain 'nope{i}'")).into();
+        want.insert(if late > m - 2 { 4 } else { 3 }, overlap);
+        assert_eq!(places, want);
         let wrong: Vec<String> = both.iter().filter(|x| x.file == "units.ron").map(|x| x.message.clone()).collect();
         assert_eq!(
             wrong,
@@ -1298,9 +1336,20 @@ mod tests {
         );
         one.issues.0.clear();
         let all = StateIds { factions: &f, locations: &l, structures: &st, units: &un };
+        let mut hexes = HashMap::new();
+        for (i, l) in s.locations.iter().enumerate() {
+            if let (LocationKind::Territory, Some(h)) = (l.kind, l.hex) {
+                hexes.entry(h).or_insert(i);
+            }
+        }
+        check_locations(&mut one, &s, 0..m, &all, &hexes);
         check_units(&mut one, &r, &s, 0..n, &all);
         let alone: Vec<&Issue> = one.issues.0.iter().collect();
-        let split: Vec<&Issue> = both.iter().filter(|x| x.file == "units.ron").collect();
+        let split: Vec<&Issue> = both
+            .iter()
+            .filter(|x| x.file == "locations.ron")
+            .chain(both.iter().filter(|x| x.file == "units.ron"))
+            .collect();
         assert_eq!(alone, split);
     }
 }

@@ -209,53 +209,24 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             None => d.unknown.push((other, s)),
         }
     }
-    // Exits and containers name other locations: every location gets its entity
-    // first, then all its components at once, in one batch (the records are moved
-    // once, from the scenario into their components).
-    let mut slots: Vec<Option<(Entity, TerrainId)>> = Vec::with_capacity(locations.len());
-    dir.reserve(Kind::Location, locations.len());
-    for l in &locations {
-        let Some(terrain) = catalog.terrain(&l.terrain) else {
-            errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
-            slots.push(None);
-            continue;
-        };
-        let e = world.spawn_empty().id();
-        dir.insert(Kind::Location, &l.id, e);
-        slots.push(Some((e, terrain)));
-    }
-    let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
-    let direction: crate::core::data::FastMap<&str, usize> =
-        directions.iter().enumerate().map(|(i, d)| (d.tag.as_str(), i)).collect();
-    let bundles = locations.into_iter().zip(slots).enumerate().filter_map(|(seq, (mut l, slot))| {
-        let (e, terrain) = slot?;
-        let id = l.id.clone();
-        let container = l.container.take().and_then(|c| {
-            let found = dir.get(Kind::Location, &c);
+    // Exits and containers name other locations: the locations are spawned first,
+    // as one batch (their table sized once, each record moved once into its
+    // components), their exits and containers put in once every location has
+    // its entity.
+    let terrains: Vec<Option<TerrainId>> = locations
+        .iter()
+        .map(|l| {
+            let found = catalog.terrain(&l.terrain);
             if found.is_none() {
-                errors.push(format!("location {id}: unknown container '{c}'"));
+                errors.push(format!("location {}: unknown terrain '{}'", l.id, l.terrain));
             }
             found
-        });
-        let exits = std::mem::take(&mut l.exits);
-        let mut resolved = Vec::with_capacity(exits.len());
-        for x in exits {
-            let to = dir.get(Kind::Location, &x.to);
-            let d = direction
-                .get(x.dir.as_str())
-                .copied()
-                .or_else(|| directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir)));
-            let mode = x.mode.as_deref().map(|m| modes.iter().position(|y| y.tag == m));
-            match (to, d, mode) {
-                (Some(to), Some(dir), None | Some(Some(_))) => {
-                    resolved.push(Exit { dir, to, mode: mode.flatten(), days: x.days })
-                }
-                _ => errors.push(format!(
-                    "location {id}: exit {} to '{}' names an unknown direction, location or mode",
-                    x.dir, x.to
-                )),
-            }
-        }
+        })
+        .collect();
+    let mut links: Vec<(Vec<data::Exit>, Option<String>)> = Vec::with_capacity(locations.len());
+    let bundles = locations.into_iter().zip(terrains).enumerate().filter_map(|(seq, (mut l, terrain))| {
+        let terrain = terrain?;
+        links.push((std::mem::take(&mut l.exits), l.container.take()));
         let inner = std::mem::take(&mut l.kind) == data::LocationKind::Inner;
         let hot = hot_location(&catalog, &dir, &mut l, &mut errors);
         // Every field is named: one added to the record must be taken into a
@@ -288,17 +259,58 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             effects: _,
         } = l;
         Some((
-            e,
-            (
-                (Seq(seq as u32), Id(id), DisplayName(name)),
-                (Terrain(terrain), Population(population)),
-                (Within { inner, container }, Exits(resolved)),
-                hot,
-                Location(ColdLocation { hex, policy, economy, land }),
-            ),
+            (Seq(seq as u32), Id(id), DisplayName(name)),
+            (Terrain(terrain), Population(population)),
+            (Within { inner, container: None }, Exits(Vec::new())),
+            hot,
+            Location(ColdLocation { hex, policy, economy, land }),
         ))
     });
-    world.insert_batch(bundles);
+    let spawned: Vec<Entity> = world.spawn_batch(bundles).collect();
+    dir.reserve(Kind::Location, spawned.len());
+    for &e in &spawned {
+        dir.insert(Kind::Location, world.get::<Id>(e).map_or("", |i| i.0.as_str()), e);
+    }
+    let (modes, directions) = (&catalog.rules.movement.modes, &catalog.rules.movement.directions);
+    let direction: crate::core::data::FastMap<&str, usize> =
+        directions.iter().enumerate().map(|(i, d)| (d.tag.as_str(), i)).collect();
+    for (&e, (exits, container)) in spawned.iter().zip(links) {
+        let id = || world.get::<Id>(e).map_or("", |i| i.0.as_str());
+        let container = container.and_then(|c| {
+            let found = dir.get(Kind::Location, &c);
+            if found.is_none() {
+                errors.push(format!("location {}: unknown container '{c}'", id()));
+            }
+            found
+        });
+        let mut resolved = Vec::with_capacity(exits.len());
+        for x in exits {
+            let to = dir.get(Kind::Location, &x.to);
+            let d = direction
+                .get(x.dir.as_str())
+                .copied()
+                .or_else(|| directions.iter().position(|d| d.tag.eq_ignore_ascii_case(&x.dir)));
+            let mode = x.mode.as_deref().map(|m| modes.iter().position(|y| y.tag == m));
+            match (to, d, mode) {
+                (Some(to), Some(dir), None | Some(Some(_))) => {
+                    resolved.push(Exit { dir, to, mode: mode.flatten(), days: x.days })
+                }
+                _ => errors.push(format!(
+                    "location {}: exit {} to '{}' names an unknown direction, location or mode",
+                    id(),
+                    x.dir,
+                    x.to
+                )),
+            }
+        }
+        let mut place = world.entity_mut(e);
+        if let Some(mut w) = place.get_mut::<Within>() {
+            w.container = container;
+        }
+        if let Some(mut x) = place.get_mut::<Exits>() {
+            x.0 = resolved;
+        }
+    }
     for (i, places) in explored.into_iter().enumerate() {
         let mut set = std::collections::BTreeSet::new();
         for id in places {
