@@ -19,9 +19,11 @@ use crate::systems::overlord::world::resources::Directory;
 use crate::systems::overlord::world::{self, Catalog};
 use bevy_ecs::prelude::*;
 
-/// Units (and locations) extracted and written at a time: a part's records are
-/// a few megabytes.
-pub const UNITS_PER_PART: usize = 16_384;
+/// Units (and locations) extracted and written at a time: a part's records and
+/// text are about a megabyte, and the next part reuses the memory of the last.
+/// (Parts of 16,384 held most of a 27,500-unit world's units at once, each page
+/// of them faulted in afresh: docs/performance.md.)
+pub const UNITS_PER_PART: usize = 2_048;
 
 /// Writes the state of `world` through `out`, and makes its mail index records.
 pub fn write_state(world: &World, out: &mut StateOut<'_, '_, RuleSet>) -> std::io::Result<StateSummary> {

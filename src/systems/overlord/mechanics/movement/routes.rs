@@ -61,7 +61,15 @@ impl Routes {
         let season = world
             .get_resource::<crate::systems::overlord::world::resources::Month>()
             .and_then(|m| catalog.season_index(m.0));
-        let mut r = Routes { season, ..Default::default() };
+        // Sized at once: a big world's graph has hundreds of thousands of edges.
+        let ways: usize = dir.locations.iter().filter_map(|&e| world.get::<Exits>(e)).map(|x| x.0.len()).sum();
+        let mut r = Routes {
+            season,
+            graph: DiGraph::with_capacity(dir.locations.len(), ways),
+            node: EntityHashMap::with_capacity(dir.locations.len()),
+            ..Default::default()
+        };
+        let mut nodes = Vec::with_capacity(dir.locations.len());
         for &e in &dir.locations {
             let Some(t) = world.get::<Terrain>(e) else { continue };
             let weather = world.get::<Weather>(e).and_then(|w| w.0);
@@ -69,13 +77,14 @@ impl Routes {
             let inner = world.get::<Within>(e).is_some_and(|w| w.inner);
             let n = r.graph.add_node(Place { entity: e, terrain: t.0, inner, weather, water });
             r.node.insert(e, n);
+            nodes.push((e, n));
         }
-        let mut edges = Vec::new();
-        for &e in &dir.locations {
+        let mut edges = Vec::with_capacity(ways);
+        for &(e, from) in &nodes {
             let Some(exits) = world.get::<Exits>(e) else { continue };
             for x in &exits.0 {
                 let Some(&to) = r.node.get(&x.to) else { continue };
-                edges.push((r.node[&e], to, Way { dir: x.dir, mode: x.mode, days: x.days, coast: Coast::Open }));
+                edges.push((from, to, Way { dir: x.dir, mode: x.mode, days: x.days, coast: Coast::Open }));
             }
         }
         // Bodies of water: water locations joined by exits.
