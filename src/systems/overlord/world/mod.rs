@@ -441,8 +441,9 @@ struct UnitPart {
     tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>>,
 }
 
-/// Units made into bundles at a time: a few megabytes of bundles.
-const UNITS_PER_STRETCH: usize = 16_384;
+/// Units made into bundles at a time: a few megabytes of bundles, whose memory
+/// the next stretch reuses.
+const UNITS_PER_STRETCH: usize = 4_096;
 
 impl<'a, 'u> UnitRecords<'a, 'u> {
     fn new(cx: UnitsIn<'a>, units: &'u mut [data::Unit], threads: usize) -> Self {
