@@ -146,6 +146,14 @@ impl ListText {
         diags: &mut Vec<Diagnostic>,
     ) -> Vec<T> {
         match (head, tail) {
+            // The shorter part is moved into the longer one's room when it has
+            // room: fewer records copied, into fewer fresh pages.
+            (Some(head), Some(Some(mut tail)))
+                if head.len() < tail.len() && tail.capacity() - tail.len() >= head.len() =>
+            {
+                tail.splice(0..0, head);
+                tail
+            }
             (Some(mut head), Some(Some(mut tail))) => {
                 head.append(&mut tail);
                 head
