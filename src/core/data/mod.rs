@@ -189,7 +189,7 @@ pub fn read_lists_beside<T: DeserializeOwned + Send, U: DeserializeOwned + Send,
     let other_bytes = usize::try_from(other_bytes).unwrap_or(usize::MAX);
     let half = la.saturating_add(lb).saturating_add(other_bytes) / 2;
     let cut_a = (la > half).then_some(half);
-    let cut_b = (cut_a.is_none() && la + lb > half).then(|| half - la);
+    let cut_b = (cut_a.is_none() && la.saturating_add(lb) > half).then(|| half - la);
     // Each file is read by the thread that reads it first, and handed to the
     // other when they share it.
     let (a_to_here, a_here) = mpsc::channel();
