@@ -218,8 +218,8 @@ fn reckon(world: &mut World, force: &ForceRule, watch: &mut Watch) -> EntityHash
                     else {
                         continue;
                     };
-                    if n.0 > 0 && armed.0 {
-                        here.push((o.0, n.0));
+                    if let Some(n) = force_figures(n, armed) {
+                        here.push((o.0, n));
                     }
                 }
                 match occupier_at(world, force, least, l, &mut here, &mut sides) {
@@ -254,9 +254,7 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
     let mut first: Vec<u32> = Vec::new();
     let mut places: Vec<Entity> = Vec::new();
     for (at, o, n, strikes) in q.iter(world) {
-        if n.0 == 0 || !strikes.0 {
-            continue;
-        }
+        let Some(n) = force_figures(n, strikes) else { continue };
         let i = at.location.index_u32() as usize;
         if i >= first.len() {
             first.resize(i + 1, u32::MAX);
@@ -266,7 +264,7 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
         }
         next.push(first[i]);
         first[i] = armed.len() as u32;
-        armed.push((o.0, n.0));
+        armed.push((o.0, n));
     }
     // No place needs fewer figures than a place without people.
     let least = force.figures_for(0);
@@ -290,6 +288,12 @@ fn occupiers(world: &mut World, force: &ForceRule) -> EntityHashMap<Entity> {
         }
     }
     out
+}
+
+/// The figures a unit not on a journey adds to its faction's force where it
+/// stands: all of them when it does damage, none otherwise (OWN-FORCE).
+fn force_figures(n: &Figures, armed: &Armed) -> Option<u32> {
+    (n.0 > 0 && armed.0).then_some(n.0)
 }
 
 /// The faction occupying place `l`, given `here`, the (faction, figures) of its
