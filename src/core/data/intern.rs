@@ -28,8 +28,19 @@ impl Interner {
         self.by_tag.get(tag).copied()
     }
     /// The index of `word` compared without case, as players may write tags (FILE-CASE).
+    /// A word without capitals is looked up as it is (most are: the engine
+    /// writes tags as the rule set spells them), one with capitals lowered first.
     pub fn get_folded(&self, word: &str) -> Option<u16> {
-        self.by_tag.get(word).or_else(|| self.by_folded.get(&word.to_ascii_lowercase())).copied()
+        self.by_tag
+            .get(word)
+            .or_else(|| {
+                if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                    self.by_folded.get(&word.to_ascii_lowercase())
+                } else {
+                    self.by_folded.get(word)
+                }
+            })
+            .copied()
     }
     /// The tag at `index`.
     pub fn tag(&self, index: u16) -> &str {
@@ -58,5 +69,13 @@ mod tests {
         assert_eq!(t.tag(1), "b");
         assert_eq!(t.len(), 3);
         assert_eq!(t.get_folded("B"), Some(1), "players may write tags in any case (FILE-CASE)");
+        // A tag spelt with capitals by the rule set is found in any case.
+        let t = Interner::new(["Aa", "bb"]);
+        assert_eq!(t.get_folded("Aa"), Some(0));
+        assert_eq!(t.get_folded("aa"), Some(0));
+        assert_eq!(t.get_folded("AA"), Some(0));
+        assert_eq!(t.get_folded("BB"), Some(1));
+        assert_eq!(t.get_folded("bB"), Some(1));
+        assert_eq!(t.get_folded("cc"), None);
     }
 }

@@ -127,13 +127,72 @@ pub enum Topic {
 #[derive(Component, Debug, Clone, Default, PartialEq, Eq)]
 pub struct Known {
     list: Vec<Result<Topic, Tag>>,
-    topics: std::collections::BTreeSet<Topic>,
+    topics: TopicSet,
+}
+
+/// A set of topics as bits: one row of words for each kind of [`Topic`], in its
+/// order, so that a faction's month of sightings costs a bit each, and the set is
+/// read in [`Topic`]'s order. Topics are only ever added: two sets holding the
+/// same topics have rows of the same lengths, and compare equal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopicSet([Vec<u64>; 4]);
+
+impl TopicSet {
+    fn slot(t: Topic) -> (usize, usize) {
+        match t {
+            Topic::Item(i) => (0, i.index()),
+            Topic::Race(r) => (1, r.index()),
+            Topic::Construction(c) => (2, c as usize),
+            Topic::Enchantment(e) => (3, e.index()),
+        }
+    }
+    fn topic(kind: usize, i: usize) -> Topic {
+        match kind {
+            0 => Topic::Item(ItemId(i as u16)),
+            1 => Topic::Race(RaceId(i as u16)),
+            2 => Topic::Construction(i as u32),
+            _ => Topic::Enchantment(EffectId(i as u16)),
+        }
+    }
+    /// Whether `t` is in the set.
+    pub fn contains(&self, t: Topic) -> bool {
+        let (kind, i) = Self::slot(t);
+        self.0[kind].get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+    /// Adds `t`; false if it was there.
+    pub fn insert(&mut self, t: Topic) -> bool {
+        let (kind, i) = Self::slot(t);
+        let row = &mut self.0[kind];
+        if i / 64 >= row.len() {
+            row.resize(i / 64 + 1, 0);
+        }
+        let (word, bit) = (&mut row[i / 64], 1u64 << (i % 64));
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+    /// Adds every topic of `ts`.
+    pub fn extend(&mut self, ts: impl IntoIterator<Item = Topic>) {
+        for t in ts {
+            self.insert(t);
+        }
+    }
+    /// The topics, in [`Topic`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = Topic> + '_ {
+        self.0.iter().enumerate().flat_map(|(kind, row)| {
+            // The set bits of each word, lowest first, one step each.
+            row.iter().enumerate().flat_map(move |(w, &word)| {
+                std::iter::successors(Some(word).filter(|&x| x != 0), |&x| Some(x & (x - 1)).filter(|&x| x != 0))
+                    .map(move |x| Self::topic(kind, w * 64 + x.trailing_zeros() as usize))
+            })
+        })
+    }
 }
 
 impl Known {
     /// Whether the faction knows `t`.
     pub fn knows(&self, t: Topic) -> bool {
-        self.topics.contains(&t)
+        self.topics.contains(t)
     }
     /// Learns `t`; false if it was known.
     pub fn learn(&mut self, t: Topic) -> bool {
@@ -153,7 +212,7 @@ impl Known {
     }
     /// The records it knows, sorted.
     pub fn topics(&self) -> impl Iterator<Item = Topic> + '_ {
-        self.topics.iter().copied()
+        self.topics.iter()
     }
 }
 

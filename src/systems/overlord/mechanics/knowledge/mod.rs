@@ -28,7 +28,7 @@ use crate::systems::overlord::mechanics::visibility::survey::{self, Survey};
 use crate::systems::overlord::orders::Vocabulary;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::*;
-use crate::systems::overlord::world::ids::{EffectId, ItemId, RaceId, SkillId};
+use crate::systems::overlord::world::ids::SkillId;
 use crate::systems::overlord::world::resources::{Departed, Departures, Directory};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::EntityHashMap;
@@ -63,58 +63,6 @@ impl Met {
         }
         let l = &mut self.skills[s.index()];
         *l = (*l).max(level);
-    }
-}
-
-/// A set of topics as bits: one row of words for each kind of [`Topic`], in its
-/// order, so that a faction's month of sightings costs a bit each, and the set is
-/// read in [`Topic`]'s order.
-#[derive(Debug, Default)]
-struct TopicSet([Vec<u64>; 4]);
-
-impl TopicSet {
-    fn slot(t: Topic) -> (usize, usize) {
-        match t {
-            Topic::Item(i) => (0, i.index()),
-            Topic::Race(r) => (1, r.index()),
-            Topic::Construction(c) => (2, c as usize),
-            Topic::Enchantment(e) => (3, e.index()),
-        }
-    }
-    fn topic(kind: usize, i: usize) -> Topic {
-        match kind {
-            0 => Topic::Item(ItemId(i as u16)),
-            1 => Topic::Race(RaceId(i as u16)),
-            2 => Topic::Construction(i as u32),
-            _ => Topic::Enchantment(EffectId(i as u16)),
-        }
-    }
-    /// Adds `t`; false if it was there.
-    fn insert(&mut self, t: Topic) -> bool {
-        let (kind, i) = Self::slot(t);
-        let row = &mut self.0[kind];
-        if i / 64 >= row.len() {
-            row.resize(i / 64 + 1, 0);
-        }
-        let (word, bit) = (&mut row[i / 64], 1u64 << (i % 64));
-        let new = *word & bit == 0;
-        *word |= bit;
-        new
-    }
-    fn extend(&mut self, ts: impl IntoIterator<Item = Topic>) {
-        for t in ts {
-            self.insert(t);
-        }
-    }
-    /// The topics, in [`Topic`]'s order.
-    fn iter(&self) -> impl Iterator<Item = Topic> + '_ {
-        self.0.iter().enumerate().flat_map(|(kind, row)| {
-            // The set bits of each word, lowest first, one step each.
-            row.iter().enumerate().flat_map(move |(w, &word)| {
-                std::iter::successors(Some(word).filter(|&x| x != 0), |&x| Some(x & (x - 1)).filter(|&x| x != 0))
-                    .map(move |x| Self::topic(kind, w * 64 + x.trailing_zeros() as usize))
-            })
-        })
     }
 }
 

@@ -185,7 +185,9 @@ fn knowledge_is_saved_with_the_faction_rpt_know() {
 /// RPT-KNOW: the set a faction's month of sightings is gathered in reads back what
 /// went in, once each, in the order of the topics (the order the report lists new
 /// knowledge in), whatever order it came in: against a `BTreeSet`, over seeded
-/// draws of every kind of topic, across word boundaries.
+/// draws of every kind of topic, across word boundaries; it holds what went in,
+/// and equals a set of the same topics added in another order (a faction's
+/// [`Known`] is one).
 #[test]
 fn the_set_of_topics_met_reads_back_as_a_sorted_set_does() {
     use super::TopicSet;
@@ -203,8 +205,14 @@ fn the_set_of_topics_met_reads_back_as_a_sorted_set_does() {
                 2 => Topic::Construction(u32::from(i)),
                 _ => Topic::Enchantment(EffectId(i)),
             };
+            assert_eq!(set.contains(t), plain.contains(&t), "seed {seed}: {t:?} held before");
             assert_eq!(set.insert(t), plain.insert(t), "seed {seed}: {t:?} new");
+            assert!(set.contains(t), "seed {seed}: {t:?} held after");
         }
+        // The same topics added in another order make an equal set.
+        let mut again = TopicSet::default();
+        again.extend(plain.iter().rev().copied());
+        assert_eq!(again, set, "seed {seed}");
         assert_eq!(set.iter().collect::<Vec<_>>(), plain.into_iter().collect::<Vec<_>>(), "seed {seed}");
     }
 }
