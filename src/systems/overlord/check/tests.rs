@@ -411,3 +411,22 @@ fn a_new_id_of_a_faction_whose_id_begins_with_yours_is_not_yours_file_newid() {
         lines(&c)
     );
 }
+
+/// FILE-CHECK: the mail index keeps of a faction what the checker reads, not its
+/// password, email, knowledge or funds; checked through the index, a file that
+/// names factions gets what the whole state gives it.
+#[test]
+fn the_mail_index_keeps_no_faction_secret_or_knowledge() {
+    let mut state = scenario(WORLD);
+    state.factions[0].email = "alpha@example.org".into();
+    state.factions[0].known = vec!["swrd".into()];
+    state.factions[0].funds.insert("coin".into(), 77);
+    let kept = records::mail_faction(&state.factions[0]);
+    assert_eq!((kept.id.as_str(), kept.name.as_str(), kept.default_stance.as_str()), ("fa", "Alphans", "neutral"));
+    assert!(kept.password.is_empty() && kept.email.is_empty());
+    assert!(kept.known.is_empty() && kept.funds.is_empty());
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    let c = check_both("GAME fa pa\nUNIT U1\nATTACK fb\nATTACK fz\nEND\n", "fa", &state, &catalog);
+    assert!(lines(&c).iter().any(|l| l.contains("fz")), "{:?}", lines(&c));
+    assert!(!lines(&c).iter().any(|l| l.contains("fb")), "{:?}", lines(&c));
+}
