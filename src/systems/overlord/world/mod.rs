@@ -128,7 +128,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     let mut explicit = Vec::new();
     let mut explored = Vec::new();
     dir.reserve(Kind::Faction, factions.len());
-    for (seq, mut f) in factions.into_iter().enumerate() {
+    // The factions are spawned in batches (their table sized once, no lookup of
+    // the bundle per faction): one per run of factions alike, gone or not, so
+    // that each is spawned in file order into the table it stays in.
+    let runs: Vec<(usize, bool)> =
+        factions.chunk_by(|a, b| a.destroyed == b.destroyed).map(|r| (r.len(), r[0].destroyed)).collect();
+    let mut make = |(seq, mut f): (usize, data::Faction)| {
         explored.push(std::mem::take(&mut f.explored));
         let stances = &catalog.stances;
         let default = std::mem::take(&mut f.default_stance);
@@ -179,10 +184,11 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
         };
         let contact = Contact { password: std::mem::take(&mut f.password), email: std::mem::take(&mut f.email) };
         let settings = FactionSettings(std::mem::take(&mut f.settings));
-        let destroyed = std::mem::take(&mut f.destroyed);
-        let mut e = world.spawn((
+        // A marker on the entity, not a field of its record.
+        f.destroyed = false;
+        (
             Seq(seq as u32),
-            Id(id.clone()),
+            Id(id),
             DisplayName(std::mem::take(&mut f.name)),
             Funds(funds),
             Diplomacy { default, ..Default::default() },
@@ -193,12 +199,20 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
             knows,
             Events::default(),
             Faction(f),
-        ));
+        )
+    };
+    let mut records = factions.into_iter().enumerate();
+    let mut spawned: Vec<Entity> = Vec::with_capacity(records.len());
+    for (len, destroyed) in runs {
+        let run = records.by_ref().take(len).map(&mut make);
         if destroyed {
-            e.insert(Destroyed);
+            spawned.extend(world.spawn_batch(run.map(|b| (b, Destroyed))));
+        } else {
+            spawned.extend(world.spawn_batch(run));
         }
-        let e = e.id();
-        dir.insert(Kind::Faction, &id, e);
+    }
+    for &e in &spawned {
+        dir.insert(Kind::Faction, world.get::<Id>(e).map_or("", |i| i.0.as_str()), e);
     }
     for (seq, other, s) in explicit {
         let e = dir.factions[seq];
@@ -1208,6 +1222,44 @@ mod tests {
         assert_eq!(engine(back.clone()).state(), back);
         let guard = back.units.iter().find(|u| u.id == "U2").unwrap();
         assert_eq!(guard.orders, ["@GUARD"]);
+    }
+
+    /// Factions are spawned in batches of factions alike: gone ones between live
+    /// ones keep their place (the directory's order, their `Seq`), the marker of
+    /// the gone, and save back as loaded; the errors are the same list.
+    #[test]
+    fn factions_gone_and_not_are_built_in_file_order() {
+        use super::components::{Destroyed, Seq};
+        use super::resources::Directory;
+        let mut s = alpha();
+        s.orders.clear();
+        let n = s.factions.len();
+        assert!(n >= 4);
+        for (i, f) in s.factions.iter_mut().enumerate() {
+            f.destroyed = matches!(i % 4, 1 | 2);
+        }
+        let mut e = engine(s.clone());
+        let world = e.world_mut();
+        let dir = world.resource::<Directory>().factions.clone();
+        assert_eq!(dir.len(), n);
+        for (i, (&f, rec)) in dir.iter().zip(&s.factions).enumerate() {
+            assert_eq!(world.get::<super::components::Id>(f).map(|x| x.0.as_str()), Some(rec.id.as_str()));
+            assert_eq!(world.get::<Seq>(f).map(|x| x.0), Some(i as u32));
+            assert_eq!(world.get::<Destroyed>(f).is_some(), rec.destroyed, "faction {}", rec.id);
+        }
+        let back = e.state();
+        assert_eq!(back.factions, s.factions);
+        // A bad record among them is said as before, in file order.
+        s.factions[1].default_stance = "nothing".into();
+        s.factions[3].funds.insert("nothing".into(), 1);
+        let built = crate::core::engine::Engine::<crate::systems::overlord::Overlord>::new(
+            crate::systems::overlord::testkit::overlord_rules(),
+            s.clone(),
+            crate::core::engine::Threads::One,
+        );
+        let errors = built.err().expect("a bad state");
+        assert!(errors[0].starts_with(&format!("faction {}: unknown default stance", s.factions[1].id)), "{errors:?}");
+        assert!(errors[1].starts_with(&format!("faction {}: funds of unknown item", s.factions[3].id)), "{errors:?}");
     }
 
     /// Units' records are made into bundles a stretch at a time, shared among the
