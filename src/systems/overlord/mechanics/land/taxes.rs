@@ -96,6 +96,8 @@ pub fn collect(world: &mut World) {
             units: world.query_filtered(),
             stances: world.query_filtered(),
             owners: world.query_filtered(),
+            pools: world.query(),
+            funds: world.query(),
             owned: Vec::new(),
         },
     };
@@ -117,19 +119,22 @@ pub fn collect(world: &mut World) {
     }
     let mut book = world.remove_resource::<LandBook>().unwrap_or_default();
     // The pools the owners take (in any order: each goes to its own place's
-    // owner, and funds are kept sorted).
+    // owner, and funds are kept sorted); each place's owner and pool are found
+    // with one lookup, every day, for every owned place.
     let mut taken: Vec<(Entity, Entity, u64)> = Vec::new();
     for &l in &watch.owned {
-        let Some(owner) = world.get::<LandOwner>(l).and_then(|o| o.0.as_ref().map(|x| x.0)) else { continue };
-        if occupied.contains_key(&l) || world.get::<Livelihood>(l).is_none_or(|v| v.tax_pool == 0) {
+        if occupied.contains_key(&l) {
             continue;
         }
-        let pool = world.get_mut::<Livelihood>(l).map_or(0, |mut v| std::mem::take(&mut v.tax_pool));
-        taken.push((l, owner, pool));
+        let Ok((owner, mut v)) = watch.pools.get_mut(world, l) else { continue };
+        let Some(owner) = owner.0.as_ref().map(|x| x.0) else { continue };
+        if v.tax_pool == 0 {
+            continue;
+        }
+        taken.push((l, owner, std::mem::take(&mut v.tax_pool)));
     }
-    world.insert_resource(watch);
     for (l, owner, pool) in taken {
-        let Some(mut funds) = world.get_mut::<Funds>(owner) else {
+        let Ok(mut funds) = watch.funds.get_mut(world, owner) else {
             world.get_mut::<Livelihood>(l).expect("place").tax_pool = pool;
             continue;
         };
@@ -143,6 +148,7 @@ pub fn collect(world: &mut World) {
         let e = book.collected.entry(l).or_insert((owner, 0));
         *e = (owner, e.1 + pool);
     }
+    world.insert_resource(watch);
     let (day, last) = {
         let c = world.resource::<Clock>();
         (c.tick, c.tick >= c.ticks)
@@ -184,6 +190,9 @@ struct Watch {
     units: QueryState<&'static At, UnitChanged>,
     stances: QueryState<(), Changed<Diplomacy>>,
     owners: QueryState<(Entity, &'static LandOwner), Changed<LandOwner>>,
+    /// A place's owner and tax pool, and a faction's funds, for the day's taking.
+    pools: QueryState<(&'static LandOwner, &'static mut Livelihood)>,
+    funds: QueryState<&'static mut Funds>,
     /// The places that have an owner, in entity order.
     owned: Vec<Entity>,
 }
