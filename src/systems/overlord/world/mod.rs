@@ -203,6 +203,12 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     };
     let mut records = factions.into_iter().enumerate();
     let mut spawned: Vec<Entity> = Vec::with_capacity(records.len());
+    // The live factions' table is made first, as when every faction was spawned
+    // live and the gone moved after: the order of the tables, which queries
+    // follow, does not depend on whether the first faction is gone.
+    if runs.first().is_some_and(|r| r.1) {
+        world.spawn_batch(records.by_ref().take(0).map(&mut make)).for_each(drop);
+    }
     for (len, destroyed) in runs {
         let run = records.by_ref().take(len).map(&mut make);
         if destroyed {
@@ -1235,8 +1241,9 @@ mod tests {
         s.orders.clear();
         let n = s.factions.len();
         assert!(n >= 4);
+        // The first gone too: the live factions' table still comes first.
         for (i, f) in s.factions.iter_mut().enumerate() {
-            f.destroyed = matches!(i % 4, 1 | 2);
+            f.destroyed = matches!(i % 4, 0 | 1);
         }
         let mut e = engine(s.clone());
         let world = e.world_mut();
@@ -1247,6 +1254,12 @@ mod tests {
             assert_eq!(world.get::<Seq>(f).map(|x| x.0), Some(i as u32));
             assert_eq!(world.get::<Destroyed>(f).is_some(), rec.destroyed, "faction {}", rec.id);
         }
+        // A query meets the live factions first, then the gone, each in file order.
+        let mut q = world.query::<(&Seq, bevy_ecs::query::Has<Destroyed>, &super::components::Faction)>();
+        let met: Vec<(bool, u32)> = q.iter(world).map(|(seq, gone, _)| (gone, seq.0)).collect();
+        let mut sorted = met.clone();
+        sorted.sort();
+        assert_eq!(met, sorted);
         let back = e.state();
         assert_eq!(back.factions, s.factions);
         // A bad record among them is said as before, in file order.
