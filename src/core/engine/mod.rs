@@ -146,7 +146,7 @@ impl<S: RuleSystem> Engine<S> {
     /// then spawned with it rather than added one entity at a time.
     fn app(rules: &Arc<S::Rules>, threads: Threads, plugins: impl FnOnce(&mut App, &Arc<S::Rules>)) -> App {
         let mut app = App::empty();
-        app.insert_resource(StepBook::new(threads == Threads::One));
+        app.init_resource::<StepBook>();
         app.insert_resource(ThreadCount(threads.count()));
         app.insert_resource(Clock { turn: 0, tick: 0, ticks: S::plan(rules).ticks });
         app.init_resource::<Submissions<S::Orders>>();
