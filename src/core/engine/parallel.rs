@@ -21,9 +21,15 @@ pub fn map_ordered<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T)
         }
         done
     };
+    // The calling thread takes items too, beside `threads - 1` others: it keeps
+    // what it had in its cache, and one thread fewer is started.
     let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(items.len())).map(|_| s.spawn(work)).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        let handles: Vec<_> = (1..threads.min(items.len())).map(|_| s.spawn(work)).collect();
+        let mine = work();
+        let mut parts: Vec<_> =
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
+        parts.push(mine);
+        parts
     });
     let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
     for (i, r) in parts.into_iter().flatten() {
@@ -288,5 +294,32 @@ mod tests {
         for threads in [0, 1, 2, 3, 7, 200] {
             assert_eq!(super::map_ordered(&items, threads, |x| x * 3), want, "{threads} threads");
         }
+    }
+
+    #[test]
+    fn the_calling_thread_maps_beside_the_others_and_no_more_threads_start() {
+        // The first two items each wait for the other: two threads take them, and
+        // with two threads asked for, one of them is the caller.
+        let items: Vec<u32> = (0..40).collect();
+        let meet = std::sync::Barrier::new(2);
+        let seen = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        let got = super::map_ordered(&items, 2, |&x| {
+            seen.lock().unwrap().insert(format!("{:?}", std::thread::current().id()));
+            if x < 2 {
+                meet.wait();
+            }
+            x + 1
+        });
+        assert_eq!(got, (1..41).collect::<Vec<u32>>());
+        let seen = seen.into_inner().unwrap();
+        assert!(seen.contains(&format!("{:?}", std::thread::current().id())), "{seen:?}");
+        assert_eq!(seen.len(), 2, "{seen:?}");
+    }
+
+    #[test]
+    #[should_panic(expected = "item 13")]
+    fn a_panic_while_mapping_reaches_the_caller() {
+        let items: Vec<u32> = (0..100).collect();
+        super::map_ordered(&items, 2, |&x| if x == 13 { panic!("item 13") } else { x });
     }
 }
