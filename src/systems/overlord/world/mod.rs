@@ -498,9 +498,15 @@ impl<'a, 'u> UnitRecords<'a, 'u> {
                 part.make(cx, first + k * per, records);
             }
         } else {
+            // The calling thread makes the first part, beside threads for the others.
             std::thread::scope(|s| {
+                let mut jobs = jobs;
+                let mine = jobs.next();
                 for (k, (records, part)) in jobs {
                     s.spawn(move || part.make(cx, first + k * per, records));
+                }
+                if let Some((k, (records, part))) = mine {
+                    part.make(cx, first + k * per, records);
                 }
             });
         }
