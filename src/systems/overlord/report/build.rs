@@ -130,12 +130,7 @@ use crate::systems::overlord::mechanics::combat::record::BattleRecord;
 
 fn index(world: &World, dir: &Directory) -> Index {
     let faction_index: EntityHashMap<usize> = dir.factions.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-    let mut by_faction = vec![Vec::new(); dir.factions.len()];
-    for &u in dir.units() {
-        if let Some(&f) = world.get::<Owner>(u).and_then(|o| faction_index.get(&o.0)) {
-            by_faction[f].push(u);
-        }
-    }
+    let by_faction = dir.units_by_faction(world);
     let titles = crate::systems::overlord::mechanics::control::title_control(world);
     let mut structures_of = vec![Vec::new(); dir.factions.len()];
     let mut inside: EntityHashMap<Vec<Entity>> = EntityHashMap::default();

@@ -126,6 +126,29 @@ impl Directory {
     pub fn units(&self) -> &[Entity] {
         self.units.list()
     }
+    /// The units of each faction, by the faction's place in `factions`, each
+    /// list in report order; units of no listed faction are left out. A faction
+    /// is found by its entity's index in a table, not hashed, for every unit.
+    pub fn units_by_faction(&self, world: &World) -> Vec<Vec<Entity>> {
+        let mut place = Vec::new();
+        for (i, f) in self.factions.iter().enumerate() {
+            let k = f.index_u32() as usize;
+            if k >= place.len() {
+                place.resize(k + 1, usize::MAX);
+            }
+            place[k] = i;
+        }
+        let mut out = vec![Vec::new(); self.factions.len()];
+        for &u in self.units() {
+            let Some(owner) = world.get::<super::components::Owner>(u) else { continue };
+            // The same index with another generation is another entity.
+            let i = place.get(owner.0.index_u32() as usize).copied().filter(|&i| i != usize::MAX);
+            if let Some(i) = i.filter(|&i| self.factions[i] == owner.0) {
+                out[i].push(u);
+            }
+        }
+        out
+    }
     /// Where unit `u` stands in report order, as a key: of two units, the one with
     /// the smaller key comes first. Keys change when units are added or moved, so
     /// compare keys taken at the same moment. `None` for an entity not listed.
@@ -413,6 +436,39 @@ mod unit_order_tests {
                 assert_eq!(dir.unit_key(gone), None);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod by_faction_tests {
+    use super::*;
+    use crate::systems::overlord::world::components::Owner;
+
+    /// Each faction's units in report order (a unit added after another stands
+    /// after it), whatever order the factions were listed in; a unit of no
+    /// faction, or of an entity with a listed faction's index but another
+    /// generation, is in no list.
+    #[test]
+    fn units_are_listed_by_faction_in_report_order() {
+        let mut world = World::new();
+        let mut dir = Directory::default();
+        let a = world.spawn_empty().id();
+        let b = world.spawn_empty().id();
+        // `a`'s index with another generation: not a listed faction.
+        let stranger = Entity::from_index_and_generation(a.index(), a.generation().after_versions(1));
+        assert_eq!((stranger.index_u32(), stranger == a), (a.index_u32(), false));
+        dir.insert(Kind::Faction, "b", b);
+        dir.insert(Kind::Faction, "a", a);
+        let unit = |world: &mut World, f: Entity| world.spawn(Owner(f)).id();
+        let (a1, b1, s1, a2) =
+            (unit(&mut world, a), unit(&mut world, b), unit(&mut world, stranger), unit(&mut world, a));
+        let loose = world.spawn_empty().id();
+        for (n, u) in [a1, b1, s1, a2, loose].into_iter().enumerate() {
+            dir.insert(Kind::Unit, &format!("U{n}"), u);
+        }
+        let b2 = unit(&mut world, b);
+        dir.insert_unit_after("U9", b2, Some(a1));
+        assert_eq!(dir.units_by_faction(&world), vec![vec![b2, b1], vec![a1, a2]]);
     }
 }
 

@@ -74,12 +74,7 @@ pub fn learn(world: &mut World) {
     let dir = world.resource::<Directory>();
     let factions = dir.factions.clone();
     let index: EntityHashMap<usize> = factions.iter().enumerate().map(|(i, &f)| (f, i)).collect();
-    let mut units = vec![Vec::new(); factions.len()];
-    for &u in dir.units() {
-        if let Some(&i) = world.get::<Owner>(u).and_then(|o| index.get(&o.0)) {
-            units[i].push(u);
-        }
-    }
+    let units = dir.units_by_faction(world);
     let mut owned = vec![Vec::new(); factions.len()];
     for &s in &dir.structures {
         if let Some(&i) = world.get::<StructureOwner>(s).and_then(|o| o.0).and_then(|f| index.get(&f)) {
