@@ -277,9 +277,9 @@ impl PlanApp for App {
             // before it, so no two of them could run at once: a step runs them
             // all on the calling thread. A multi-threaded executor would hand
             // each to the task pool and move it between cores, away from the
-            // data the one before left in the cache: the ×100 month 222 → 199 ms
-            // (docs/performance.md). A system shares its own work among threads
-            // where that pays (`ThreadCount`, `map_ordered`, `par_iter`).
+            // data the one before left in the cache (docs/performance.md,
+            // "seventh part"). A system shares its own work among threads where
+            // that pays (`ThreadCount`, `map_ordered`, `par_iter`).
             let mut schedule = Schedule::new(Step(step));
             schedule.set_executor(SingleThreadedExecutor::new());
             self.add_schedule(schedule);
