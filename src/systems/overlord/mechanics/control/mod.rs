@@ -59,24 +59,17 @@ pub fn check_control_points(world: &mut World) {
     let catalog = world.resource::<Catalog>().clone();
     let p = &catalog.rules.info.parameters;
     let dir = world.resource::<Directory>();
-    let (factions, units) = (dir.factions.clone(), dir.units().to_vec());
+    // Each faction's units, in report order, in one pass.
+    let (factions, by_faction) = (dir.factions.clone(), dir.units_by_faction(world));
     let titles = title_control(world);
     let day = world.resource::<Clock>().tick;
     let randomness = *world.resource::<Randomness>();
-    // Each faction's units, in report order, in one pass.
-    let mut by_faction: bevy_ecs::entity::EntityHashMap<Vec<Entity>> = Default::default();
-    for &u in &units {
-        if let Some(o) = world.get::<Owner>(u) {
-            by_faction.entry(o.0).or_default().push(u);
-        }
-    }
-    for f in factions {
+    for (f, mine) in factions.into_iter().zip(by_faction) {
         let Some(role) = world.get::<FactionRole>(f) else { continue };
         if role.npc {
             continue;
         }
         let fid = world.get::<Id>(f).map(|i| i.0.clone()).unwrap_or_default();
-        let mine = by_faction.remove(&f).unwrap_or_default();
         let needed: u64 = mine.iter().map(|&u| world.get::<UnitStats>(u).map_or(0, |s| u64::from(s.control()))).sum();
         let max = u64::from(p.starting_control_points) + titles.get(&f).copied().unwrap_or(0);
         if needed <= max {
