@@ -18,14 +18,18 @@
 #               factions, only with BENCH_FLAT=1: how the cost grows with the
 #               number of factions on the same units.
 # The month column is the month alone (its median), as `overlord run -v` logs it.
-# Each run copies the game folder first (not timed), so every run plays the same
-# turn. With BENCH_AGAINST, each run of this build is followed by one of that
-# binary on the same world, and its line ("against") follows: this machine's
-# speed varies from hour to hour, so two binaries compare fairly only
+# Each run copies the game folder first (not timed, files' times kept), so every
+# run plays the same turn. A state the engine wrote is read without validating
+# it again (docs/reliability.md); a world made by an engine of another index
+# layout, or by one that validates every state, is validated at every run, and
+# its line says so. With BENCH_AGAINST, each run of this build is followed by
+# one of that binary on the same world, and its line ("against") follows: this
+# machine's speed varies from hour to hour, so two binaries compare fairly only
 # interleaved (the mail lines are of this build alone). Then a mail: `overlord
-# check` and `overlord submit` of the first player's order template, 20 times each (through the turn's mail index; the first, not
-# timed, makes the index when the world was made by an older engine). Needs
-# /usr/bin/time (GNU time) and python3.
+# check` and `overlord submit` of the first player's order template, 20 times
+# each (through the turn's mail index; the first, not timed, makes the index
+# when the world was made by an older engine). Needs /usr/bin/time (GNU time)
+# and python3.
 set -eu
 cd "$(dirname "$0")/.."
 WORK=${1:-/dev/shm/overlord-bench}
@@ -54,12 +58,16 @@ make_alpha() { # name copies
     "$BIN" new "$WORK/$1-import/scenarios/alpha" "$WORK/$1" >/dev/null
 }
 
-# One run of binary $1 on a fresh copy of world $2: "seconds kilobytes month".
+# One run of binary $1 on a fresh copy of world $2: "seconds kilobytes month
+# checked", checked 1 when the run validated the state (the world's mail index
+# did not vouch for it: made by an engine of another index layout, or edited).
+# The copy keeps the files' times, as a game folder left between turns has them.
 run_once() { # binary world
     rm -rf "$WORK/run"
-    cp -r "$WORK/$2" "$WORK/run"
-    out=$(/usr/bin/time -f "%e %M" "$1" run "$WORK/run" -v --no-progress 2>"$WORK/run.log" >/dev/null; tail -n 1 "$WORK/run.log")
-    echo "$out $(sed -n 's/.*month run seconds=\([0-9.]*\).*/\1/p' "$WORK/run.log" | cut -c1-5)"
+    cp -a "$WORK/$2" "$WORK/run"
+    out=$(/usr/bin/time -f "%e %M" "$1" run "$WORK/run" -vv --no-progress 2>"$WORK/run.log" >/dev/null; tail -n 1 "$WORK/run.log")
+    checked=$(grep -c "state validated" "$WORK/run.log" || true)
+    echo "$out $(sed -n 's/.*month run seconds=\([0-9.]*\).*/\1/p' "$WORK/run.log" | cut -c1-5) $checked"
     rm -rf "$WORK/run" "$WORK/run.log"
 }
 
@@ -71,7 +79,10 @@ row() { # label runs
     med=$(echo "$sorted" | sed -n "$(((RUNS + 1) / 2))p")
     peak=$(echo "$2" | cut -d' ' -f2 | sort -n | tail -n 1)
     month=$(echo "$2" | cut -d' ' -f3 | sort -n | sed -n "$(((RUNS + 1) / 2))p")
-    printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB  %6s s\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024)) "$month"
+    checked=$(echo "$2" | cut -d' ' -f4 | sort -n | tail -n 1)
+    note=""
+    if [ "${checked:-0}" != 0 ]; then note="  (state validated)"; fi
+    printf '%-12s %2d runs  %6s s  %6s s  %6s s  %5d MB  %6s s%s\n' "$1" "$RUNS" "$min" "$med" "$max" $((peak / 1024)) "$month" "$note"
 }
 
 measure() { # name
@@ -102,7 +113,7 @@ mail() { # name scenario
     cp -a "$WORK/$1" "$WORK/mail"
     set -- "$1" "$(awk '/^    id: "/ { id = $2 } /^    password: "/ { print id, $2; exit }' "$2/factions.ron" | tr -d '",')"
     faction=${2% *}
-    sed "s/<password>/${2#* }/" "$WORK/mail/turns/0000/reports/$faction.orders.txt" >"$WORK/mail.txt"
+    "$BIN" report "$WORK/mail" "$faction" --template | sed "s/<password>/${2#* }/" >"$WORK/mail.txt"
     python3 - "$BIN" "$WORK/mail" "$WORK/mail.txt" "$1" <<'PY'
 import statistics, subprocess, sys, time
 bin, game, mail, name = sys.argv[1:]

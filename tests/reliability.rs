@@ -79,6 +79,61 @@ fn a_state_edited_into_inconsistency_is_refused_with_file_and_line() {
 }
 
 #[test]
+fn only_a_state_the_engine_wrote_and_nothing_changed_since_goes_unvalidated() {
+    // A run reads the state the engine wrote (the game begun, a turn run) without
+    // validating it again when the turn's mail index vouches for it: written with
+    // it, and no file of the state or rule set changed since. An edit, or an
+    // index made again from the state on disk, vouches for nothing, and the run
+    // validates (docs/reliability.md).
+    use overlord::core::game::index::FILE;
+    use overlord::systems::overlord::Overlord;
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("game");
+    let g = alpha_game(&dir);
+    // The index written a moment after the state, as on a clock that marks files
+    // finely (on a coarse one, a file as old as the index is not vouched for).
+    let later = |turn: &str| {
+        let index = dir.join("turns").join(turn).join(FILE);
+        let at = fs::metadata(&index).unwrap().modified().unwrap() + std::time::Duration::from_secs(1);
+        fs::File::options().write(true).open(&index).unwrap().set_modified(at).unwrap();
+    };
+    later("0000");
+    assert!(g.state_vouched::<Overlord>(0), "the state the game began with");
+    let out = bin().arg("run").arg(&dir).arg("-vv").output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(log.contains("not validated again") && !log.contains("state validated"), "{log}");
+    later("0001");
+    assert!(g.state_vouched::<Overlord>(1), "the state the turn was written with");
+    // A game master's edit: a unit id written twice. Nothing vouches for the
+    // state; the run validates it and refuses it.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let units = dir.join("turns/0001/state/units.ron");
+    let text = fs::read_to_string(&units).unwrap();
+    fs::write(&units, text.replacen("id: \"U202\"", "id: \"U201\"", 1)).unwrap();
+    assert!(!g.state_vouched::<Overlord>(1), "an edited state");
+    let out = bin().arg("run").arg(&dir).arg("-vv").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("state validated") && !err.contains("not validated again"), "{err}");
+    assert!(err.contains("units.ron:") && err.contains("error: duplicate unit 'U201'"), "{err}");
+    // A mail taken in makes the index again from the edited state: it serves the
+    // mail, and still vouches for nothing.
+    g.submit::<Overlord>("GAME f05 pswd5\nUNIT U500\nSTUDY cmbt\n").unwrap();
+    later("0001");
+    assert!(g.faction::<Overlord>(1, "f05").unwrap().is_some());
+    assert!(!g.state_vouched::<Overlord>(1), "an index made from the state on disk");
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("error: duplicate unit 'U201'"), "{err}");
+    // The edit undone, the game master's: validated, and played.
+    fs::write(&units, &text).unwrap();
+    let (code, err) = run(&dir);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(dir.join("turns/0002").is_dir());
+}
+
+#[test]
 fn a_faction_id_leading_out_of_the_game_writes_nothing_anywhere() {
     let t = tempfile::tempdir().unwrap();
     let scen = t.path().join("deep/er/scen");

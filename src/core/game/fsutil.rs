@@ -4,6 +4,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Fault injection for crash tests: when this variable is set to `N`, a process
 /// writing a turn aborts (as if killed) after writing its `N`th file, or just before
@@ -464,13 +465,52 @@ pub fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Waits until a file written in `dir` is stamped later than `after`, for at
+/// most `patience`; returns whether it was. A file system may stamp files by a
+/// clock that moves a tick (some milliseconds) at a time: a file written within
+/// the tick of `after` would carry the same time. The probe file is removed.
+pub fn wait_stamped_after(dir: &Path, after: std::time::SystemTime, patience: Duration) -> std::io::Result<bool> {
+    let probe = dir.join(".clock");
+    let start = Instant::now();
+    let later = loop {
+        fs::write(&probe, [])?;
+        if fs::metadata(&probe)?.modified()? > after {
+            break true;
+        }
+        if start.elapsed() >= patience {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    fs::remove_file(&probe)?;
+    Ok(later)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Sink, TreeWriter};
+    use super::{Sink, TreeWriter, wait_stamped_after};
     use std::path::PathBuf;
 
     fn files(names: &[&str]) -> Vec<(PathBuf, Vec<u8>)> {
         names.iter().map(|n| (PathBuf::from(n), n.as_bytes().to_vec())).collect()
+    }
+
+    #[test]
+    fn after_the_wait_a_file_written_is_stamped_later() {
+        let dir = tempfile::tempdir().unwrap();
+        for _ in 0..3 {
+            std::fs::write(dir.path().join("a"), "a").unwrap();
+            let a = std::fs::metadata(dir.path().join("a")).unwrap().modified().unwrap();
+            assert!(wait_stamped_after(dir.path(), a, std::time::Duration::from_secs(1)).unwrap());
+            std::fs::write(dir.path().join("b"), "b").unwrap();
+            let b = std::fs::metadata(dir.path().join("b")).unwrap().modified().unwrap();
+            assert!(b > a, "{a:?} {b:?}");
+            assert!(!dir.path().join(".clock").exists(), "the probe is removed");
+        }
+        // A time no file can be stamped after within the patience given.
+        let far = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+        assert!(!wait_stamped_after(dir.path(), far, std::time::Duration::from_millis(5)).unwrap());
+        assert!(!dir.path().join(".clock").exists());
     }
 
     /// Piped or not, every file given is there once the sink is closed, and what

@@ -17,7 +17,8 @@
 //! records  key and value of each record, one after another, in the order made
 //! meta     what the index was made from (engine version, rule system, turn, and
 //!          the length and modification time of every file of the turn's state and
-//!          of the rule set), and its checksum
+//!          of the rule set, and whether the engine wrote that state from its
+//!          world), and its checksum
 //! entries  32 bytes each, sorted by key hash: hash, offset, key and value lengths,
 //!          and a checksum of key and value
 //! pages    for each page of 64 entries its first hash and the checksum of its
@@ -35,6 +36,11 @@
 //! damaged, of another engine version, or older than an edit of the state or the
 //! rule set is not used ([`Damage`]). The game then reads the whole state and
 //! writes the index again.
+//!
+//! An index written with the state the engine made from its world vouches for
+//! that state while it opens ([`Index::vouches_for_state`]): the next turn's run
+//! reads it without validating it again. An index made again from a state read
+//! from disk does not: that state may have been edited.
 
 use crate::core::data::bin;
 use serde::de::DeserializeOwned;
@@ -47,7 +53,7 @@ pub const FILE: &str = "mail.index";
 
 const MAGIC: &[u8; 8] = b"OVLINDEX";
 /// The layout's version; an index of another is written again.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 const PROLOGUE: usize = 16;
 const TRAILER: usize = 64;
 const ENTRY: usize = 32;
@@ -390,6 +396,12 @@ pub struct Meta {
     system: String,
     turn: u32,
     stamps: Vec<Stamp>,
+    /// Whether the engine wrote the turn's state from its world, with this index
+    /// (a turn run, a game begun, a faction joined), rather than the index being
+    /// made again from a state read from disk, which anyone may have edited. Not
+    /// compared when the index is opened: it says whether the index vouches for
+    /// the state ([`Index::vouches_for_state`]).
+    from_world: bool,
 }
 
 impl Meta {
@@ -399,9 +411,45 @@ impl Meta {
     pub fn now(system: &str, turn: u32, rules_dir: &Path, turn_dir: &Path) -> std::io::Result<Meta> {
         let mut stamps = stamps_of(rules_dir, "rules")?;
         stamps.extend(stamps_of(&turn_dir.join("state"), "state")?);
-        Ok(Meta { format: FORMAT, version: env!("CARGO_PKG_VERSION").into(), system: system.into(), turn, stamps })
+        Ok(Meta {
+            format: FORMAT,
+            version: env!("CARGO_PKG_VERSION").into(),
+            system: system.into(),
+            turn,
+            stamps,
+            from_world: false,
+        })
+    }
+
+    /// The same meta, saying that the engine wrote the state it names from its
+    /// world, with the index.
+    pub fn from_world(self) -> Meta {
+        Meta { from_world: true, ..self }
+    }
+
+    /// For a state the engine wrote from its world of at least
+    /// [`VOUCH_WAIT_BYTES`], waits (a tenth of a second at most) until a file
+    /// written in `dir` is stamped later than every file the meta names: the
+    /// index, finished afterwards, is then newer than all of them and vouches for
+    /// the state ([`Index::vouches_for_state`]). A file system that stamps files
+    /// by a coarse clock would otherwise often stamp the index within the tick of
+    /// the state's last file.
+    pub fn wait_to_vouch(&self, dir: &Path) -> std::io::Result<()> {
+        let state: u64 = self.stamps.iter().filter(|s| s.path.starts_with("state/")).map(|s| s.len).sum();
+        if !self.from_world || state < VOUCH_WAIT_BYTES {
+            return Ok(());
+        }
+        let time = |s: &Stamp| std::time::UNIX_EPOCH + std::time::Duration::new(s.secs as u64, s.nanos);
+        let Some(newest) = self.stamps.iter().filter(|s| s.secs >= 0).map(time).max() else { return Ok(()) };
+        super::fsutil::wait_stamped_after(dir, newest, std::time::Duration::from_millis(100)).map(drop)
     }
 }
+
+/// Bytes of state from which a turn's writing waits for the file system's clock
+/// to pass the state's files ([`Meta::wait_to_vouch`]): validating a smaller
+/// state again (a few milliseconds for ten megabytes) costs about what the wait
+/// would.
+pub const VOUCH_WAIT_BYTES: u64 = 8 << 20;
 
 fn stamps_of(dir: &Path, prefix: &str) -> std::io::Result<Vec<Stamp>> {
     let mut out = Vec::new();
@@ -445,6 +493,9 @@ pub struct Index {
     pages: Vec<u64>,
     /// Checksum of each page.
     sums: Vec<u64>,
+    /// The meta's [`Meta::from_world`], when every file it names is older than
+    /// the index.
+    from_world: bool,
 }
 
 fn word(b: &[u8], i: usize) -> u64 {
@@ -460,7 +511,8 @@ impl Index {
             std::io::ErrorKind::NotFound => Damage("it is missing".into()),
             _ => Damage(format!("it cannot be read: {e}")),
         })?;
-        let len = file.metadata().map_err(|e| Damage(format!("it cannot be read: {e}")))?.len();
+        let about = file.metadata().map_err(|e| Damage(format!("it cannot be read: {e}")))?;
+        let len = about.len();
         let mut ix = Index {
             file: std::cell::RefCell::new(file),
             len,
@@ -468,6 +520,7 @@ impl Index {
             entries_off: 0,
             pages: Vec::new(),
             sums: Vec::new(),
+            from_world: false,
         };
         if len < (PROLOGUE + TRAILER) as u64 {
             return damage("it is not a mail index");
@@ -523,7 +576,26 @@ impl Index {
         ix.sums = (0..n_pages as usize).map(|i| word(d, 2 * i + 1)).collect();
         ix.entries = entries;
         ix.entries_off = entries_off;
+        // A file whose modification time is not older than the index's own may
+        // have been changed after the index was made, within one tick of a clock
+        // that marks files coarsely, its stamp unchanged: the index does not vouch
+        // for it (as a version control system treats a file as racily clean).
+        let written = about.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        let older = |s: &Stamp| {
+            written.is_some_and(|w| s.secs >= 0 && (s.secs as u64, s.nanos) < (w.as_secs(), w.subsec_nanos()))
+        };
+        ix.from_world = meta.from_world && meta.stamps.iter().all(older);
         Ok(ix)
+    }
+
+    /// Whether the turn's state is as the engine wrote it from its world: the
+    /// index was written with it ([`Meta::from_world`]), and, the index being
+    /// open, neither the state's files nor the rule set's changed since (by
+    /// length and modification time, each older than the index itself), and the
+    /// engine is the same. Such a state need not be validated again when it is
+    /// read.
+    pub fn vouches_for_state(&self) -> bool {
+        self.from_world
     }
 
     fn read(&self, at: u64, n: u64) -> Result<Vec<u8>, Damage> {
@@ -715,6 +787,39 @@ mod tests {
         assert!(Index::open(&path, &now()).is_ok());
         std::fs::remove_file(dir.path().join("rules/ruleset.ron")).unwrap();
         assert_eq!(Index::open(&path, &now()).unwrap_err().0, "rules/ruleset.ron is gone");
+    }
+
+    #[test]
+    fn an_index_vouches_for_the_state_only_when_written_with_it_from_the_world() {
+        let dir = tempfile::tempdir().unwrap();
+        let m = meta(dir.path());
+        let path = dir.path().join("t").join(FILE);
+        let now = || Meta::now("test", 3, &dir.path().join("rules"), &dir.path().join("t")).unwrap();
+        // The index written some time after the state, as a turn's is.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // Made again from a state read from disk: opens, vouches for nothing.
+        write(&path, &encode(&m, sample(10)).unwrap()).unwrap();
+        assert!(!Index::open(&path, &now()).unwrap().vouches_for_state());
+        // Written with the state made from the world: the flag is not compared
+        // when opening, and is read back.
+        write(&path, &encode(&m.clone().from_world(), sample(10)).unwrap()).unwrap();
+        assert!(Index::open(&path, &now()).unwrap().vouches_for_state());
+        assert!(Index::open(&path, &now().from_world()).unwrap().vouches_for_state());
+        // A file as old as the index (an edit within one tick of a coarse clock
+        // leaves the stamp as it was): the index opens, and vouches for nothing.
+        let set = |p: &Path, t| std::fs::File::options().write(true).open(p).unwrap().set_modified(t).unwrap();
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        set(&dir.path().join("t/state/units.ron"), written);
+        write(&path, &encode(&now().from_world(), sample(10)).unwrap()).unwrap();
+        set(&path, written);
+        let ix = Index::open(&path, &now()).unwrap();
+        assert!(!ix.vouches_for_state(), "a file not older than the index");
+        set(&path, written + std::time::Duration::from_millis(1));
+        assert!(Index::open(&path, &now()).unwrap().vouches_for_state());
+        // A state edited since: the index does not open, so vouches for nothing.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(dir.path().join("t/state/units.ron"), "[]").unwrap();
+        assert_eq!(Index::open(&path, &now()).unwrap_err().0, "state/units.ron changed after it was made");
     }
 
     #[test]

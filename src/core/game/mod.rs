@@ -271,12 +271,33 @@ impl GameDir {
         S::load_state(&dir).map_err(|d| diag_error(&dir, &d))
     }
 
+    /// Whether the state of turn `turn` is as the engine wrote it from its world
+    /// (a turn run, the game begun, a faction joined), by the turn's mail index
+    /// ([`index::Index::vouches_for_state`]): the index was written with that
+    /// state, by this engine, and no file of the state or of the rule set changed
+    /// since, by length and modification time. An index missing, damaged, stale or
+    /// made again from the state on disk (by a mail, after an edit) vouches for
+    /// nothing.
+    pub fn state_vouched<S: GameSystem>(&self, turn: u32) -> bool {
+        let dir = self.turn_dir(turn);
+        index::Meta::now(S::NAME, turn, &self.root.join("rules"), &dir)
+            .ok()
+            .and_then(|meta| index::Index::open(&dir.join(index::FILE), &meta).ok())
+            .is_some_and(|ix| ix.vouches_for_state())
+    }
+
     /// Loads the state of a complete turn and validates it against the game's rule
     /// set, for a command that plays on from it: a state edited into
     /// inconsistency (a unit id twice, a place that is not there) is refused with
-    /// every error's file and line, and the game is left as it was.
+    /// every error's file and line, and the game is left as it was. A state the
+    /// turn's mail index vouches for ([`state_vouched`](Self::state_vouched)) is
+    /// not validated again: the engine wrote it, and nothing changed it since.
     pub fn checked_state<S: GameSystem>(&self, turn: u32, rules: &S::Rules) -> Result<S::State, GameError> {
         let state = self.state::<S>(turn)?;
+        if self.state_vouched::<S>(turn) {
+            tracing::debug!("state as the engine wrote it, by the turn's mail index: not validated again");
+            return Ok(state);
+        }
         let t = Instant::now();
         let dir = self.turn_dir(turn).join("state");
         let diags = S::validate(rules, &state, &self.root.join("rules"), &dir);
@@ -360,11 +381,7 @@ impl GameDir {
         let words = S::words(&rules);
         let t = Instant::now();
         let state = self.checked_state::<S>(current, &rules)?;
-        tracing::debug!(
-            seconds = t.elapsed().as_secs_f64(),
-            peak_mb = crate::core::alloc::peak_mb(),
-            "state loaded and validated"
-        );
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "state loaded");
         let pending = self.pending::<S>(next, &words)?;
         let mail = self.pending_mail(next)?;
         let articles = mail::articles(S::game(&state), &S::factions(&state), &mail.articles);
@@ -583,7 +600,11 @@ impl GameDir {
         let (state, files) = state_files::<S>(engine.world()).map_err(io)?;
         w.write(&files).map_err(io)?;
         let mail_index = index_records::<S>(&rules, &state)
-            .and_then(|r| index::encode(&index_meta::<S>(&self.root, turn, &partial)?, r))
+            .and_then(|r| {
+                let meta = index_meta::<S>(&self.root, turn, &partial, true)?;
+                meta.wait_to_vouch(&partial).map_err(|e| bin::Error(e.to_string()))?;
+                index::encode(&meta, r)
+            })
             .map_err(|e| tracing::warn!("the mail index of turn {turn} was not written: {e}"));
         drop(state);
         if let Ok(bytes) = mail_index {
@@ -627,7 +648,9 @@ impl GameDir {
         state: &S::State,
     ) -> Result<(), bin::Error> {
         let dir = self.turn_dir(turn);
-        let bytes = index::encode(&index_meta::<S>(&self.root, turn, &dir)?, index_records::<S>(rules, state)?)?;
+        // Made from a state read from disk: the index does not vouch for it.
+        let meta = index_meta::<S>(&self.root, turn, &dir, false)?;
+        let bytes = index::encode(&meta, index_records::<S>(rules, state)?)?;
         index::write(&dir.join(index::FILE), &bytes).map_err(|e| bin::Error(e.to_string()))
     }
 
@@ -713,7 +736,10 @@ fn write_index<S: GameSystem>(
     records: Result<index::Records<'static>, bin::Error>,
 ) -> std::io::Result<()> {
     sink.settle()?;
-    let meta = records.and_then(|r| Ok((index_meta::<S>(root, turn, partial)?, r)));
+    let meta = records.and_then(|r| Ok((index_meta::<S>(root, turn, partial, true)?, r)));
+    if let Ok((meta, _)) = &meta {
+        meta.wait_to_vouch(partial)?;
+    }
     let mut failed = None;
     let written = meta.and_then(|(meta, r)| {
         r.finish(&meta, |part| {
@@ -819,9 +845,16 @@ pub fn turn_files<S: GameSystem>(
 
 /// What the index of turn `turn`, whose folder is (or is being written as)
 /// `turn_dir`, is made from: the game's rule set and the turn's state as they
-/// stand.
-fn index_meta<S: GameSystem>(root: &Path, turn: u32, turn_dir: &Path) -> Result<index::Meta, bin::Error> {
+/// stand, and whether the engine wrote that state from its world
+/// ([`index::Meta::from_world`]).
+fn index_meta<S: GameSystem>(
+    root: &Path,
+    turn: u32,
+    turn_dir: &Path,
+    from_world: bool,
+) -> Result<index::Meta, bin::Error> {
     index::Meta::now(S::NAME, turn, &root.join("rules"), turn_dir)
+        .map(|m| if from_world { m.from_world() } else { m })
         .map_err(|e| bin::Error(format!("the files of turn {turn} cannot be listed: {e}")))
 }
 
