@@ -37,6 +37,7 @@ pub struct Builder<'w> {
     world: &'w World,
     idx: Index,
     survey: Surveyed<'w>,
+    sheets: Sheets<'w>,
 }
 
 /// The survey a builder reads: the world's, or its own.
@@ -62,7 +63,8 @@ impl<'w> Builder<'w> {
             Some(s) => Surveyed::Kept(s),
             None => Surveyed::Own(Box::new(Survey::new(world))),
         };
-        Builder { world, idx: index(world, world.resource::<Directory>()), survey }
+        let dir = world.resource::<Directory>();
+        Builder { world, idx: index(world, dir), survey, sheets: Sheets::new(dir.locations.len()) }
     }
 
     /// Number of factions, hence of reports.
@@ -86,7 +88,7 @@ impl<'w> Builder<'w> {
 
     /// The report of faction `i` (in report order).
     pub fn one(&self, i: usize) -> FactionReport {
-        faction_report(self.world, &self.idx, &self.survey, i)
+        faction_report(self.world, &self.idx, &self.survey, &self.sheets, i)
     }
 
     /// The reports of factions `range` (in report order), built on the world's
@@ -95,7 +97,69 @@ impl<'w> Builder<'w> {
         let threads = self.world.get_resource::<ThreadCount>().map_or(1, |t| t.0).max(1);
         let factions: Vec<usize> = range.collect();
         crate::core::engine::parallel::map_ordered(&factions, threads, |&i| {
-            faction_report(self.world, &self.idx, &self.survey, i)
+            faction_report(self.world, &self.idx, &self.survey, &self.sheets, i)
+        })
+    }
+}
+
+/// What every faction that sees a unit reads of it (VIS-SEE, VIS-ITEMS), but
+/// for what depends on the faction (whether it knows the unit's faction, its
+/// guard's stance toward it). A place's are read from the world once, by the
+/// first report that describes the place, and shared by every other that does:
+/// in a big world each unit is seen by several factions, and each reading of it
+/// is a dozen lookups scattered through memory.
+struct Sheet<'w> {
+    id: &'w str,
+    name: &'w str,
+    owner: Option<Entity>,
+    race: &'w str,
+    figures: u32,
+    structure: Option<&'w str>,
+    stack_leader: Option<&'w str>,
+    /// On its way (MOV-HALF).
+    moving: bool,
+    /// On guard on the month's last day (GRD-SHOW).
+    guarding: bool,
+    /// Its holdings, all of them: another faction sees those of weight.
+    items: &'w [Holding],
+}
+
+/// The units' sheets of each place (by directory position), in the order of the
+/// survey's list of the place ([`Survey::by_location`]), each made when first
+/// needed, by whichever report thread needs it.
+struct Sheets<'w> {
+    places: Vec<std::sync::OnceLock<Vec<Sheet<'w>>>>,
+}
+
+impl<'w> Sheets<'w> {
+    fn new(places: usize) -> Self {
+        Sheets { places: (0..places).map(|_| std::sync::OnceLock::new()).collect() }
+    }
+
+    /// The sheets of place `l`'s units, as `survey` lists them.
+    fn at(&self, world: &'w World, survey: &Survey, l: usize) -> &[Sheet<'w>] {
+        self.places[l].get_or_init(|| {
+            let catalog = world.resource::<Catalog>();
+            let last_day = world.resource::<Clock>().tick;
+            let id = |e: Entity| world.get::<Id>(e).map_or("", |i| i.0.as_str());
+            survey.by_location[l]
+                .iter()
+                .map(|&u| {
+                    let r = world.entity(u);
+                    Sheet {
+                        id: id(u),
+                        name: r.get::<DisplayName>().map_or("", |n| n.0.as_str()),
+                        owner: r.get::<Owner>().map(|o| o.0),
+                        race: r.get::<Race>().map_or("", |x| catalog.race_tag(x.0)),
+                        figures: r.get::<Figures>().map_or(0, |x| x.0),
+                        structure: r.get::<At>().and_then(|a| a.structure).map(id),
+                        stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(id),
+                        moving: r.contains::<Journey>(),
+                        guarding: last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day),
+                        items: r.get::<Inventory>().map_or(&[], |inv| inv.0.as_slice()),
+                    }
+                })
+                .collect()
         })
     }
 }
@@ -225,7 +289,7 @@ fn events(e: Option<&Events>) -> Vec<EventRecord> {
     e.map(|e| e.0.iter().map(|x| EventRecord { day: x.day, text: x.text.to_string() }).collect()).unwrap_or_default()
 }
 
-fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> FactionReport {
+fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &Sheets<'w>, i: usize) -> FactionReport {
     let dir = world.resource::<Directory>();
     let catalog = world.resource::<Catalog>();
     let clock = world.resource::<Clock>();
@@ -378,10 +442,12 @@ fn faction_report(world: &World, idx: &Index, survey: &Survey, i: usize) -> Fact
             let le = dir.locations[l];
             let r = world.entity(le);
             let weathers = &catalog.rules.climate.weathers;
+            let sheets = sheets.at(world, survey, l);
+            let rules = crate::systems::overlord::mechanics::visibility::rules(world);
             let units: Vec<SeenUnit> = survey
-                .sighted(world, fe, l, &view)
+                .sighted_at(rules, l, &view, |p| sheets[p as usize].owner == Some(fe))
                 .into_iter()
-                .map(|(u, sight)| seen_unit(world, catalog, fe, u, sight, clock.tick))
+                .map(|(p, sight)| seen_unit(world, catalog, fe, &sheets[p as usize], sight))
                 .collect();
             // VIS-FACTION: another faction's building shows its owner only when a
             // unit inside shows that faction; units that hide theirs hide it too.
@@ -677,39 +743,33 @@ fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> TagMap<u32> {
 
 /// Unit `u` as `observer`'s units see it on the month's `last_day` (0: no month
 /// was played).
-fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: Entity, sight: Sight, last_day: u32) -> SeenUnit {
-    let r = world.entity(u);
-    let owner = r.get::<Owner>().map(|o| o.0);
-    let own = owner == Some(observer);
-    let at = r.get::<At>().copied();
+fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: &Sheet<'_>, sight: Sight) -> SeenUnit {
+    let own = u.owner == Some(observer);
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its
     // faction's stance toward the observer.
-    let guarding = last_day > 0 && r.get::<OnGuard>().is_some_and(|g| g.0 == last_day);
-    let guard_stance = owner.filter(|_| guarding && !own).map(|f| {
+    let guard_stance = u.owner.filter(|_| u.guarding && !own).map(|f| {
         let stance = crate::systems::overlord::mechanics::diplomacy::stance_of(world, f, observer);
         stance.map_or(String::new(), |s| catalog.stances.tag(s).to_string())
     });
     SeenUnit {
-        id: id_of(world, u),
-        name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-        faction: owner.filter(|_| own || sight == Sight::Known).map(|f| id_of(world, f)),
-        race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
-        figures: r.get::<Figures>().map_or(0, |x| x.0),
-        structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
-        stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
+        id: u.id.to_string(),
+        name: u.name.to_string(),
+        faction: u.owner.filter(|_| own || sight == Sight::Known).map(|f| id_of(world, f)),
+        race: u.race.to_string(),
+        figures: u.figures,
+        structure: u.structure.map(str::to_string),
+        stack_leader: u.stack_leader.map(str::to_string),
         own,
-        moving: r.contains::<Journey>(),
+        moving: u.moving,
         guard_stance,
         items: if own {
             TagMap::new()
         } else {
-            r.get::<Inventory>().map_or(TagMap::new(), |inv| {
-                inv.0
-                    .iter()
-                    .filter(|h| h.count > 0 && catalog.rules.items[h.item.index()].weight > 0)
-                    .map(|h| (catalog.item_tag(h.item).to_string(), h.count))
-                    .collect()
-            })
+            u.items
+                .iter()
+                .filter(|h| h.count > 0 && catalog.rules.items[h.item.index()].weight > 0)
+                .map(|h| (catalog.item_tag(h.item).to_string(), h.count))
+                .collect()
         },
     }
 }

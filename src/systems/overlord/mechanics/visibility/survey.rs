@@ -4,7 +4,7 @@
 
 use super::{Facts, Sight};
 use crate::core::engine::plan::Clock;
-use crate::systems::overlord::data::{ItemFlag, SkillLevelReq};
+use crate::systems::overlord::data::{ItemFlag, SightRules, SkillLevelReq};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Owner, StackLeader, StackMembers, StructureAt, Titles};
 use crate::systems::overlord::world::components::{Resources, Skills};
@@ -149,7 +149,21 @@ impl Survey {
     /// VIS-SEE: the units of place `l` (directory position) faction `fe` sees, in
     /// directory order, with what it makes of each.
     pub fn sighted(&self, world: &World, fe: Entity, l: usize, view: &View) -> Vec<(Entity, Sight)> {
-        let rules = super::rules(world);
+        let units = &self.by_location[l];
+        let own = |p: u32| world.get::<Owner>(units[p as usize]).is_some_and(|o| o.0 == fe);
+        self.sighted_at(super::rules(world), l, view, own).into_iter().map(|(p, s)| (units[p as usize], s)).collect()
+    }
+
+    /// [`sighted`](Self::sighted), the units given by their positions in the
+    /// place's list ([`Survey::by_location`]); `own(p)` says whether the unit at
+    /// position `p` is the faction's.
+    pub fn sighted_at(
+        &self,
+        rules: &SightRules,
+        l: usize,
+        view: &View,
+        own: impl Fn(u32) -> bool,
+    ) -> Vec<(u32, Sight)> {
         let observation = view.best.get(&l).copied();
         let hiding = &self.by_stealth[l];
         let seen = observation.map_or(0, |o| hiding.partition_point(|&(s, _)| s <= o));
@@ -162,14 +176,12 @@ impl Survey {
         list.dedup();
         list.into_iter()
             .map(|p| {
-                let u = self.by_location[l][p as usize];
-                let own = world.get::<Owner>(u).is_some_and(|o| o.0 == fe);
                 let sight = match super::judge(rules, observation, self.facts[l][p as usize]) {
-                    _ if own => Sight::Known,
+                    _ if own(p) => Sight::Known,
                     Sight::Hidden => Sight::Seen,
                     s => s,
                 };
-                (u, sight)
+                (p, sight)
             })
             .collect()
     }

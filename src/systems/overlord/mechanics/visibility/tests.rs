@@ -116,6 +116,38 @@ fn only_items_of_weight_are_seen_on_another_factions_unit_vis_items() {
 }
 
 #[test]
+fn each_faction_is_shown_a_unit_seen_by_several_as_it_may_see_it_vis_items_vis_faction() {
+    // Both reports, built together, describe L1 and its two units; what a unit
+    // shows (read once for the place) is given to each as it may see it: its own
+    // unit as its own, with its faction and no items list; the other's with the
+    // items of weight only, its faction unknown to an observer no better than
+    // its stealth. Again with the reports built the other way round.
+    for first in ["fa", "fb"] {
+        let mut g = world(&[], &[], |_| {});
+        if first == "fb" {
+            let fa = g.entity("fa");
+            let fb = g.entity("fb");
+            let mut dir = g.engine.world_mut().resource_mut::<crate::systems::overlord::world::resources::Directory>();
+            dir.factions.swap(0, 1);
+            assert_eq!(dir.factions, [fb, fa]);
+        }
+        g.run();
+        let (_, of_bob) = seen(&g, "fb", "U2");
+        let of_bob = of_bob.expect("fb sees its own unit");
+        assert_eq!((of_bob["own"].clone(), of_bob["faction"].clone()), (true.into(), "fb".into()), "{first}");
+        assert!(of_bob.get("items").is_none(), "{first}: {of_bob}");
+        let (_, by_ann) = seen(&g, "fa", "U2");
+        let by_ann = by_ann.expect("fa sees Bob");
+        assert_eq!((by_ann["own"].clone(), by_ann["faction"].clone()), (false.into(), serde_json::Value::Null));
+        assert_eq!(by_ann["items"], serde_json::json!({"swrd": 2}), "{first}");
+        let (_, ann) = seen(&g, "fa", "U1");
+        assert_eq!(ann.unwrap()["own"], true, "{first}");
+        let (_, ann_by_bob) = seen(&g, "fb", "U1");
+        assert_eq!(ann_by_bob.unwrap()["own"], false, "{first}");
+    }
+}
+
+#[test]
 fn a_unit_that_announces_or_stands_on_guard_is_seen_whatever_its_stealth_vis_see() {
     let mut g = world(&[], &[("stea", 18000)], |u| u.settings.announce = true);
     g.run();
