@@ -78,8 +78,7 @@ impl<'w> Builder<'w> {
         let units = &self.idx.by_faction[i];
         let mut places: Vec<usize> = units
             .iter()
-            .filter_map(|&u| self.world.get::<At>(u).and_then(|a| self.survey.location_index.get(&a.location)))
-            .copied()
+            .filter_map(|&u| self.world.get::<At>(u).and_then(|a| self.survey.place_of(a.location)))
             .collect();
         places.sort_unstable();
         places.dedup();

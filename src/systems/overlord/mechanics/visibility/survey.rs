@@ -10,9 +10,12 @@ use crate::systems::overlord::world::components::{At, Owner, StackLeader, StackM
 use crate::systems::overlord::world::components::{Resources, Skills};
 use crate::systems::overlord::world::ids::ItemId;
 use crate::systems::overlord::world::resources::{Directory, Kind};
-use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
+
+/// Places whose units' facts one thread reads at a time.
+const PLACES_PER_STRETCH: usize = 2_048;
 
 /// Who is where at a moment of the turn (its [`Clock`] stamp), and what any faction
 /// finds of each unit.
@@ -20,8 +23,11 @@ use std::collections::BTreeMap;
 pub struct Survey {
     /// The turn and tick it was taken on.
     pub stamp: (u32, u32),
-    /// Each location's position in the directory.
-    pub location_index: EntityHashMap<usize>,
+    /// The locations, in directory order.
+    locations: Vec<Entity>,
+    /// Each location's position in the directory, by its entity's index
+    /// (`u32::MAX`: none); [`Survey::place_of`] reads it.
+    place_at: Vec<u32>,
     /// The units of each location, in directory order.
     pub by_location: Vec<Vec<Entity>>,
     /// Parallel to `by_location`: what any faction finds of each unit.
@@ -30,8 +36,9 @@ pub struct Survey {
     /// stealth, lowest first; and of those that do.
     by_stealth: Vec<Vec<(i32, u32)>>,
     shown: Vec<Vec<u32>>,
-    /// Each unit's position in its location's list.
-    pub slot: EntityHashMap<u32>,
+    /// Each unit's position in its location's list, by its entity's index
+    /// (`u32::MAX`: none); [`Survey::slot_of`] reads it.
+    slot_at: Vec<u32>,
     /// Units holding a title.
     pub holders: EntityHashSet,
     /// The structures of each location, in directory order.
@@ -61,13 +68,33 @@ impl Survey {
     /// Surveys the world as it stands.
     pub fn new(world: &World) -> Survey {
         let dir = world.resource::<Directory>();
-        let location_index: EntityHashMap<usize> = dir.locations.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-        let mut by_location = vec![Vec::new(); dir.locations.len()];
+        let locations = dir.locations.clone();
+        let mut place_at = Vec::new();
+        for (i, &e) in locations.iter().enumerate() {
+            let k = e.index_u32() as usize;
+            if k >= place_at.len() {
+                place_at.resize(k + 1, u32::MAX);
+            }
+            place_at[k] = i as u32;
+        }
+        let mut survey = Survey {
+            stamp: (0, 0),
+            locations,
+            place_at,
+            by_location: vec![Vec::new(); dir.locations.len()],
+            facts: Vec::new(),
+            by_stealth: Vec::new(),
+            shown: Vec::new(),
+            slot_at: Vec::new(),
+            holders: EntityHashSet::default(),
+            structures_at: Vec::new(),
+        };
         for &u in dir.units() {
-            if let Some(&l) = world.get::<At>(u).and_then(|a| location_index.get(&a.location)) {
-                by_location[l].push(u);
+            if let Some(l) = world.get::<At>(u).and_then(|a| survey.place_of(a.location)) {
+                survey.by_location[l].push(u);
             }
         }
+        let by_location = std::mem::take(&mut survey.by_location);
         let mut holders = EntityHashSet::default();
         for &l in &dir.locations {
             let Some(t) = world.get::<Titles>(l) else { continue };
@@ -75,16 +102,25 @@ impl Survey {
         }
         let mut structures_at = vec![Vec::new(); dir.locations.len()];
         for &s in &dir.structures {
-            if let Some(&l) = world.get::<StructureAt>(s).and_then(|a| location_index.get(&a.0)) {
+            if let Some(l) = world.get::<StructureAt>(s).and_then(|a| survey.place_of(a.0)) {
                 structures_at[l].push(s);
             }
         }
         let clock = world.resource::<Clock>();
         let day = clock.tick;
-        let facts: Vec<Vec<Facts>> = by_location
-            .iter()
-            .map(|v| v.iter().map(|&u| super::facts(world, u, day, holders.contains(&u))).collect())
-            .collect();
+        // What any faction finds of each unit, a stretch of places at a time on the
+        // engine's threads (a read of each unit's skills, items and settings).
+        let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+        let stretches: Vec<&[Vec<Entity>]> = by_location.chunks(PLACES_PER_STRETCH).collect();
+        let facts: Vec<Vec<Facts>> = crate::core::engine::parallel::map_ordered(&stretches, threads, |places| {
+            places
+                .iter()
+                .map(|v| v.iter().map(|&u| super::facts(world, u, day, holders.contains(&u))).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
         let mut by_stealth = Vec::with_capacity(facts.len());
         let mut shown = Vec::with_capacity(facts.len());
         for v in &facts {
@@ -94,18 +130,40 @@ impl Survey {
             by_stealth.push(hiding);
             shown.push(v.iter().enumerate().filter(|(_, f)| f.shows_itself).map(|(p, _)| p as u32).collect());
         }
-        let slot = by_location.iter().flat_map(|v| v.iter().enumerate().map(|(p, &u)| (u, p as u32))).collect();
+        let mut slot_at = Vec::new();
+        for v in &by_location {
+            for (p, &u) in v.iter().enumerate() {
+                let k = u.index_u32() as usize;
+                if k >= slot_at.len() {
+                    slot_at.resize(k + 1, u32::MAX);
+                }
+                slot_at[k] = p as u32;
+            }
+        }
         Survey {
             stamp: (clock.turn, clock.tick),
-            location_index,
             by_location,
             facts,
             by_stealth,
             shown,
-            slot,
+            slot_at,
             holders,
             structures_at,
+            ..survey
         }
+    }
+
+    /// The position in the directory of location `e`, if it is one.
+    pub fn place_of(&self, e: Entity) -> Option<usize> {
+        let i = *self.place_at.get(e.index_u32() as usize)? as usize;
+        (self.locations.get(i) == Some(&e)).then_some(i)
+    }
+
+    /// The position of unit `u` in the list of place `l` (directory position), if
+    /// it is there.
+    pub fn slot_of(&self, l: usize, u: Entity) -> Option<u32> {
+        let p = *self.slot_at.get(u.index_u32() as usize)?;
+        (self.by_location.get(l)?.get(p as usize) == Some(&u)).then_some(p)
     }
 
     /// The survey kept in `world` if it was taken at the present moment.
@@ -118,18 +176,18 @@ impl Survey {
     pub fn view(&self, world: &World, units: &[Entity]) -> View {
         let mut v = View::default();
         let beside = |x: Entity, near: &mut Vec<(usize, u32)>| {
-            let l = world.get::<At>(x).and_then(|a| self.location_index.get(&a.location));
-            if let (Some(&l), Some(&p)) = (l, self.slot.get(&x)) {
+            let l = world.get::<At>(x).and_then(|a| self.place_of(a.location));
+            if let Some((l, p)) = l.and_then(|l| Some((l, self.slot_of(l, x)?))) {
                 near.push((l, p));
             }
         };
         for &u in units {
             let r = world.entity(u);
-            if let Some(&l) = r.get::<At>().and_then(|a| self.location_index.get(&a.location)) {
+            if let Some(l) = r.get::<At>().and_then(|a| self.place_of(a.location)) {
                 let o = super::observation(world, u);
                 v.best.entry(l).and_modify(|b| *b = (*b).max(o)).or_insert(o);
                 v.own.entry(l).or_default().push(u);
-                if let Some(&p) = self.slot.get(&u) {
+                if let Some(p) = self.slot_of(l, u) {
                     v.near.push((l, p));
                 }
             }

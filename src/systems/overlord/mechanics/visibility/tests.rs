@@ -530,3 +530,26 @@ fn the_watch_kept_for_a_place_follows_every_change_there_vis_see_vis_move_obs() 
         }
     }
 }
+
+#[test]
+fn the_survey_finds_places_and_units_by_entity_and_nothing_else_vis_see() {
+    // Ann and Bob in L1, none in L2: each place is found at its directory
+    // position, each unit at its position in its place's list; a unit is no
+    // place, a unit is not in a place it does not stand in, and an entity of a
+    // place's index but another generation is not that place.
+    let g = world(&[], &[], |_| {});
+    let w = g.engine.world();
+    let survey = super::survey::Survey::new(w);
+    let dir = w.resource::<crate::systems::overlord::world::resources::Directory>();
+    let (l1, l2, u1, u2) = (g.entity("L1"), g.entity("L2"), g.entity("U1"), g.entity("U2"));
+    let p1 = dir.locations.iter().position(|&l| l == l1).unwrap();
+    let p2 = dir.locations.iter().position(|&l| l == l2).unwrap();
+    assert_eq!((survey.place_of(l1), survey.place_of(l2)), (Some(p1), Some(p2)));
+    assert_eq!(survey.place_of(u1), None, "a unit is no place");
+    let stale = bevy_ecs::entity::Entity::from_index_and_generation(l1.index(), l1.generation().after_versions(1));
+    assert_eq!(survey.place_of(stale), None, "another generation of L1's index");
+    assert_eq!(survey.by_location[p1], [u1, u2]);
+    assert_eq!((survey.slot_of(p1, u1), survey.slot_of(p1, u2)), (Some(0), Some(1)));
+    assert_eq!(survey.slot_of(p2, u2), None, "Bob is not in L2");
+    assert_eq!(survey.slot_of(p1, l1), None, "a place is in no place's list");
+}
