@@ -740,8 +740,7 @@ fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> TagMap<u32> {
     .unwrap_or_default()
 }
 
-/// Unit `u` as `observer`'s units see it on the month's `last_day` (0: no month
-/// was played).
+/// The unit of sheet `u` as `observer`'s units see it, at the month's end.
 fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: &Sheet<'_>, sight: Sight) -> SeenUnit {
     let own = u.owner == Some(observer);
     // GRD-SHOW: a unit on guard on the month's last day shows its faction and its

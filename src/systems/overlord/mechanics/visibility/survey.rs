@@ -23,11 +23,8 @@ const PLACES_PER_STRETCH: usize = 2_048;
 pub struct Survey {
     /// The turn and tick it was taken on.
     pub stamp: (u32, u32),
-    /// The locations, in directory order.
-    locations: Vec<Entity>,
-    /// Each location's position in the directory, by its entity's index
-    /// (`u32::MAX`: none); [`Survey::place_of`] reads it.
-    place_at: Vec<u32>,
+    /// The locations' positions in the directory ([`Survey::place_of`]).
+    places: Places,
     /// The units of each location, in directory order.
     pub by_location: Vec<Vec<Entity>>,
     /// Parallel to `by_location`: what any faction finds of each unit.
@@ -43,6 +40,35 @@ pub struct Survey {
     pub holders: EntityHashSet,
     /// The structures of each location, in directory order.
     pub structures_at: Vec<Vec<Entity>>,
+}
+
+/// The locations, in directory order, and each one's position by its entity's
+/// index (`u32::MAX`: none).
+#[derive(Debug)]
+struct Places {
+    locations: Vec<Entity>,
+    at: Vec<u32>,
+}
+
+impl Places {
+    fn new(locations: &[Entity]) -> Self {
+        let mut at = Vec::new();
+        for (i, &e) in locations.iter().enumerate() {
+            let k = e.index_u32() as usize;
+            if k >= at.len() {
+                at.resize(k + 1, u32::MAX);
+            }
+            at[k] = i as u32;
+        }
+        Places { locations: locations.to_vec(), at }
+    }
+
+    /// The position of location `e`, if it is one (an entity of a location's
+    /// index but another generation is not).
+    fn of(&self, e: Entity) -> Option<usize> {
+        let i = *self.at.get(e.index_u32() as usize)? as usize;
+        (self.locations.get(i) == Some(&e)).then_some(i)
+    }
 }
 
 /// How one faction looks at the places where it has units.
@@ -68,33 +94,13 @@ impl Survey {
     /// Surveys the world as it stands.
     pub fn new(world: &World) -> Survey {
         let dir = world.resource::<Directory>();
-        let locations = dir.locations.clone();
-        let mut place_at = Vec::new();
-        for (i, &e) in locations.iter().enumerate() {
-            let k = e.index_u32() as usize;
-            if k >= place_at.len() {
-                place_at.resize(k + 1, u32::MAX);
-            }
-            place_at[k] = i as u32;
-        }
-        let mut survey = Survey {
-            stamp: (0, 0),
-            locations,
-            place_at,
-            by_location: vec![Vec::new(); dir.locations.len()],
-            facts: Vec::new(),
-            by_stealth: Vec::new(),
-            shown: Vec::new(),
-            slot_at: Vec::new(),
-            holders: EntityHashSet::default(),
-            structures_at: Vec::new(),
-        };
+        let places = Places::new(&dir.locations);
+        let mut by_location = vec![Vec::new(); dir.locations.len()];
         for &u in dir.units() {
-            if let Some(l) = world.get::<At>(u).and_then(|a| survey.place_of(a.location)) {
-                survey.by_location[l].push(u);
+            if let Some(l) = world.get::<At>(u).and_then(|a| places.of(a.location)) {
+                by_location[l].push(u);
             }
         }
-        let by_location = std::mem::take(&mut survey.by_location);
         let mut holders = EntityHashSet::default();
         for &l in &dir.locations {
             let Some(t) = world.get::<Titles>(l) else { continue };
@@ -102,7 +108,7 @@ impl Survey {
         }
         let mut structures_at = vec![Vec::new(); dir.locations.len()];
         for &s in &dir.structures {
-            if let Some(l) = world.get::<StructureAt>(s).and_then(|a| survey.place_of(a.0)) {
+            if let Some(l) = world.get::<StructureAt>(s).and_then(|a| places.of(a.0)) {
                 structures_at[l].push(s);
             }
         }
@@ -142,6 +148,7 @@ impl Survey {
         }
         Survey {
             stamp: (clock.turn, clock.tick),
+            places,
             by_location,
             facts,
             by_stealth,
@@ -149,14 +156,12 @@ impl Survey {
             slot_at,
             holders,
             structures_at,
-            ..survey
         }
     }
 
     /// The position in the directory of location `e`, if it is one.
     pub fn place_of(&self, e: Entity) -> Option<usize> {
-        let i = *self.place_at.get(e.index_u32() as usize)? as usize;
-        (self.locations.get(i) == Some(&e)).then_some(i)
+        self.places.of(e)
     }
 
     /// The position of unit `u` in the list of place `l` (directory position), if
