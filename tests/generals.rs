@@ -93,6 +93,12 @@ fn the_demo_plays_several_turns_like_an_overlord_game() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("game");
     play(&dir, 5, "0");
+    // Every state a turn left validates: a run reads a state its turn's mail
+    // index vouches for without validating it again (docs/reliability.md).
+    for turn in 1..=5 {
+        let out = ok(&["validate", s(&dir.join(format!("turns/{turn:04}/state")))]);
+        assert!(out.contains("valid"), "turn {turn}: {out}");
+    }
     let text = ok(&["report", s(&dir), "p1"]);
     assert!(text.starts_with("generals: turn 5 report for "), "{text}");
     for section in ["Standings", "Diplomacy", "Generals", "Your regions", "What your scouts found"] {
