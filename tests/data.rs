@@ -624,3 +624,62 @@ fn a_units_and_a_places_faults_are_each_found_at_their_own_line() {
         );
     }
 }
+
+/// A generated faction holds as many units as the control points it starts with
+/// afford, and every one of them acts all month (CP-BASE, CP-UNIT, CP-MAGE,
+/// CP-CHECK, CP-IDLE): a generated unit uses its race's control points once
+/// (followers of at most `figures_per_control_point` figures, nothing held or
+/// known that gives mana). Past that, the generator says so, and the engine
+/// agrees: units refuse.
+#[test]
+fn generated_factions_fit_their_control_points_cp_unit_cp_check_cp_idle() {
+    use bevy_ecs::prelude::With;
+    use overlord::core::engine::{Engine, Threads};
+    use overlord::systems::overlord::Overlord;
+    use overlord::systems::overlord::generate::{Options, generate, over_control};
+    use overlord::systems::overlord::world::components::{Id, Refusing, Unit};
+    let rules = std::sync::Arc::new(data::load_ruleset(&root().join("assets/rules/overlord")).unwrap());
+    let p = &rules.info.parameters;
+    let per_faction = p.starting_control_points as usize;
+    let refusing = |factions: usize, units: usize| {
+        let s = generate(&rules, "overlord", &Options { locations: 400, factions, units, seed: 5 }).unwrap();
+        let over = over_control(&rules, &s);
+        let npc: Vec<&str> = s.factions.iter().filter(|f| f.npc).map(|f| f.id.as_str()).collect();
+        let players = s.units.iter().filter(|u| !npc.contains(&u.faction.as_str())).count();
+        for u in s.units.iter().filter(|u| !npc.contains(&u.faction.as_str())) {
+            assert!(u.figures <= p.figures_per_control_point, "{} has {} figures", u.id, u.figures);
+        }
+        let mut e = Engine::<Overlord>::new(rules.clone(), s, Threads::One).unwrap();
+        e.run_turn(|_, _| {});
+        let w = e.world_mut();
+        let mut q = w.query_filtered::<&Id, (With<Unit>, With<Refusing>)>();
+        (over, players, q.iter(w).count())
+    };
+    // Three factions of as many player units as their control points: none over,
+    // no unit refuses.
+    let (over, players, refused) = refusing(3, 3 * per_faction);
+    assert!(players <= 3 * per_faction && players > 2 * per_faction, "{players}");
+    assert!(over.is_empty(), "{over:?}");
+    assert_eq!(refused, 0);
+    // Twice as many units: every faction is over by more than it takes for every
+    // unit to refuse (the chance is `refusal_percent_per_control_point` a point
+    // over, at most 100%), and every player unit does.
+    let (over, players, refused) = refusing(3, 3 * per_faction * 2);
+    let certain = u64::from(p.starting_control_points) + u64::from(100 / p.refusal_percent_per_control_point.max(1));
+    assert_eq!(over.len(), 3, "{over:?}");
+    assert!(over.iter().all(|(_, need)| *need >= certain), "{over:?}");
+    assert_eq!(refused, players);
+    // `overlord generate` says so; not when the factions are within.
+    let t = tempfile::tempdir().unwrap();
+    let dir = root().join("assets/rules/overlord");
+    let made = |factions, units, out: &str| {
+        let o = Options { locations: 300, factions, units, seed: 5 };
+        overlord::systems::overlord::generate::generate_to_dir(&dir, &o, &t.path().join(out)).unwrap()
+    };
+    let warned = made(2, 4 * per_faction, "over");
+    let says =
+        format!("\nwarning: 2 of the 2 factions need more than the {} control points", p.starting_control_points);
+    assert!(warned.contains(&says), "{warned}");
+    let quiet = made(2, 2 * per_faction, "within");
+    assert!(!quiet.contains("warning"), "{quiet}");
+}

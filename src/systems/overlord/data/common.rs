@@ -75,6 +75,29 @@ impl Stats {
     pub fn is_empty(&self) -> bool {
         *self == Stats::default()
     }
+
+    /// A race's statistics (`self`) with `defaults` where it says 0 (the rule
+    /// set's `default_stats`): what a unit of it has before skills, items and
+    /// enchantments. Upkeep and control are the race's own, per figure, and not
+    /// defaulted (they are reckoned from the figures).
+    pub fn with_defaults(&self, defaults: &Stats) -> Stats {
+        let pick = |a: i32, b: i32| if a == 0 { b } else { a };
+        Stats {
+            melee: pick(self.melee, defaults.melee),
+            missile: pick(self.missile, defaults.missile),
+            defense: pick(self.defense, defaults.defense),
+            initiative: pick(self.initiative, defaults.initiative),
+            damage: pick(self.damage, defaults.damage),
+            ranged_damage: pick(self.ranged_damage, defaults.ranged_damage),
+            hits: pick(self.hits, defaults.hits),
+            life: pick(self.life, defaults.life),
+            mana: pick(self.mana, defaults.mana),
+            upkeep: 0,
+            control: 0,
+            stealth: pick(self.stealth, defaults.stealth),
+            observation: pick(self.observation, defaults.observation),
+        }
+    }
 }
 
 /// Percentage bonuses keyed by skill or movement mode.

@@ -253,6 +253,19 @@ pub struct Parameters {
     pub sight: SightRules,
 }
 
+impl Parameters {
+    /// The control points a unit of `figures` figures uses: its race's `control`
+    /// for every started `figures_per_control_point` figures (CP-UNIT), and one
+    /// more for every started `mana_per_control_point` of its maximum `mana`
+    /// (CP-MAGE).
+    pub fn control_points(&self, control: i32, figures: u32, mana: i32) -> i64 {
+        let fpcp = i64::from(self.figures_per_control_point.max(1));
+        let mpcp = i64::from(self.mana_per_control_point.max(1));
+        let (n, mana) = (i64::from(figures), i64::from(mana.max(0)));
+        i64::from(control) * ((n + fpcp - 1) / fpcp) + (mana + mpcp - 1) / mpcp
+    }
+}
+
 /// Stealth against observation (VIS-FACTION, VIS-MOVE-OBS).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -5,6 +5,9 @@
 //! resources, cities inside some territories with markets and recruits, NPC
 //! factions, and player units with plausible races, skills, equipment and a mix
 //! of pending orders. The same options and rule set give the same bytes.
+//! Every player unit uses its race's control points once, so that a faction of
+//! as many units as its starting control points acts all month; past that, the
+//! generator warns ([`over_control`]).
 //!
 //! Randomness comes from separate ChaCha streams per purpose (map, cities,
 //! factions, units per group), so changing one part of the generator does not
@@ -48,7 +51,12 @@ struct Shape {
     /// Groups around one home territory, whoever owns them: 200 units, what
     /// each of the 5,000 factions of the million-unit benchmark world holds.
     groups_per_home: usize,
-    /// Largest follower unit.
+    /// Largest follower unit, and never more than the rule set's
+    /// `figures_per_control_point`: a generated unit uses its race's control
+    /// points once (CP-UNIT), so that a faction of as many units as its starting
+    /// control points can afford acts all month (the million-unit benchmark's 200
+    /// units a faction; with units of up to 40 figures 94% of them refused to act,
+    /// docs/performance.md).
     max_figures: u32,
     /// Starting coins of a faction, a range.
     faction_funds: (u64, u64),
@@ -84,6 +92,14 @@ const UNITS: u64 = 4;
 
 fn pick<'a, T>(rng: &mut ChaCha8Rng, v: &'a [T]) -> Option<&'a T> {
     if v.is_empty() { None } else { Some(&v[rng.random_range(0..v.len())]) }
+}
+
+/// The skill a piece of equipment needs and the level of it a generated unit
+/// is given with the equipment: the level required, within the skill's levels.
+fn equip_level<'r>(r: &'r RuleSet, req: &SkillLevelReq) -> Option<(&'r Skill, &'r SkillLevel)> {
+    let sk = r.skills.iter().find(|s| s.tag == req.skill)?;
+    let level = (req.level as usize).clamp(1, sk.system.levels.len().max(1));
+    Some((sk, sk.system.levels.get(level - 1)?))
 }
 
 /// What the generator draws from the rule set, found once.
@@ -164,6 +180,10 @@ impl<'a> Palette<'a> {
                     && i.price > 0
                     && i.system.flags.is_empty()
                     && i.system.equip_skill.as_ref().is_none_or(skill_known)
+                    // Nothing a generated unit holds or knows gives it mana, which
+                    // would cost control points (CP-MAGE).
+                    && i.system.stats.mana <= 0
+                    && i.system.equip_skill.as_ref().and_then(|req| equip_level(r, req)).is_none_or(|(_, l)| l.stats.mana <= 0)
             })
             .collect();
         let goods: Vec<&Item> =
@@ -173,6 +193,7 @@ impl<'a> Palette<'a> {
             .iter()
             .filter(|s| {
                 !s.system.levels.is_empty()
+                    && s.system.levels[0].stats.mana <= 0
                     && s.system.requires.is_empty()
                     && !s.system.flags.iter().any(|f| {
                         matches!(
@@ -468,6 +489,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
     let owners: Vec<usize> = (0..o.factions)
         .flat_map(|k| std::iter::repeat_n(k, player_units / o.factions + usize::from(k < player_units % o.factions)))
         .collect();
+    let most_figures = SHAPE.max_figures.min(r.info.parameters.figures_per_control_point.max(1));
     let mut rng = stream(o.seed, UNITS, 0);
     let mut leader_id: Option<(String, usize)> = None;
     let mut group_loc = 0;
@@ -492,7 +514,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
         }
         let (race, figures) = match (lead, p.leader, pick(&mut rng, &p.followers)) {
             (true, Some(l), _) | (false, Some(l), None) => (l, 1),
-            (_, _, Some(f)) => (*f, rng.random_range(1..=SHAPE.max_figures)),
+            (_, _, Some(f)) => (*f, rng.random_range(1..=most_figures)),
             _ => return Err("the rule set has no recruitable races".into()),
         };
         let fid = &factions[k + 2].id;
@@ -574,11 +596,9 @@ fn make_unit(
         let n = figures * item.system.max_per_figure.max(1);
         u.items.push(ItemHolding(item.tag.clone(), n, n));
         if let Some(req) = &item.system.equip_skill
-            && let Some(sk) = r.skills.iter().find(|s| s.tag == req.skill)
+            && let Some((sk, level)) = equip_level(r, req)
         {
-            let lvl = (req.level as usize).clamp(1, sk.system.levels.len().max(1));
-            let exp = sk.system.levels.get(lvl - 1).map(|l| l.experience).unwrap_or(0);
-            u.skills.push(SkillExperience(sk.tag.clone(), exp));
+            u.skills.push(SkillExperience(sk.tag.clone(), level.experience));
         }
     }
     // One or two more skills at their first level.
@@ -614,19 +634,58 @@ fn make_unit(
     u
 }
 
+/// The player factions of `s` that need more control points than they start
+/// with (CP-BASE, CP-CHECK), with the points they need, in faction order: each
+/// month their units may refuse to act (CP-IDLE). A generated unit holds and
+/// knows nothing that gives mana, so it needs what its race, its figures
+/// (CP-UNIT) and its race's own mana (CP-MAGE) say, as the engine reckons them
+/// ([`Parameters::control_points`]).
+pub fn over_control(r: &RuleSet, s: &Scenario) -> Vec<(String, u64)> {
+    let params = &r.info.parameters;
+    let races: HashMap<&str, &Race> = r.races.iter().map(|x| (x.tag.as_str(), x)).collect();
+    let mut need: HashMap<&str, u64> = HashMap::new();
+    for u in &s.units {
+        let Some(race) = races.get(u.race.as_str()) else { continue };
+        let mana = race.system.stats.with_defaults(&params.default_stats).mana;
+        let points = params.control_points(race.system.stats.control, u.figures, mana);
+        *need.entry(u.faction.as_str()).or_default() += points.max(0) as u64;
+    }
+    let max = u64::from(params.starting_control_points);
+    s.factions
+        .iter()
+        .filter(|f| !f.npc)
+        .filter_map(|f| need.get(f.id.as_str()).filter(|&&n| n > max).map(|&n| (f.id.clone(), n)))
+        .collect()
+}
+
 /// Generates a scenario from the rule set in `rules_dir` and writes it to `out`.
-/// Returns the one-line summary of what was written.
+/// Returns the one-line summary of what was written, and a warning line when
+/// factions hold more units than their control points afford ([`over_control`]).
 pub fn generate_to_dir(rules_dir: &Path, o: &Options, out: &Path) -> Result<String, Vec<Diagnostic>> {
     let rules = load_ruleset(rules_dir)?;
     let name = rules_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let s = generate(&rules, &name, o).map_err(|e| vec![Diagnostic::error(rules_dir, 0, 0, e)])?;
+    let over = over_control(&rules, &s);
     write_scenario(out, &s).map_err(|e| vec![Diagnostic::error(out, 0, 0, format!("cannot write: {e}"))])?;
     // Point the generated scenario at the rule set it was drawn from.
     let abs = std::fs::canonicalize(rules_dir).unwrap_or_else(|_| rules_dir.to_path_buf());
     let link = format!("{}\n", abs.display());
     crate::core::data::write_atomic(&out.join("rules.path"), link.as_bytes())
         .map_err(|e| vec![Diagnostic::error(out, 0, 0, format!("cannot write: {e}"))])?;
-    Ok(format!("{}", Counts::of(&rules, &s)))
+    let mut summary = format!("{}", Counts::of(&rules, &s));
+    if let Some(most) = over.iter().map(|x| x.1).max() {
+        let p = &rules.info.parameters;
+        summary.push_str(&format!(
+            "\nwarning: {} of the {} factions need more than the {} control points a faction starts with (up to \
+             {most}): each month each of their units refuses to act with a chance of {}% a point over (CP-IDLE); \
+             fewer units a faction would keep them within",
+            over.len(),
+            o.factions,
+            p.starting_control_points,
+            p.refusal_percent_per_control_point
+        ));
+    }
+    Ok(summary)
 }
 
 /// Writes a scenario; the units file is streamed record by record so that a

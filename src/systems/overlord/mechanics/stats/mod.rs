@@ -352,7 +352,7 @@ pub fn compute(
     let params = &rules.info.parameters;
     let r = &rules.races[race.index()];
     let n = i64::from(figures);
-    let mut s = with_defaults(&r.system.stats, &params.default_stats);
+    let mut s = r.system.stats.with_defaults(&params.default_stats);
     let mut capacity: Vec<i64> = tables.race[race.index()].iter().map(|c| c * n).collect();
     capacity.resize(tables.modes, 0);
     let mut upkeep = i64::from(r.system.stats.upkeep) * n;
@@ -400,10 +400,7 @@ pub fn compute(
         }
     }
     s.upkeep = clamp(upkeep);
-    let fpcp = i64::from(params.figures_per_control_point.max(1));
-    let mpcp = i64::from(params.mana_per_control_point.max(1));
-    let mana = i64::from(s.mana.max(0));
-    s.control = clamp(i64::from(r.system.stats.control) * ((n + fpcp - 1) / fpcp) + (mana + mpcp - 1) / mpcp);
+    s.control = clamp(params.control_points(r.system.stats.control, figures, s.mana));
     UnitStats {
         weight_milli: weight_milli.max(0) as u64,
         capacity: capacity.into_iter().map(|c| c.max(0) as u64).collect(),
@@ -415,26 +412,6 @@ pub fn compute(
 
 fn clamp(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-}
-
-/// The race's statistics, with `defaults` where the race says 0.
-fn with_defaults(race: &Stats, defaults: &Stats) -> Stats {
-    let pick = |a: i32, b: i32| if a == 0 { b } else { a };
-    Stats {
-        melee: pick(race.melee, defaults.melee),
-        missile: pick(race.missile, defaults.missile),
-        defense: pick(race.defense, defaults.defense),
-        initiative: pick(race.initiative, defaults.initiative),
-        damage: pick(race.damage, defaults.damage),
-        ranged_damage: pick(race.ranged_damage, defaults.ranged_damage),
-        hits: pick(race.hits, defaults.hits),
-        life: pick(race.life, defaults.life),
-        mana: pick(race.mana, defaults.mana),
-        upkeep: 0,
-        control: 0,
-        stealth: pick(race.stealth, defaults.stealth),
-        observation: pick(race.observation, defaults.observation),
-    }
 }
 
 /// Adds `from × num ÷ den` (rounded toward zero) to the per-figure statistics.
