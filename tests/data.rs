@@ -633,11 +633,13 @@ fn a_units_and_a_places_faults_are_each_found_at_their_own_line() {
 /// agrees: units refuse.
 #[test]
 fn generated_factions_fit_their_control_points_cp_unit_cp_check_cp_idle() {
+    use bevy_ecs::entity::Entity;
     use bevy_ecs::prelude::With;
     use overlord::core::engine::{Engine, Threads};
     use overlord::systems::overlord::Overlord;
     use overlord::systems::overlord::generate::{Options, generate, over_control};
-    use overlord::systems::overlord::world::components::{Id, Refusing, Unit};
+    use overlord::systems::overlord::mechanics::stats::UnitStats;
+    use overlord::systems::overlord::world::components::{FactionRole, Id, Owner, Race, Refusing, Unit};
     let rules = std::sync::Arc::new(data::load_ruleset(&root().join("assets/rules/overlord")).unwrap());
     let p = &rules.info.parameters;
     let per_faction = p.starting_control_points as usize;
@@ -652,6 +654,14 @@ fn generated_factions_fit_their_control_points_cp_unit_cp_check_cp_idle() {
         let mut e = Engine::<Overlord>::new(rules.clone(), s, Threads::One).unwrap();
         e.run_turn(|_, _| {});
         let w = e.world_mut();
+        // As the engine reckons them, each player unit uses its race's control
+        // points once: no figures past one block, no mana.
+        let npc: Vec<Entity> = w.query::<(Entity, &FactionRole)>().iter(w).filter(|x| x.1.npc).map(|x| x.0).collect();
+        let mut stats = w.query::<(&Id, &Race, &Owner, &UnitStats)>();
+        for (id, race, _, st) in stats.iter(w).filter(|x| !npc.contains(&x.2.0)) {
+            let control = rules.races[race.0.index()].system.stats.control;
+            assert_eq!(st.control() as i32, control, "{} uses {} control points", id.0, st.control());
+        }
         let mut q = w.query_filtered::<&Id, (With<Unit>, With<Refusing>)>();
         (over, players, q.iter(w).count())
     };

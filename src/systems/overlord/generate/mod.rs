@@ -642,13 +642,16 @@ fn make_unit(
 /// ([`Parameters::control_points`]).
 pub fn over_control(r: &RuleSet, s: &Scenario) -> Vec<(String, u64)> {
     let params = &r.info.parameters;
-    let races: HashMap<&str, &Race> = r.races.iter().map(|x| (x.tag.as_str(), x)).collect();
+    // Each race's control points and own mana, by tag.
+    let races: HashMap<&str, (i32, i32)> = r
+        .races
+        .iter()
+        .map(|x| (x.tag.as_str(), (x.system.stats.control, x.system.stats.with_defaults(&params.default_stats).mana)))
+        .collect();
     let mut need: HashMap<&str, u64> = HashMap::new();
     for u in &s.units {
-        let Some(race) = races.get(u.race.as_str()) else { continue };
-        let mana = race.system.stats.with_defaults(&params.default_stats).mana;
-        let points = params.control_points(race.system.stats.control, u.figures, mana);
-        *need.entry(u.faction.as_str()).or_default() += points.max(0) as u64;
+        let Some(&(control, mana)) = races.get(u.race.as_str()) else { continue };
+        *need.entry(u.faction.as_str()).or_default() += params.control_points(control, u.figures, mana).max(0) as u64;
     }
     let max = u64::from(params.starting_control_points);
     s.factions
