@@ -364,19 +364,31 @@ pub fn build(world: &mut World, scenario: Scenario) -> Result<(), Vec<String>> {
     dir.reserve(Kind::Unit, units.len());
     let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let mut units = units;
+    // The units are stored in the order the day's passes visit them (place by
+    // place), not in report order: a pass then reads their rows, and the lists
+    // and holdings made for them, one after the other, not all over memory.
+    // `ordered` are the records in that order, `positions` their report positions.
+    let (positions, ordered) = visiting_order(world, &dir, &mut units, threads);
     // The units are spawned as one batch: their table is sized once for all of
     // them, and each spawn writes its row without finding its bundle again. Their
     // records are made into bundles a stretch at a time, on the engine's threads;
     // the batch yields an entity per bundle, in order, and `records.spawned` says
-    // which unit (its position in `units`) each one is.
-    let mut records = UnitRecords::new(UnitsIn { catalog: &catalog, dir: &dir }, &mut units, threads);
+    // which record (its index in `ordered`) each one is.
+    let cx = UnitsIn { catalog: &catalog, dir: &dir, positions: &positions };
+    let mut records = UnitRecords::new(cx, ordered, threads);
     let entities: Vec<Entity> = world.spawn_batch(&mut records).collect();
-    let UnitRecords { spawned, journeys, leaders, errors: found, .. } = records;
-    errors.extend(found);
+    let UnitRecords { spawned, journeys, mut leaders, errors: mut found, .. } = records;
+    // What the records hold wrong is told in report order.
+    found.sort_by_key(|&(seq, _)| seq);
+    errors.extend(found.into_iter().map(|(_, e)| e));
+    leaders.sort_by_key(|&(seq, ..)| seq);
     for (k, j) in journeys {
         world.entity_mut(entities[k]).insert(j);
     }
-    dir.insert_units(spawned.iter().zip(&entities).map(|(&seq, &e)| (units[seq].id.as_str(), e)));
+    let mut listed: Vec<(u32, usize, Entity)> =
+        spawned.iter().zip(&entities).map(|(&k, &e)| (positions[k], k, e)).collect();
+    listed.sort_unstable_by_key(|&(seq, ..)| seq);
+    dir.insert_units(listed.iter().map(|&(seq, _, e)| (units[seq as usize].id.as_str(), e)));
     // What is left of the records (ids, names, tags: millions of small strings in
     // a big world) is freed beside the turn, not before it.
     crate::core::alloc::drop_aside("unit records", units);
@@ -414,12 +426,57 @@ type UnitBundle = (
     Unit,
 );
 
-/// What making units' records into bundles reads: the catalogue, and the
-/// factions, places and structures already spawned.
+/// What making units' records into bundles reads: the catalogue, the factions,
+/// places and structures already spawned, and each record's report position.
 #[derive(Clone, Copy)]
 struct UnitsIn<'a> {
     catalog: &'a Catalog,
     dir: &'a Directory,
+    positions: &'a [u32],
+}
+
+/// Puts the unit records in the order the day's passes visit units (SCH-LOC,
+/// SCH-UNIT: place by place in report order, outside structures first, then
+/// structure by structure, each in report order): the report position of each
+/// and the records, in that order. A record naming an unknown place or structure
+/// goes last ([`UnitPart::unit`] reports it).
+fn visiting_order<'u>(
+    world: &World,
+    dir: &Directory,
+    units: &'u mut [data::Unit],
+    threads: usize,
+) -> (Vec<u32>, Vec<&'u mut data::Unit>) {
+    let key = |(pos, u): (usize, &data::Unit)| {
+        let seq = |kind, id: &str| dir.get(kind, id).and_then(|e| world.get::<Seq>(e)).map(|s| s.0);
+        let place = seq(Kind::Location, &u.location).unwrap_or(u32::MAX);
+        let inside = match u.structure.as_deref() {
+            None => 0,
+            Some(s) => seq(Kind::Structure, s).map_or(u32::MAX, |s| s.saturating_add(1)),
+        };
+        (place, inside, pos as u32)
+    };
+    let per = units.len().div_ceil(threads.max(1)).max(1);
+    let mut keys: Vec<(u32, u32, u32)> = if threads <= 1 || units.len() < 4 * UNITS_PER_STRETCH {
+        units.iter().enumerate().map(key).collect()
+    } else {
+        std::thread::scope(|s| {
+            let parts: Vec<_> = units
+                .chunks(per)
+                .enumerate()
+                .map(|(k, chunk)| {
+                    s.spawn(move || chunk.iter().enumerate().map(|(i, u)| key((k * per + i, u))).collect::<Vec<_>>())
+                })
+                .collect();
+            parts.into_iter().flat_map(|p| p.join().expect("a unit key thread panicked")).collect()
+        })
+    };
+    if keys.is_sorted() {
+        return (keys.into_iter().map(|(.., pos)| pos).collect(), units.iter_mut().collect());
+    }
+    keys.sort_unstable();
+    let mut each: Vec<Option<&mut data::Unit>> = units.iter_mut().map(Some).collect();
+    let ordered = keys.iter().map(|&(.., pos)| each[pos as usize].take().expect("each position once")).collect();
+    (keys.into_iter().map(|(.., pos)| pos).collect(), ordered)
 }
 
 /// Units' records made into bundles a stretch at a time, the stretch shared
@@ -429,8 +486,8 @@ struct UnitsIn<'a> {
 /// count.
 struct UnitRecords<'a, 'u> {
     cx: UnitsIn<'a>,
-    /// The records not yet made into bundles, and the position of the first.
-    rest: &'u mut [data::Unit],
+    /// The records, and the index of the first not yet made into a bundle.
+    records: Vec<&'u mut data::Unit>,
     next: usize,
     /// The records left to hand out, for the batch's size.
     left: usize,
@@ -438,13 +495,14 @@ struct UnitRecords<'a, 'u> {
     parts: Vec<UnitPart>,
     /// The part being handed out.
     at: usize,
-    /// The position in `units` of each bundle handed out, in order.
+    /// The index in `units` of each bundle handed out, in order.
     spawned: Vec<usize>,
     /// The journeys of the bundles (by their place in `spawned`).
     journeys: Vec<(usize, Journey)>,
-    /// Stack leaders named: (unit position, unit id, leader id).
+    /// Stack leaders named: (unit report position, unit id, leader id).
     leaders: Vec<(usize, String, String)>,
-    errors: Vec<String>,
+    /// Errors, each with the report position of the unit it is about.
+    errors: Vec<(usize, String)>,
 }
 
 /// What one thread makes of its part of a stretch, and keeps from one stretch to
@@ -456,7 +514,9 @@ struct UnitPart {
     made: std::collections::VecDeque<UnitBundle>,
     found: Vec<(usize, Option<Journey>)>,
     leaders: Vec<(usize, String, String)>,
-    errors: Vec<String>,
+    errors: Vec<(usize, String)>,
+    /// The errors of the record being made.
+    scratch: Vec<String>,
     read_orders: crate::core::data::FastMap<String, crate::systems::overlord::orders::syntax::Entry>,
     tactics: crate::core::data::FastMap<data::CombatTactics, std::sync::Arc<data::CombatTactics>>,
 }
@@ -466,11 +526,11 @@ struct UnitPart {
 const UNITS_PER_STRETCH: usize = 4_096;
 
 impl<'a, 'u> UnitRecords<'a, 'u> {
-    fn new(cx: UnitsIn<'a>, units: &'u mut [data::Unit], threads: usize) -> Self {
+    fn new(cx: UnitsIn<'a>, records: Vec<&'u mut data::Unit>, threads: usize) -> Self {
         UnitRecords {
             cx,
-            left: units.len(),
-            rest: units,
+            left: records.len(),
+            records,
             next: 0,
             threads,
             parts: (0..threads).map(|_| UnitPart::default()).collect(),
@@ -484,12 +544,11 @@ impl<'a, 'u> UnitRecords<'a, 'u> {
 
     /// Makes the next stretch of records into bundles. False when none is left.
     fn stretch(&mut self) -> bool {
-        if self.rest.is_empty() {
+        let n = (self.records.len() - self.next).min(UNITS_PER_STRETCH);
+        if n == 0 {
             return false;
         }
-        let n = self.rest.len().min(UNITS_PER_STRETCH);
-        let (stretch, rest) = std::mem::take(&mut self.rest).split_at_mut(n);
-        self.rest = rest;
+        let stretch = &mut self.records[self.next..self.next + n];
         let per = n.div_ceil(self.threads);
         let (cx, first) = (self.cx, self.next);
         let jobs = stretch.chunks_mut(per).zip(self.parts.iter_mut()).enumerate();
@@ -551,13 +610,15 @@ impl Iterator for UnitRecords<'_, '_> {
 }
 
 impl UnitPart {
-    /// Makes `records` (the first at position `first` in the units) into bundles.
-    fn make(&mut self, cx: UnitsIn<'_>, first: usize, records: &mut [data::Unit]) {
+    /// Makes `records` (the first at index `first` in the units) into bundles.
+    fn make(&mut self, cx: UnitsIn<'_>, first: usize, records: &mut [&mut data::Unit]) {
         for (k, u) in records.iter_mut().enumerate() {
-            if let Some((bundle, journey)) = self.unit(cx, first + k, u) {
+            let seq = cx.positions[first + k] as usize;
+            if let Some((bundle, journey)) = self.unit(cx, seq, u) {
                 self.made.push_back(bundle);
                 self.found.push((first + k, journey));
             }
+            self.errors.extend(self.scratch.drain(..).map(|e| (seq, e)));
         }
     }
 
@@ -566,8 +627,8 @@ impl UnitPart {
     /// are taken from the record; tags are read where they lie (the records are
     /// freed beside the turn, not one string at a time here).
     fn unit(&mut self, cx: UnitsIn<'_>, seq: usize, u: &mut data::Unit) -> Option<(UnitBundle, Option<Journey>)> {
-        let UnitsIn { catalog, dir } = cx;
-        let errors = &mut self.errors;
+        let UnitsIn { catalog, dir, .. } = cx;
+        let errors = &mut self.scratch;
         let owner = dir.get(Kind::Faction, &u.faction);
         let race = catalog.race(&u.race);
         let location = dir.get(Kind::Location, &u.location);
@@ -1335,6 +1396,47 @@ mod tests {
         }
         assert_eq!(errors.len(), 5, "{errors:?}");
         assert_eq!(built(&s, Threads::Count(2)).expect_err("a bad state"), errors);
+    }
+
+    /// Units are stored in the order the day's passes visit them (SCH-LOC,
+    /// SCH-UNIT), whatever the order of their file, and keep their report order:
+    /// their `Seq`, the directory's list, the state saved back.
+    #[test]
+    fn units_are_stored_in_visiting_order_and_kept_in_report_order() {
+        use super::components::{At, Id, Seq, Unit};
+        use super::resources::Directory;
+        let mut s = alpha();
+        s.orders.clear();
+        // Report order other than place order: the file reversed.
+        s.units.reverse();
+        let loc_seq = |id: &str| s.locations.iter().position(|l| l.id == id).unwrap() as u32;
+        let visiting = |u: &crate::systems::overlord::data::Unit| loc_seq(&u.location);
+        assert!(!s.units.is_sorted_by_key(visiting), "the test needs units out of place order");
+        let mut e = engine(s.clone());
+        let world = e.world_mut();
+        let dir: Vec<bevy_ecs::entity::Entity> = world.resource::<Directory>().units().to_vec();
+        assert_eq!(dir.len(), s.units.len());
+        for (i, (&u, rec)) in dir.iter().zip(&s.units).enumerate() {
+            assert_eq!(world.get::<Id>(u).map(|x| x.0.as_str()), Some(rec.id.as_str()));
+            assert_eq!(world.get::<Seq>(u).map(|x| x.0), Some(i as u32), "unit {}", rec.id);
+        }
+        // Storage order, as a query meets them: place by place, outside structures
+        // first, then each structure, each in report order.
+        let mut q = world.query_filtered::<(&At, &Seq), bevy_ecs::query::With<Unit>>();
+        let met: Vec<(u32, u32, u32)> = q
+            .iter(world)
+            .map(|(at, seq)| {
+                let place = world.get::<Seq>(at.location).unwrap().0;
+                let inside = at.structure.map_or(0, |st| world.get::<Seq>(st).unwrap().0 + 1);
+                (place, inside, seq.0)
+            })
+            .collect();
+        assert_eq!(met.len(), s.units.len());
+        assert!(met.is_sorted(), "units not stored in visiting order");
+        assert!(met.iter().any(|m| m.1 > 0), "the test needs units inside structures");
+        let ids =
+            |units: &[crate::systems::overlord::data::Unit]| units.iter().map(|u| u.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&e.state().units), ids(&s.units));
     }
 
     /// A fixed event text is kept as the program's own, not copied per unit; a
