@@ -331,25 +331,28 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek,
 
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
 ///
-/// Every unit's list is read in storage order (no lookup per unit), and each unit
-/// found is marked in a table by entity index; the visiting order then keeps the
-/// marked units.
+/// The visiting order is read a stretch at a time on the engine's threads (the
+/// world is only read): the units are stored in that order, and the reading of
+/// every unit's list is most of the work.
 fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
-    let found: Vec<Entity> = peek
-        .iter(world)
-        .filter(|(_, orders, moving, race)| {
-            !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
-        })
-        .map(|(u, ..)| u)
-        .collect();
-    let Some(top) = found.iter().map(|u| u.index_u32() as usize).max() else { return Vec::new() };
-    let mut marked = vec![Entity::PLACEHOLDER; top + 1];
-    for &u in &found {
-        marked[u.index_u32() as usize] = u;
-    }
-    let v = world.resource::<Visiting>();
-    v.order.iter().copied().filter(|&u| marked.get(u.index_u32() as usize) == Some(&u)).collect()
+    peek.update_archetypes(world);
+    let peek = &*peek;
+    let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+    let stretches: Vec<&[Entity]> = world.resource::<Visiting>().order.chunks(UNITS_PER_STRETCH).collect();
+    let found = crate::core::engine::parallel::map_ordered(&stretches, threads, |units| {
+        let active = |&u: &Entity| {
+            peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
+                !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
+            })
+        };
+        units.iter().copied().filter(active).collect::<Vec<Entity>>()
+    });
+    found.concat()
 }
+
+/// Units a thread reads at a time when the passes look for the units with
+/// something to do: enough that a stretch costs far more than handing it out.
+const UNITS_PER_STRETCH: usize = 16_384;
 
 /// What the passes need to know of a unit before stepping it.
 type Peek = (Entity, &'static Orders, Has<Journey>, &'static Race);
