@@ -933,11 +933,25 @@ pub fn extract_locations(world: &World, locations: &[Entity]) -> Vec<data::Locat
 
 /// The records of `units`, as [`extract`] writes them.
 pub fn extract_units(world: &World, units: &[Entity]) -> Vec<data::Unit> {
+    // The units are read in the order they are stored (their entities' order, as
+    // they are spawned at the world's building), not in report order, and their
+    // records put back in the order asked.
+    let mut stored: Vec<(u32, u32)> = units.iter().enumerate().map(|(i, e)| (e.index_u32(), i as u32)).collect();
+    stored.sort_unstable();
+    let mut made: Vec<data::Unit> = extract_units_as_listed(world, stored.iter().map(|&(_, i)| units[i as usize]));
+    let mut at = vec![0u32; units.len()];
+    for (k, &(_, i)) in stored.iter().enumerate() {
+        at[i as usize] = k as u32;
+    }
+    at.iter().map(|&k| std::mem::take(&mut made[k as usize])).collect()
+}
+
+/// The records of `units`, in the order given.
+fn extract_units_as_listed(world: &World, units: impl Iterator<Item = Entity>) -> Vec<data::Unit> {
     let catalog = world.resource::<Catalog>();
     let id_of = |e: Entity| world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
     units
-        .iter()
-        .map(|&e| {
+        .map(|e| {
             let r = world.entity(e);
             // Every field named: a field added to the record and not put back
             // here does not compile.
