@@ -435,17 +435,29 @@ struct UnitsIn<'a> {
     positions: &'a [u32],
 }
 
+/// The fewest units for which they are stored in visiting order. Below, a day's
+/// pass finds most units' rows and lists in the cache whatever their order
+/// (alpha ×100, 27,500 units, 32 MiB of cache here: the month no faster, the
+/// writing, which reads them in report order, 9 ms slower), above it saves
+/// more than the reading out of order costs (100,000 units: the turn 8% faster;
+/// a million: 12%). Measured in docs/performance.md, "tenth part".
+pub const VISITING_ORDER_FROM: usize = 50_000;
+
 /// Puts the unit records in the order the day's passes visit units (SCH-LOC,
 /// SCH-UNIT: place by place in report order, outside structures first, then
 /// structure by structure, each in report order): the report position of each
 /// and the records, in that order. A record naming an unknown place or structure
-/// goes last ([`UnitPart::unit`] reports it).
+/// goes last ([`UnitPart::unit`] reports it). A world of fewer than
+/// [`VISITING_ORDER_FROM`] units keeps report order.
 fn visiting_order<'u>(
     world: &World,
     dir: &Directory,
     units: &'u mut [data::Unit],
     threads: usize,
 ) -> (Vec<u32>, Vec<&'u mut data::Unit>) {
+    if units.len() < VISITING_ORDER_FROM {
+        return ((0..units.len() as u32).collect(), units.iter_mut().collect());
+    }
     let key = |(pos, u): (usize, &data::Unit)| {
         let seq = |kind, id: &str| dir.get(kind, id).and_then(|e| world.get::<Seq>(e)).map(|s| s.0);
         let place = seq(Kind::Location, &u.location).unwrap_or(u32::MAX);
@@ -1380,14 +1392,8 @@ mod tests {
                 kind: Default::default(),
             }));
         }
-        s.units.clone_from(&base);
-        for k in 1..64 {
-            s.units.extend(base.iter().cloned().map(|mut u| {
-                u.id = format!("{}x{k}", u.id);
-                u.stack_leader = u.stack_leader.map(|l| format!("{l}x{k}"));
-                u
-            }));
-        }
+        s.units = base;
+        let mut s = alpha_copies(s, 64);
         assert!(s.units.len() > super::UNITS_PER_STRETCH);
         let built = |s: &crate::systems::overlord::data::Scenario, threads| {
             Engine::<Overlord>::new(overlord_rules(), s.clone(), threads).map(|e| e.state())
@@ -1412,45 +1418,88 @@ mod tests {
         assert_eq!(built(&s, Threads::Count(2)).expect_err("a bad state"), errors);
     }
 
+    /// Alpha's units `copies` times over, ids and stack leaders renamed in each
+    /// copy but the first.
+    fn alpha_copies(
+        mut s: crate::systems::overlord::data::Scenario,
+        copies: usize,
+    ) -> crate::systems::overlord::data::Scenario {
+        let base = s.units.clone();
+        for k in 1..copies {
+            s.units.extend(base.iter().cloned().map(|mut u| {
+                u.id = format!("{}x{k}", u.id);
+                u.stack_leader = u.stack_leader.map(|l| format!("{l}x{k}"));
+                u
+            }));
+        }
+        s
+    }
+
     /// Units are stored in the order the day's passes visit them (SCH-LOC,
-    /// SCH-UNIT), whatever the order of their file, and keep their report order:
-    /// their `Seq`, the directory's list, the state saved back.
+    /// SCH-UNIT) in a world of [`super::VISITING_ORDER_FROM`] units or more,
+    /// whatever the order of their file, and in report order in a smaller one;
+    /// either way they keep their report order: their `Seq`, the directory's
+    /// list, the state saved back, the order in which errors are told.
     #[test]
-    fn units_are_stored_in_visiting_order_and_kept_in_report_order() {
+    fn big_worlds_store_units_in_visiting_order_and_keep_report_order() {
         use super::components::{At, Id, Seq, Unit};
         use super::resources::Directory;
-        let mut s = alpha();
-        s.orders.clear();
+        use crate::core::engine::{Engine, Threads};
+        use crate::systems::overlord::data::Scenario;
+        use crate::systems::overlord::{Overlord, testkit::overlord_rules};
+        // (place, inside, report position) of each unit, as a query meets them.
+        let stored = |s: &Scenario| {
+            let mut e = engine(s.clone());
+            let world = e.world_mut();
+            let dir: Vec<bevy_ecs::entity::Entity> = world.resource::<Directory>().units().to_vec();
+            assert_eq!(dir.len(), s.units.len());
+            for (i, (&u, rec)) in dir.iter().zip(&s.units).enumerate() {
+                assert_eq!(world.get::<Id>(u).map(|x| x.0.as_str()), Some(rec.id.as_str()));
+                assert_eq!(world.get::<Seq>(u).map(|x| x.0), Some(i as u32), "unit {}", rec.id);
+            }
+            let mut q = world.query_filtered::<(&At, &Seq), bevy_ecs::query::With<Unit>>();
+            let met: Vec<(u32, u32, u32)> = q
+                .iter(world)
+                .map(|(at, seq)| {
+                    let place = world.get::<Seq>(at.location).unwrap().0;
+                    let inside = at.structure.map_or(0, |st| world.get::<Seq>(st).unwrap().0 + 1);
+                    (place, inside, seq.0)
+                })
+                .collect();
+            let ids =
+                |units: &[crate::systems::overlord::data::Unit]| units.iter().map(|u| u.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&e.state().units), ids(&s.units));
+            met
+        };
+        let mut small = alpha();
+        small.orders.clear();
         // Report order other than place order: the file reversed.
-        s.units.reverse();
-        let loc_seq = |id: &str| s.locations.iter().position(|l| l.id == id).unwrap() as u32;
-        let visiting = |u: &crate::systems::overlord::data::Unit| loc_seq(&u.location);
-        assert!(!s.units.is_sorted_by_key(visiting), "the test needs units out of place order");
-        let mut e = engine(s.clone());
-        let world = e.world_mut();
-        let dir: Vec<bevy_ecs::entity::Entity> = world.resource::<Directory>().units().to_vec();
-        assert_eq!(dir.len(), s.units.len());
-        for (i, (&u, rec)) in dir.iter().zip(&s.units).enumerate() {
-            assert_eq!(world.get::<Id>(u).map(|x| x.0.as_str()), Some(rec.id.as_str()));
-            assert_eq!(world.get::<Seq>(u).map(|x| x.0), Some(i as u32), "unit {}", rec.id);
-        }
-        // Storage order, as a query meets them: place by place, outside structures
-        // first, then each structure, each in report order.
-        let mut q = world.query_filtered::<(&At, &Seq), bevy_ecs::query::With<Unit>>();
-        let met: Vec<(u32, u32, u32)> = q
-            .iter(world)
-            .map(|(at, seq)| {
-                let place = world.get::<Seq>(at.location).unwrap().0;
-                let inside = at.structure.map_or(0, |st| world.get::<Seq>(st).unwrap().0 + 1);
-                (place, inside, seq.0)
-            })
-            .collect();
-        assert_eq!(met.len(), s.units.len());
-        assert!(met.is_sorted(), "units not stored in visiting order");
+        small.units.reverse();
+        let met = stored(&small);
         assert!(met.iter().any(|m| m.1 > 0), "the test needs units inside structures");
-        let ids =
-            |units: &[crate::systems::overlord::data::Unit]| units.iter().map(|u| u.id.clone()).collect::<Vec<_>>();
-        assert_eq!(ids(&e.state().units), ids(&s.units));
+        assert!(!met.is_sorted(), "the test needs units out of place order");
+        assert!(met.is_sorted_by_key(|m| m.2), "a small world's units not stored in report order");
+
+        let copies = super::VISITING_ORDER_FROM.div_ceil(small.units.len());
+        let mut big = alpha_copies(small, copies);
+        assert!(big.units.len() >= super::VISITING_ORDER_FROM);
+        let met = stored(&big);
+        assert!(met.is_sorted(), "a big world's units not stored in visiting order");
+        // Errors here and there: told in file order, on one thread or two.
+        let n = big.units.len();
+        big.units[n - 5].faction = "nobody".into();
+        big.units[1500].items.push(crate::systems::overlord::data::ItemHolding("nothing".into(), 1, 0));
+        big.units[n / 2].race = "nothing".into();
+        big.units[7].location = "nowhere".into();
+        big.units[2700].stack_leader = Some("U999999".into());
+        let built = |threads| Engine::<Overlord>::new(overlord_rules(), big.clone(), threads).map(|_| ());
+        let errors = built(Threads::One).expect_err("a bad state");
+        let ids: Vec<&str> = [7, 1500, n / 2, n - 5, 2700].iter().map(|&i| big.units[i].id.as_str()).collect();
+        assert_eq!(errors.len(), 5, "{errors:?}");
+        for (e, id) in errors.iter().zip(&ids) {
+            assert!(e.starts_with(&format!("unit {id}:")), "{e}");
+        }
+        assert_eq!(built(Threads::Count(2)).expect_err("a bad state"), errors);
     }
 
     /// A fixed event text is kept as the program's own, not copied per unit; a

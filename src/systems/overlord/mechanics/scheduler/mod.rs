@@ -332,8 +332,8 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek,
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
 ///
 /// The visiting order is read a stretch at a time on the engine's threads (the
-/// world is only read): the units are stored in that order, and the reading of
-/// every unit's list is most of the work.
+/// world is only read): in a big world the units are stored in that order, and
+/// the reading of every unit's list is most of the work.
 fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
     peek.update_archetypes(world);
     let peek = &*peek;
@@ -351,8 +351,10 @@ fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Pe
 }
 
 /// Units a thread reads at a time when the passes look for the units with
-/// something to do: enough that a stretch costs far more than handing it out.
-const UNITS_PER_STRETCH: usize = 16_384;
+/// something to do: enough that a stretch is worth a thread's start and its
+/// cold cache. A world of fewer units (alpha ×100: 27,500) is read on the
+/// calling thread, which went 5% faster than on two.
+const UNITS_PER_STRETCH: usize = 65_536;
 
 /// What the passes need to know of a unit before stepping it.
 type Peek = (Entity, &'static Orders, Has<Journey>, &'static Race);
