@@ -468,20 +468,11 @@ fn visiting_order<'u>(
         (place, inside, pos as u32)
     };
     let per = units.len().div_ceil(threads.max(1)).max(1);
-    let mut keys: Vec<(u32, u32, u32)> = if threads <= 1 || units.len() < 4 * UNITS_PER_STRETCH {
-        units.iter().enumerate().map(key).collect()
-    } else {
-        std::thread::scope(|s| {
-            let parts: Vec<_> = units
-                .chunks(per)
-                .enumerate()
-                .map(|(k, chunk)| {
-                    s.spawn(move || chunk.iter().enumerate().map(|(i, u)| key((k * per + i, u))).collect::<Vec<_>>())
-                })
-                .collect();
-            parts.into_iter().flat_map(|p| p.join().expect("a unit key thread panicked")).collect()
-        })
-    };
+    let parts: Vec<(usize, &[data::Unit])> = units.chunks(per).enumerate().map(|(k, c)| (k * per, &*c)).collect();
+    let mut keys: Vec<(u32, u32, u32)> = crate::core::engine::parallel::map_ordered(&parts, threads, |&(first, c)| {
+        c.iter().enumerate().map(|(i, u)| key((first + i, u))).collect::<Vec<_>>()
+    })
+    .concat();
     if keys.is_sorted() {
         return (keys.into_iter().map(|(.., pos)| pos).collect(), units.iter_mut().collect());
     }
@@ -507,7 +498,7 @@ struct UnitRecords<'a, 'u> {
     parts: Vec<UnitPart>,
     /// The part being handed out.
     at: usize,
-    /// The index in `units` of each bundle handed out, in order.
+    /// The index in `records` of each bundle handed out, in order.
     spawned: Vec<usize>,
     /// The journeys of the bundles (by their place in `spawned`).
     journeys: Vec<(usize, Journey)>,
@@ -947,15 +938,20 @@ pub fn extract_locations(world: &World, locations: &[Entity]) -> Vec<data::Locat
 pub fn extract_units(world: &World, units: &[Entity]) -> Vec<data::Unit> {
     // The units are read in the order they are stored (their entities' order, as
     // they are spawned at the world's building), not in report order, and their
-    // records put back in the order asked.
-    let mut stored: Vec<(u32, u32)> = units.iter().enumerate().map(|(i, e)| (e.index_u32(), i as u32)).collect();
-    stored.sort_unstable();
-    let mut made: Vec<data::Unit> = extract_units_as_listed(world, stored.iter().map(|&(_, i)| units[i as usize]));
-    let mut at = vec![0u32; units.len()];
-    for (k, &(_, i)) in stored.iter().enumerate() {
-        at[i as usize] = k as u32;
+    // records put back in the order asked: a part at a time, so that a part's
+    // records only are held twice.
+    let mut records = Vec::with_capacity(units.len());
+    for part in units.chunks(2_048) {
+        let mut stored: Vec<(u32, u32)> = part.iter().enumerate().map(|(i, e)| (e.index_u32(), i as u32)).collect();
+        stored.sort_unstable();
+        let mut made = extract_units_as_listed(world, stored.iter().map(|&(_, i)| part[i as usize]));
+        let mut at = vec![0u32; part.len()];
+        for (k, &(_, i)) in stored.iter().enumerate() {
+            at[i as usize] = k as u32;
+        }
+        records.extend(at.iter().map(|&k| std::mem::take(&mut made[k as usize])));
     }
-    at.iter().map(|&k| std::mem::take(&mut made[k as usize])).collect()
+    records
 }
 
 /// The records of `units`, in the order given.
