@@ -468,7 +468,7 @@ fn visiting_order<'u>(
         (place, inside, pos as u32)
     };
     let per = units.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<(usize, &[data::Unit])> = units.chunks(per).enumerate().map(|(k, c)| (k * per, &*c)).collect();
+    let parts: Vec<(usize, &[data::Unit])> = units.chunks(per).enumerate().map(|(k, c)| (k * per, c)).collect();
     let mut keys: Vec<(u32, u32, u32)> = crate::core::engine::parallel::map_ordered(&parts, threads, |&(first, c)| {
         c.iter().enumerate().map(|(i, u)| key((first + i, u))).collect::<Vec<_>>()
     })
