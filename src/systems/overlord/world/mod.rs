@@ -74,6 +74,28 @@ pub fn skill_bonus(world: &World, u: Entity, skill: SkillId, study: bool) -> i64
     sum
 }
 
+/// `units` in the order they are stored: their entities' order, which in a big
+/// world is the day's visiting order (see [`build`]) and not report order. A
+/// loop over units whose work for each is its own reads memory in that order,
+/// not all over it.
+pub fn in_stored_order(units: &[Entity]) -> Vec<Entity> {
+    let mut stored = units.to_vec();
+    stored.sort_unstable_by_key(|u| u.index_u32());
+    stored
+}
+
+/// `f` of each of `units`, called in the order the units are stored
+/// ([`in_stored_order`]) and given back in the order of `units`.
+fn map_in_stored_order<T>(units: &[Entity], mut f: impl FnMut(Entity) -> T) -> Vec<T> {
+    let mut stored: Vec<(u32, u32)> = units.iter().enumerate().map(|(i, e)| (e.index_u32(), i as u32)).collect();
+    stored.sort_unstable();
+    let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None).take(units.len()).collect();
+    for (_, i) in stored {
+        slots[i as usize] = Some(f(units[i as usize]));
+    }
+    slots.into_iter().map(|t| t.expect("each unit once")).collect()
+}
+
 /// Whose enchantments unit `u` is under (ITM-ENCH): its own, its place's and, inside
 /// a structure, the structure's.
 pub fn enchanted_by(world: &World, u: Entity) -> [Option<Entity>; 3] {
@@ -936,83 +958,66 @@ pub fn extract_locations(world: &World, locations: &[Entity]) -> Vec<data::Locat
 
 /// The records of `units`, as [`extract`] writes them.
 pub fn extract_units(world: &World, units: &[Entity]) -> Vec<data::Unit> {
-    // The units are read in the order they are stored (their entities' order, as
-    // they are spawned at the world's building), not in report order, and their
-    // records put back in the order asked: a part at a time, so that a part's
-    // records only are held twice.
+    // The units are read in the order they are stored, not in report order, and
+    // their records put back in the order asked: a part at a time, so that a
+    // part's records only are held twice.
+    let catalog = world.resource::<Catalog>();
     let mut records = Vec::with_capacity(units.len());
     for part in units.chunks(2_048) {
-        let mut stored: Vec<(u32, u32)> = part.iter().enumerate().map(|(i, e)| (e.index_u32(), i as u32)).collect();
-        stored.sort_unstable();
-        let mut made = extract_units_as_listed(world, stored.iter().map(|&(_, i)| part[i as usize]));
-        let mut at = vec![0u32; part.len()];
-        for (k, &(_, i)) in stored.iter().enumerate() {
-            at[i as usize] = k as u32;
-        }
-        records.extend(at.iter().map(|&k| std::mem::take(&mut made[k as usize])));
+        records.extend(map_in_stored_order(part, |u| unit_record(world, catalog, u)));
     }
     records
 }
 
-/// The records of `units`, in the order given.
-fn extract_units_as_listed(world: &World, units: impl Iterator<Item = Entity>) -> Vec<data::Unit> {
-    let catalog = world.resource::<Catalog>();
+/// Unit `e`'s record.
+fn unit_record(world: &World, catalog: &Catalog, e: Entity) -> data::Unit {
     let id_of = |e: Entity| world.get::<Id>(e).map(|i| i.0.clone()).unwrap_or_default();
-    units
-        .map(|e| {
-            let r = world.entity(e);
-            // Every field named: a field added to the record and not put back
-            // here does not compile.
-            let (location, structure) =
-                r.get::<At>().map_or((Tag::new(), None), |at| (id_of(at.location), at.structure.map(id_of)));
-            data::Unit {
-                id: r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default(),
-                name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
-                faction: r.get::<Owner>().map(|o| id_of(o.0)).unwrap_or_default(),
-                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
-                figures: r.get::<Figures>().map_or(0, |f| f.0),
-                location,
-                structure,
-                stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(id_of),
-                journey: r.get::<Journey>().map(|j| {
-                    Box::new(data::Journey {
-                        from: id_of(j.from),
-                        to: id_of(j.to),
-                        mode: catalog.rules.movement.modes[j.mode].tag.clone(),
-                        days: j.days,
-                        elapsed: j.elapsed,
-                        kind: j.kind,
-                    })
-                }),
-                items: r
-                    .get::<Inventory>()
-                    .map(|inv| {
-                        inv.0
-                            .iter()
-                            .map(|h| ItemHolding(catalog.item_tag(h.item).to_string(), h.count, h.equipped))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                skills: r
-                    .get::<Skills>()
-                    .map(|s| {
-                        s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect()
-                    })
-                    .unwrap_or_default(),
-                production: r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x)),
-                effects: effects_data(catalog, r.get::<Effects>()),
-                orders: r
-                    .get::<Orders>()
-                    .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
-                    .unwrap_or_default(),
-                settings: r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default(),
-                target: r.get::<SkillTarget>().and_then(|t| t.0.clone()),
-                description: r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default(),
-                tactics: r.get::<Tactics>().and_then(|t| t.0.as_deref().cloned().map(Box::new)),
-                combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
-            }
-        })
-        .collect()
+    let r = world.entity(e);
+    // Every field named: a field added to the record and not put back
+    // here does not compile.
+    let (location, structure) =
+        r.get::<At>().map_or((Tag::new(), None), |at| (id_of(at.location), at.structure.map(id_of)));
+    data::Unit {
+        id: r.get::<Id>().map(|i| i.0.clone()).unwrap_or_default(),
+        name: r.get::<DisplayName>().map(|n| n.0.clone()).unwrap_or_default(),
+        faction: r.get::<Owner>().map(|o| id_of(o.0)).unwrap_or_default(),
+        race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+        figures: r.get::<Figures>().map_or(0, |f| f.0),
+        location,
+        structure,
+        stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(id_of),
+        journey: r.get::<Journey>().map(|j| {
+            Box::new(data::Journey {
+                from: id_of(j.from),
+                to: id_of(j.to),
+                mode: catalog.rules.movement.modes[j.mode].tag.clone(),
+                days: j.days,
+                elapsed: j.elapsed,
+                kind: j.kind,
+            })
+        }),
+        items: r
+            .get::<Inventory>()
+            .map(|inv| {
+                inv.0.iter().map(|h| ItemHolding(catalog.item_tag(h.item).to_string(), h.count, h.equipped)).collect()
+            })
+            .unwrap_or_default(),
+        skills: r
+            .get::<Skills>()
+            .map(|s| s.0.iter().map(|&(id, exp)| SkillExperience(catalog.skill_tag(id).to_string(), exp)).collect())
+            .unwrap_or_default(),
+        production: r.get::<Production>().and_then(|p| p.0).map(|(s, x)| (catalog.skill_tag(s).to_string(), x)),
+        effects: effects_data(catalog, r.get::<Effects>()),
+        orders: r
+            .get::<Orders>()
+            .map(|o| o.0.iter().map(|q| q.entry.written(catalog).to_string()).collect())
+            .unwrap_or_default(),
+        settings: r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default(),
+        target: r.get::<SkillTarget>().and_then(|t| t.0.clone()),
+        description: r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default(),
+        tactics: r.get::<Tactics>().and_then(|t| t.0.as_deref().cloned().map(Box::new)),
+        combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
+    }
 }
 
 /// A unit made during a turn (RECRUIT, SPLIT).

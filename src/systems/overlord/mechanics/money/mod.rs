@@ -132,7 +132,8 @@ pub fn pay_wages(world: &mut World) {
         let c = world.resource::<Clock>();
         (c.tick, c.ticks.max(1))
     };
-    let units = world.resource::<Directory>().units().to_vec();
+    // Each unit is paid on its own: in the order the units are stored.
+    let units = crate::systems::overlord::world::in_stored_order(world.resource::<Directory>().units());
     for u in units {
         let Some((place, worked)) = log.get(u) else { continue };
         let Some(at) = world.get::<At>(u).copied() else { continue };

@@ -228,7 +228,8 @@ fn start_month(mut visiting: ResMut<Visiting>, mut lists: Query<&mut Orders>) {
 fn note_unhandled(world: &mut World) {
     let handlers = world.resource::<OrderHandlers>().clone();
     let catalog = world.resource::<Catalog>().clone();
-    let units = world.resource::<Directory>().units().to_vec();
+    // Each unit's notes are its own: in the order the units are stored.
+    let units = crate::systems::overlord::world::in_stored_order(world.resource::<Directory>().units());
     for u in units {
         let Some(kind) = world.get::<Race>(u).map(|r| catalog.rules.races[r.0.index()].system.kind) else { continue };
         let pending: Vec<Entry> = world
