@@ -457,6 +457,14 @@ struct UnitsIn<'a> {
     positions: &'a [u32],
 }
 
+/// Where a unit stands in the day's visiting order (SCH-LOC, SCH-UNIT), before
+/// its report position: its place's `Seq` (`None`, unknown: last), then 0
+/// outside structures or its structure's `Seq` + 1. The scheduler's passes and
+/// the units' storage order both follow it.
+pub fn visiting_place(place: Option<u32>, structure: Option<u32>) -> (u32, u32) {
+    (place.unwrap_or(u32::MAX), structure.map_or(0, |s| s.saturating_add(1)))
+}
+
 /// The fewest units for which they are stored in visiting order. Below, a day's
 /// pass finds most units' rows and lists in the cache whatever their order
 /// (alpha ×100, 27,500 units, 32 MiB of cache here: the month no faster, the
@@ -468,8 +476,9 @@ pub const VISITING_ORDER_FROM: usize = 50_000;
 /// Puts the unit records in the order the day's passes visit units (SCH-LOC,
 /// SCH-UNIT: place by place in report order, outside structures first, then
 /// structure by structure, each in report order): the report position of each
-/// and the records, in that order. A record naming an unknown place or structure
-/// goes last ([`UnitPart::unit`] reports it). A world of fewer than
+/// and the records, in that order. A record naming an unknown place goes last,
+/// one naming an unknown structure with its place's units outside structures
+/// ([`UnitPart::unit`] reports both). A world of fewer than
 /// [`VISITING_ORDER_FROM`] units keeps report order.
 fn visiting_order<'u>(
     world: &World,
@@ -482,11 +491,8 @@ fn visiting_order<'u>(
     }
     let key = |(pos, u): (usize, &data::Unit)| {
         let seq = |kind, id: &str| dir.get(kind, id).and_then(|e| world.get::<Seq>(e)).map(|s| s.0);
-        let place = seq(Kind::Location, &u.location).unwrap_or(u32::MAX);
-        let inside = match u.structure.as_deref() {
-            None => 0,
-            Some(s) => seq(Kind::Structure, s).map_or(u32::MAX, |s| s.saturating_add(1)),
-        };
+        let inside = u.structure.as_deref().and_then(|s| seq(Kind::Structure, s));
+        let (place, inside) = visiting_place(seq(Kind::Location, &u.location), inside);
         (place, inside, pos as u32)
     };
     let per = units.len().div_ceil(threads.max(1)).max(1);

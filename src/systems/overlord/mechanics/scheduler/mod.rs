@@ -105,9 +105,8 @@ fn place_key(world: &World, u: Entity) -> Option<(u32, u32)> {
         return None;
     }
     let at = r.get::<At>()?;
-    let loc = world.get::<Seq>(at.location).map_or(u32::MAX, |s| s.0);
-    let inside = at.structure.and_then(|s| world.get::<Seq>(s)).map_or(0, |s| s.0 + 1);
-    Some((loc, inside))
+    let seq = |e: Entity| world.get::<Seq>(e).map(|s| s.0);
+    Some(crate::systems::overlord::world::visiting_place(seq(at.location), at.structure.and_then(seq)))
 }
 
 /// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
