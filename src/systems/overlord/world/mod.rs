@@ -1492,6 +1492,11 @@ mod tests {
         assert!(big.units.len() >= super::VISITING_ORDER_FROM);
         let met = stored(&big);
         assert!(met.is_sorted(), "a big world's units not stored in visiting order");
+        // The same world on one thread or two (the place keys are made on the
+        // engine's threads).
+        let state = |threads| Engine::<Overlord>::new(overlord_rules(), big.clone(), threads).map(|e| e.state());
+        let one = state(Threads::One).expect("the world builds");
+        assert!(state(Threads::Count(2)).expect("the world builds") == one, "the worlds differ");
         // Errors here and there: told in file order, on one thread or two.
         let n = big.units.len();
         big.units[n - 5].faction = "nobody".into();
