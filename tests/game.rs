@@ -166,9 +166,14 @@ fn the_same_turns_in_two_directories_give_the_same_bytes() {
 }
 
 fn generated_game(t: &Path, units: usize) -> PathBuf {
+    generated_world(t, 200, 20, units)
+}
+
+fn generated_world(t: &Path, locations: usize, factions: usize, units: usize) -> PathBuf {
     let scen = t.join("scen");
+    let (locations, factions, units) = (locations.to_string(), factions.to_string(), units.to_string());
     let out = bin()
-        .args(["generate", "--locations", "200", "--factions", "20", "--units", &units.to_string(), "--seed", "3"])
+        .args(["generate", "--locations", &locations, "--factions", &factions, "--units", &units, "--seed", "3"])
         .arg("--rules")
         .arg(root().join("assets/rules/overlord"))
         .arg(&scen)
@@ -197,6 +202,46 @@ fn one_thread_and_many_give_the_same_bytes() {
     let out = bin().arg("run").arg(&one).args(["--threads", "1"]).output().unwrap();
     assert!(out.status.success());
     assert_same_tree(&one, &many);
+}
+
+#[test]
+fn a_big_world_gives_the_same_bytes_on_one_thread_and_two() {
+    // RULINGS §16, in a world big enough that its units are stored in visiting
+    // order (built on the engine's threads) and that the immediate passes look
+    // for units with something to do a stretch at a time on them: every unit
+    // acting, 200 a faction, as the benchmarks' generated worlds.
+    use overlord::systems::overlord::mechanics::scheduler::UNITS_PER_STRETCH;
+    use overlord::systems::overlord::world::VISITING_ORDER_FROM;
+    let units = UNITS_PER_STRETCH.max(VISITING_ORDER_FROM) + 4_000;
+    let t = tempfile::tempdir().unwrap();
+    let game = generated_world(t.path(), units / 5, units / 200, units);
+    // Two SPLITs whose outcome depends on the order they run in (the new units
+    // take permanent ids one after the other): one by a unit of the first place,
+    // one by a unit of the last, in the first stretch and the last.
+    let scenario = overlord::systems::overlord::data::load::load_scenario(&t.path().join("scen")).unwrap();
+    let splitter = |location: &str| {
+        let u = scenario
+            .units
+            .iter()
+            .find(|u| u.location == location && u.race != "ldr" && u.figures >= 2 && u.structure.is_none())
+            .expect("a unit that can split");
+        let f = scenario.factions.iter().find(|f| f.id == u.faction).unwrap();
+        format!("GAME {} {}\nUNIT {}\nSPLIT {}nU01 1\n", f.id, f.password, u.id, f.id)
+    };
+    let g = GameDir::open(&game).unwrap();
+    for place in [scenario.locations.first().unwrap(), scenario.locations.last().unwrap()] {
+        g.submit::<Overlord>(&splitter(&place.id)).unwrap();
+    }
+    let (one, two) = (t.path().join("one"), t.path().join("two"));
+    copy_dir(&game, &one);
+    copy_dir(&game, &two);
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let out = bin().arg("run").arg(dir).args(["--threads", threads, "--no-progress"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let state = fs::read_to_string(one.join("turns/0001/state/units.ron")).unwrap();
+    assert_eq!(state.matches("  name: \"1 ").count(), 2, "both splits ran");
+    assert_same_tree(&one, &two);
 }
 
 /// The `-v` log is for scripts as much as for eyes: piped, it has no colour codes,

@@ -354,7 +354,7 @@ fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Pe
 /// something to do: enough that a stretch is worth a thread's start and its
 /// cold cache. A world of fewer units (alpha ×100: 27,500) is read on the
 /// calling thread, which went 5% faster than on two.
-const UNITS_PER_STRETCH: usize = 65_536;
+pub const UNITS_PER_STRETCH: usize = 65_536;
 
 /// What the passes need to know of a unit before stepping it.
 type Peek = (Entity, &'static Orders, Has<Journey>, &'static Race);
