@@ -76,7 +76,35 @@ pub struct Visiting {
     immediate: Vec<Entity>,
     /// Bit per order kind already noted in the unit's report this month (not run by
     /// this engine yet, or why it waits), per unit.
-    noted: bevy_ecs::entity::EntityHashMap<u64>,
+    noted: Noted,
+}
+
+/// The bits of [`Visiting::noted`]: a table by entity index, as a waiting order
+/// asks every day of the month whether it was noted (no hashing per ask; the
+/// table grows to the largest unit index noted, and is emptied each month).
+#[derive(Debug, Default)]
+struct Noted(Vec<(Entity, u64)>);
+
+impl Noted {
+    /// The bits noted for unit `u` this month.
+    fn get(&self, u: Entity) -> u64 {
+        self.0.get(u.index_u32() as usize).filter(|s| s.0 == u).map_or(0, |s| s.1)
+    }
+    /// Unit `u`'s bits, to set.
+    fn bits(&mut self, u: Entity) -> &mut u64 {
+        let i = u.index_u32() as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, (Entity::PLACEHOLDER, 0));
+        }
+        let slot = &mut self.0[i];
+        if slot.0 != u {
+            *slot = (u, 0);
+        }
+        &mut slot.1
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
 }
 
 /// Marks a unit whose whole order list is dropped once the order it is running is
@@ -198,7 +226,7 @@ pub fn waits(world: &mut World, u: Entity, day: u32, entry: &Entry, why: impl st
 fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: std::fmt::Arguments<'_>) {
     let index = entry.order.index();
     let mut v = world.resource_mut::<Visiting>();
-    let seen = v.noted.entry(u).or_default();
+    let seen = v.noted.bits(u);
     if *seen & (1 << index) != 0 {
         return;
     }
@@ -373,7 +401,8 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
-    let order = world.resource::<Visiting>().order.clone();
+    // Taken for the pass (nothing rebuilds it before the next pass) and put back.
+    let order = std::mem::take(&mut world.resource_mut::<Visiting>().order);
     let work = cx.handlers.get(Order::Work.index());
     let bulk = cx.handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
@@ -381,7 +410,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
     let may_work: Vec<bool> = cx.kinds.iter().map(|&k| who.allows(k)).collect();
     let mut idle = Vec::new();
     let mut known = None;
-    for u in order {
+    for &u in &order {
         // The query learns of new archetypes only when there are some (a step
         // may make them), not at every unit.
         let now = world.archetypes().generation();
@@ -410,6 +439,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
             (None, None) => {}
         }
     }
+    world.resource_mut::<Visiting>().order = order;
     if let Some(bulk) = bulk {
         bulk(world, &idle, day);
     }
@@ -530,7 +560,7 @@ pub fn note_waiting(
     mut units: Query<(Entity, &Orders, &mut Events)>,
 ) {
     for (u, orders, mut events) in &mut units {
-        let noted = visiting.noted.get(&u).copied().unwrap_or(0);
+        let noted = visiting.noted.get(u);
         for q in orders.0.iter().filter(|q| q.waited_all_month()) {
             if noted & (1 << q.entry.order.index()) == 0 {
                 let text = q.entry.written(&*catalog);
