@@ -516,9 +516,10 @@ pub struct Unit {
     /// Pending orders, one order text per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<String>,
-    /// Combat settings.
+    /// Combat settings. Shared: most units have one of a few, and the state
+    /// written at a turn's end takes the world's without copying it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tactics: Option<Box<CombatTactics>>,
+    pub tactics: Option<std::sync::Arc<CombatTactics>>,
     /// Combat orders, one per entry.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub combat_orders: Vec<String>,

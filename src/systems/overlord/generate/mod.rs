@@ -121,7 +121,8 @@ struct Palette<'a> {
     usable: Vec<&'a Skill>,
     weathers: Vec<&'a str>,
     stances: Vec<&'a Stance>,
-    tactics: Option<CombatTactics>,
+    /// Every unit's combat settings, shared.
+    tactics: Option<std::sync::Arc<CombatTactics>>,
 }
 
 impl<'a> Palette<'a> {
@@ -208,11 +209,13 @@ impl<'a> Palette<'a> {
         let mut stances: Vec<&Stance> = r.stances.iter().collect();
         stances.sort_by_key(|s| s.rank);
         let first = |v: &[NamedValue]| v.first().map(|x| x.tag.clone()).unwrap_or_default();
-        let tactics = (!r.combat.stances.is_empty()).then(|| CombatTactics {
-            stance: first(&r.combat.stances),
-            rank: r.combat.ranks.last().map(|x| x.tag.clone()).unwrap_or_default(),
-            file: r.combat.files.get(r.combat.files.len() / 2).map(|x| x.tag.clone()).unwrap_or_default(),
-            movement: first(&r.combat.moves),
+        let tactics = (!r.combat.stances.is_empty()).then(|| {
+            std::sync::Arc::new(CombatTactics {
+                stance: first(&r.combat.stances),
+                rank: r.combat.ranks.last().map(|x| x.tag.clone()).unwrap_or_default(),
+                file: r.combat.files.get(r.combat.files.len() / 2).map(|x| x.tag.clone()).unwrap_or_default(),
+                movement: first(&r.combat.moves),
+            })
         });
         Ok(Palette {
             land,
@@ -544,7 +547,7 @@ pub fn generate(r: &RuleSet, ruleset: &str, o: &Options) -> Result<Scenario, Str
             race: race.tag.clone(),
             figures: rng.random_range(1..=12),
             location: locations[loc].id.clone(),
-            tactics: p.tactics.clone().map(Box::new),
+            tactics: p.tactics.clone(),
             ..Default::default()
         };
         if u.name.is_empty() {
@@ -585,7 +588,7 @@ fn make_unit(
         race: race.tag.clone(),
         figures,
         location: loc.id.clone(),
-        tactics: p.tactics.clone().map(Box::new),
+        tactics: p.tactics.clone(),
         ..Default::default()
     };
     if let Some(m) = p.money {

@@ -622,7 +622,7 @@ fn units(c: &mut Conv, f: &LegacyFile, places: &Places, structures: &[Structure]
                         u.skills.push(SkillExperience(s, e));
                     }
                 }
-                "COMBAT_TACTICS" => u.tactics = Some(Box::new(tactics(c, l))),
+                "COMBAT_TACTICS" => u.tactics = Some(std::sync::Arc::new(tactics(c, l))),
                 "COMBAT_ORDER" => u.combat_orders.push(l.rest.clone()),
                 "ORDER" => {
                     c.order_at(&id, u.orders.len(), l.no);

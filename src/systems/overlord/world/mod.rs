@@ -1021,7 +1021,7 @@ fn unit_record(world: &World, catalog: &Catalog, e: Entity) -> data::Unit {
         settings: r.get::<UnitSettings>().map(|s| s.0.clone()).unwrap_or_default(),
         target: r.get::<SkillTarget>().and_then(|t| t.0.clone()),
         description: r.get::<Description>().map(|d| d.0.clone()).unwrap_or_default(),
-        tactics: r.get::<Tactics>().and_then(|t| t.0.as_deref().cloned().map(Box::new)),
+        tactics: r.get::<Tactics>().and_then(|t| t.0.clone()),
         combat_orders: r.get::<CombatOrders>().map(|c| c.0.clone()).unwrap_or_default(),
     }
 }
@@ -1536,7 +1536,7 @@ mod tests {
         let mut s = alpha();
         let t = CombatTactics { stance: "defend".into(), rank: "rear".into(), ..Default::default() };
         for u in &mut s.units[..3] {
-            u.tactics = Some(Box::new(t.clone()));
+            u.tactics = Some(std::sync::Arc::new(t.clone()));
         }
         let mut e = engine(s.clone());
         let dir = e.world().resource::<super::Directory>();
