@@ -33,7 +33,7 @@ use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::UseKind;
 use crate::systems::overlord::mechanics::scheduler::{Act, not_yet};
 use crate::systems::overlord::mechanics::skill_use::{
-    Retarget, Specs, UseHandlers, batches, daily_work, first_inputs, gain_experience,
+    Retarget, Specs, UseHandlers, batches, daily_work, first_inputs, gain_experience, lacks_first_inputs,
 };
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Order};
@@ -96,7 +96,9 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
     if figures == 0 {
         return Outcome::NotNow;
     }
-    let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
+    // The day's work (`daily_work`, which only reads) is reckoned once the order
+    // is known to run today: a USE that waits (nothing left to harvest, no
+    // inputs for a batch) is tried again every day.
     let batch = prod.batch;
     let wip = match act.world.get::<Production>(me).and_then(|p| p.0) {
         Some((k, x)) if k == skill => x,
@@ -125,17 +127,16 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
             let name = act.name(o);
             return Outcome::Invalid(format!("{name}, who {role}, does not let this unit's faction harvest"));
         }
-        let total = wip + gain;
-        let mut wanted = total / batch * per_batch;
-        if let Some(n) = count {
-            wanted = wanted.min(n);
-        }
-        let available = stock(act.world, at.location, item);
         // Nothing left today: no harvest, no experience; the work in progress stays.
-        if available == 0 {
+        if stock(act.world, at.location, item) == 0 {
             let why = format_args!("there is no {} to harvest here this month", catalog.item_label(item));
             crate::systems::overlord::mechanics::scheduler::waits(act.world, me, act.day, entry, why);
             return Outcome::NotNow;
+        }
+        let total = wip + daily_work(act, &catalog, skill, &prod.tools, figures);
+        let mut wanted = total / batch * per_batch;
+        if let Some(n) = count {
+            wanted = wanted.min(n);
         }
         act.world.resource_mut::<Harvests>().0.push(Claim {
             unit: me,
@@ -155,6 +156,13 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
         not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
     };
+    // A first batch whose inputs are lacking: the order waits (as `first_inputs`
+    // says), without the day's work reckoned. Reckoned before the inputs go, as
+    // they may be tools that speed the work.
+    if lacks_first_inputs(act, skill, &prod) {
+        return Outcome::NotNow;
+    }
+    let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
     let Some(wip) = first_inputs(act, skill, &prod) else { return Outcome::NotNow };
     let (mut made, mut remaining) = (0u32, count);
     batches(act, skill, &prod, wip, gain, |_| {

@@ -274,12 +274,19 @@ pub fn first_inputs(act: &mut Act, skill: SkillId, spec: &Spec) -> Option<u32> {
     {
         return Some(x);
     }
-    let mut inv = act.world.get_mut::<Inventory>(act.unit).expect("unit");
-    if !spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n) {
+    if lacks_first_inputs(act, skill, spec) {
         return None;
     }
-    consume(&mut inv, &spec.inputs);
+    consume(&mut act.world.get_mut::<Inventory>(act.unit).expect("unit"), &spec.inputs);
     Some(0)
+}
+
+/// Whether [`first_inputs`] would find nothing to work on: no work in progress
+/// on `skill`, and the inputs of a first batch lacking. Only reads.
+pub fn lacks_first_inputs(act: &Act, skill: SkillId, spec: &Spec) -> bool {
+    let under_way = act.world.get::<Production>(act.unit).and_then(|p| p.0).is_some_and(|(k, _)| k == skill);
+    !under_way
+        && !act.world.get::<Inventory>(act.unit).is_some_and(|inv| spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n))
 }
 
 /// Today's batches: `wip` plus the day's work `gain`; each finished batch calls `done`,
