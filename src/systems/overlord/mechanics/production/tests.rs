@@ -171,6 +171,32 @@ fn a_guard_stops_factions_it_does_not_hold_friendly_from_harvesting_grd_effect()
 }
 
 #[test]
+fn a_guard_refuses_a_harvest_even_where_nothing_is_left_grd_effect() {
+    // GRD-EFFECT before RES-LIST: where a guard holding the harvester's faction
+    // Neutral stands, the USE is refused (and removed from the orders) whether or
+    // not anything is left to take; it does not wait for the next month's stock.
+    let text = world(0, &digger("U2", 12))
+        .replace(
+            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],"#,
+            r#"factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral", settings: (advertise: true)),
+                (id: "fg", name: "Guards", password: "pg", npc: true, default_stance: "neutral")],"#,
+        )
+        .replace(
+            "units: [",
+            r#"units: [(id: "U9", name: "Warden", faction: "fg", race: "ldr", figures: 1, location: "L1", orders: ["@GUARD"]),"#,
+        );
+    let mut e = engine_without_money(scenario(&text));
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n@USE digg\n"]);
+    let said = crate::systems::overlord::testkit::events(&e, "U2");
+    assert!(
+        said.iter().any(|t| t.contains("Warden [U9], on guard here, does not let this unit's faction harvest")),
+        "{said:?}"
+    );
+    assert!(!said.iter().any(|t| t.contains("waits")), "{said:?}");
+    assert!(crate::systems::overlord::testkit::orders(&e, "U2").is_empty());
+}
+
+#[test]
 fn a_faction_wide_silent_setting_silences_harvest_lines_set_silent() {
     // SET-SILENT, FAC-SETTING: a faction's SETTING SILENT ON silences the routine
     // lines of all its units, harvests included; the unit's own setting does too.
