@@ -3,7 +3,7 @@
 //! orders, the table of which mechanic carries out each kind of use
 //! ([`UseHandlers`], [`USES`](super::USES)), what a level of a skill costs and
 //! produces ([`Specs`]), a day's work ([`daily_work`]), batches with their inputs
-//! ([`first_inputs`], [`batches`]) and the experience a day of use gives
+//! ([`first_inputs`], [`lacks_first_inputs`], [`batches`]) and the experience a day of use gives
 //! ([`gain_experience`]). Crafting and harvesting (`production`), building
 //! (`structures`) and spells (`magic`) share these rules.
 //!
