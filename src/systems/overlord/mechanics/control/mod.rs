@@ -64,6 +64,7 @@ pub fn check_control_points(world: &mut World) {
     let titles = title_control(world);
     let day = world.resource::<Clock>().tick;
     let randomness = *world.resource::<Randomness>();
+    let mut refused = false;
     for (f, mine) in factions.into_iter().zip(by_faction) {
         let Some(role) = world.get::<FactionRole>(f) else { continue };
         if role.npc {
@@ -88,6 +89,7 @@ pub fn check_control_points(world: &mut World) {
             let id = world.get::<Id>(u).map_or("", |i| i.0.as_str());
             let mut rng = randomness.stream_of_parts("control", &[&fid, "/", id]);
             if rng.random_range(0..100u32) < chance {
+                refused = true;
                 world.entity_mut(u).insert(Refusing);
                 world
                     .get_mut::<Events>(u)
@@ -96,7 +98,10 @@ pub fn check_control_points(world: &mut World) {
             }
         }
     }
-    world.resource_mut::<Visiting>().invalidate();
+    // The units that refuse leave the visiting order; where none does, it stands.
+    if refused {
+        world.resource_mut::<Visiting>().invalidate();
+    }
 }
 
 /// The control points each faction's titles add (CP-MAX), in one pass over the

@@ -159,8 +159,12 @@ pub fn authorities(world: &World, place: Entity) -> [Option<Entity>; 2] {
 /// OWN-POLICY: Neutral factions may enter, trade and recruit, Friendly ones harvest
 /// too, allies pillage (rulings 11).
 pub fn barring(world: &World, place: Entity, u: Entity, what: StanceGrant) -> Option<(Entity, &'static str)> {
-    let f = world.get::<Owner>(u)?.0;
     let [owner, occupier] = authorities(world, place);
+    // Most places have neither: the unit's faction is looked up only where one is.
+    if owner.is_none() && occupier.is_none() {
+        return None;
+    }
+    let f = world.get::<Owner>(u)?.0;
     [(owner, "owns the land"), (occupier, "occupies the land")].into_iter().find_map(|(a, role)| {
         let a = a.filter(|&a| a != f)?;
         (grants_unit(world, a, u, what) != what.is_favour()).then_some((a, role))

@@ -192,36 +192,56 @@ fn ensure_posts(world: &mut World, day: u32) {
     let changes = world.get_resource::<FactionChanges>().copied().unwrap_or_default();
     let when = (world.resource::<Clock>().turn, day);
     if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when || p.changes != changes) {
-        let old = world.remove_resource::<GuardPosts>().unwrap_or_default();
-        let mut q = old.query.unwrap_or_else(|| world.query_filtered());
-        // By place, then report order: the place's entity and the unit's position
-        // in one key.
-        let mut v: Vec<(u64, Entity, Entity, Option<Entity>)> = q
-            .iter(world)
-            .filter(|(_, g, _, _, _)| g.0 == day)
-            .map(|(e, _, at, s, o)| {
-                ((u64::from(at.location.index_u32()) << 32) | u64::from(s.0), at.location, e, o.map(|o| o.0))
-            })
-            .collect();
-        v.sort_unstable_by_key(|x| x.0);
-        let mut by_place: EntityHashMap<(u32, u32)> = EntityHashMap::default();
-        by_place.reserve(v.len());
-        let mut contested = Vec::new();
-        let mut start = 0;
-        for run in v.chunk_by(|a, b| a.1 == b.1) {
-            by_place.insert(run[0].1, (start as u32, run.len() as u32));
-            start += run.len();
-            let mut owners = run.iter().filter_map(|x| x.3);
-            if let Some(first) = owners.next()
-                && owners.any(|f| f != first)
-            {
-                contested.push(run[0].1);
-            }
-        }
-        contested.sort_by_cached_key(|&l| world.get::<Seq>(l).map_or(u32::MAX, |s| s.0));
-        let guards = v.into_iter().map(|(_, _, e, _)| e).collect();
-        world.insert_resource(GuardPosts { query: Some(q), day: when, changes, guards, by_place, contested });
+        build_posts(world, when, changes);
     }
+}
+
+/// Today's guard posts, built if they are not yet ([`ensure_posts`]): a
+/// harvest or a pillage asks every day, most often where nobody guards.
+fn posts_today(world: &mut World) -> &GuardPosts {
+    let changes = world.get_resource::<FactionChanges>().copied().unwrap_or_default();
+    let when = {
+        let c = world.resource::<Clock>();
+        (c.turn, c.tick)
+    };
+    if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when || p.changes != changes) {
+        build_posts(world, when, changes);
+    }
+    world.resource::<GuardPosts>()
+}
+
+/// Builds the posts of day `when` (turn, day), as of `changes`.
+fn build_posts(world: &mut World, when: (u32, u32), changes: FactionChanges) {
+    let day = when.1;
+    let old = world.remove_resource::<GuardPosts>().unwrap_or_default();
+    let mut q = old.query.unwrap_or_else(|| world.query_filtered());
+    // By place, then report order: the place's entity and the unit's position
+    // in one key.
+    let mut v: Vec<(u64, Entity, Entity, Option<Entity>)> = q
+        .iter(world)
+        .filter(|(_, g, _, _, _)| g.0 == day)
+        .map(|(e, _, at, s, o)| {
+            ((u64::from(at.location.index_u32()) << 32) | u64::from(s.0), at.location, e, o.map(|o| o.0))
+        })
+        .collect();
+    v.sort_unstable_by_key(|x| x.0);
+    let mut by_place: EntityHashMap<(u32, u32)> = EntityHashMap::default();
+    by_place.reserve(v.len());
+    let mut contested = Vec::new();
+    let mut start = 0;
+    for run in v.chunk_by(|a, b| a.1 == b.1) {
+        by_place.insert(run[0].1, (start as u32, run.len() as u32));
+        start += run.len();
+        let mut owners = run.iter().filter_map(|x| x.3);
+        if let Some(first) = owners.next()
+            && owners.any(|f| f != first)
+        {
+            contested.push(run[0].1);
+        }
+    }
+    contested.sort_by_cached_key(|&l| world.get::<Seq>(l).map_or(u32::MAX, |s| s.0));
+    let guards = v.into_iter().map(|(_, _, e, _)| e).collect();
+    world.insert_resource(GuardPosts { query: Some(q), day: when, changes, guards, by_place, contested });
 }
 
 /// The units on guard today at `place`, in report order.
@@ -235,10 +255,13 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
 /// [`diplomacy::grants_unit`], DIP-UNSEEN). For full-day and later phases: guards
 /// take their post in the immediate passes.
 pub fn guard_against(world: &mut World, place: Entity, u: Entity, what: StanceGrant) -> Option<Entity> {
-    let day = world.resource::<Clock>().tick;
-    ensure_posts(world, day);
-    let f = world.get::<Owner>(u)?.0;
+    // Most places have no guard: the unit's faction is looked up only where one is.
+    if posts_today(world).at(place).is_empty() {
+        return None;
+    }
+    let world = &*world;
     let posts = world.resource::<GuardPosts>().at(place);
+    let f = world.get::<Owner>(u)?.0;
     // Most guards are the unit's own faction's: stances are looked up only for others.
     posts
         .iter()

@@ -85,7 +85,7 @@ impl Plugin for ProductionPlugin {
 fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Outcome {
     let Order::Use { count, .. } = entry.order else { return Outcome::NotNow };
     let me = act.unit;
-    let catalog = act.catalog().clone();
+    let catalog = act.catalog();
     let Some(prod) = act.world.resource::<Specs>().0[skill.index()][level as usize - 1].clone() else {
         not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
@@ -133,7 +133,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
             crate::systems::overlord::mechanics::scheduler::waits(act.world, me, act.day, entry, why);
             return Outcome::NotNow;
         }
-        let total = wip + daily_work(act, &catalog, skill, &prod.tools, figures);
+        let total = wip + daily_work(act, catalog, skill, &prod.tools, figures);
         let mut wanted = total / batch * per_batch;
         if let Some(n) = count {
             wanted = wanted.min(n);
@@ -148,7 +148,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
             batch,
             progress: total,
         });
-        gain_experience(act, &catalog, skill);
+        gain_experience(act, catalog, skill);
         return Outcome::Ran(if count.is_some() { Progress::Continue } else { Progress::Step });
     }
     // Crafting: a batch's inputs go when it starts.
@@ -162,7 +162,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
     if lacks_first_inputs(act, skill, &prod) {
         return Outcome::NotNow;
     }
-    let gain = daily_work(act, &catalog, skill, &prod.tools, figures);
+    let gain = daily_work(act, catalog, skill, &prod.tools, figures);
     let Some(wip) = first_inputs(act, skill, &prod) else { return Outcome::NotNow };
     let (mut made, mut remaining) = (0u32, count);
     batches(act, skill, &prod, wip, gain, |_| {

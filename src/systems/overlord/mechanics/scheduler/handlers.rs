@@ -89,9 +89,10 @@ pub struct Act<'w> {
     pub catalog: &'w Catalog,
 }
 
-impl Act<'_> {
-    /// The game's catalogue.
-    pub fn catalog(&self) -> &Catalog {
+impl<'w> Act<'w> {
+    /// The game's catalogue (borrowed apart from the world: it stays at hand while
+    /// the world changes).
+    pub fn catalog(&self) -> &'w Catalog {
         self.catalog
     }
 

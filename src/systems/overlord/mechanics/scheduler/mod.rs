@@ -63,9 +63,15 @@ impl Plugin for OrdersPlugin {
 /// which costs a merge, not a new sort.
 #[derive(Resource, Debug, Default)]
 pub struct Visiting {
-    /// Sort keys (location seq, structure seq + 1 or 0, report position), with the unit.
-    keys: Vec<(u32, u32, u32, Entity)>,
+    /// Each visited unit's place in the order (location seq, structure seq + 1 or 0,
+    /// report position), sorted; `order` holds the units, in the same order.
+    places: Vec<Place>,
+    /// The units in visiting order: what the passes walk.
     order: Vec<Entity>,
+    /// [`relocate`]'s second buffers of `places` and `order`, which it copies into
+    /// and swaps with them, kept between its runs so that a big world's are not
+    /// allocated afresh.
+    spare: (Vec<Place>, Vec<Entity>),
     stale: bool,
     /// Units whose place changed since the order was built, when only that changed.
     moved: Vec<Entity>,
@@ -138,9 +144,9 @@ fn place_key(world: &World, u: Entity) -> Option<(u32, u32)> {
 }
 
 /// The visiting order of SCH-LOC and SCH-UNIT, from scratch.
-fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
+fn visiting_keys(world: &World) -> Vec<Key> {
     let dir = world.resource::<Directory>();
-    let mut keyed: Vec<(u32, u32, u32, Entity)> = Vec::with_capacity(dir.units().len());
+    let mut keyed: Vec<Key> = Vec::with_capacity(dir.units().len());
     for (pos, &u) in dir.units().iter().enumerate() {
         if let Some((loc, inside)) = place_key(world, u) {
             keyed.push((loc, inside, pos as u32, u));
@@ -150,45 +156,75 @@ fn visiting_keys(world: &World) -> Vec<(u32, u32, u32, Entity)> {
     keyed
 }
 
-/// The units of [`Visiting::moved`] leave their old place in the order and take
-/// their new one; the rest keeps its order. The moved units are marked in a table
-/// by entity index, `marked` (no hashing per key; it holds no mark before or
-/// after), and merged back in from the end, in place.
-fn relocate(world: &World, keys: &mut Vec<(u32, u32, u32, Entity)>, moved: &[Entity], marked: &mut Vec<Entity>) {
+/// A unit's place in the visiting order: location seq, structure seq + 1 or 0,
+/// report position. No two units share one (report positions are distinct).
+type Place = (u32, u32, u32);
+
+/// A unit's place in the visiting order, with the unit.
+type Key = (u32, u32, u32, Entity);
+
+/// The units of [`Visiting::moved`] that the order holds leave their old place
+/// and take their new one; the rest keeps its order. The moved units are marked
+/// in a table by entity index, `marks` (no hashing per unit; it holds no mark
+/// before or after), and found in one read of the order; each new place is
+/// found by a binary search of the old ones, and the new order is copied from
+/// the old a run at a time between the places left and taken. A day's arrivals
+/// cost that read and a copy, where removing and inserting unit by unit moved
+/// every key twice.
+fn relocate(world: &World, v: &mut Visiting, moved: &[Entity]) {
     let Some(top) = moved.iter().map(|u| u.index_u32() as usize).max() else { return };
-    if marked.len() <= top {
-        marked.resize(top + 1, Entity::PLACEHOLDER);
+    let Visiting { places, order, spare, marks, .. } = v;
+    if marks.len() <= top {
+        marks.resize(top + 1, Entity::PLACEHOLDER);
     }
     for &u in moved {
-        marked[u.index_u32() as usize] = u;
+        marks[u.index_u32() as usize] = u;
     }
-    let mut placed = Vec::with_capacity(moved.len());
-    keys.retain(|k| {
-        if marked.get(k.3.index_u32() as usize) != Some(&k.3) {
-            return true;
-        }
-        if let Some((loc, inside)) = place_key(world, k.3) {
-            placed.push((loc, inside, k.2, k.3));
-        }
-        false
-    });
+    // Where the moved units stand in the order, in order.
+    let gone: Vec<usize> =
+        (0..order.len()).filter(|&i| marks.get(order[i].index_u32() as usize) == Some(&order[i])).collect();
     for &u in moved {
-        marked[u.index_u32() as usize] = Entity::PLACEHOLDER;
+        marks[u.index_u32() as usize] = Entity::PLACEHOLDER;
     }
+    // Their new places (none where they are no longer visited), sorted, each with
+    // where it goes among the old ones.
+    let mut placed: Vec<(Place, Entity)> = gone
+        .iter()
+        .filter_map(|&i| place_key(world, order[i]).map(|(loc, inside)| ((loc, inside, places[i].2), order[i])))
+        .collect();
     placed.sort_unstable();
-    // Keys are distinct (each holds its unit): the larger of the two ends goes last.
-    let (mut i, mut j) = (keys.len(), placed.len());
-    keys.resize(i + j, (0, 0, 0, Entity::PLACEHOLDER));
-    while j > 0 {
-        let k = i + j - 1;
-        if i > 0 && keys[i - 1] > placed[j - 1] {
-            keys[k] = keys[i - 1];
-            i -= 1;
+    let at: Vec<usize> = placed.iter().map(|(p, _)| places.partition_point(|k| k < p)).collect();
+    let (new_places, new_order) = spare;
+    new_places.clear();
+    new_order.clear();
+    new_places.reserve(places.len() - gone.len() + placed.len());
+    new_order.reserve(places.len() - gone.len() + placed.len());
+    // The old order a run at a time: up to the next place taken (a new one goes
+    // before the old one it was searched against) or left.
+    let (mut from, mut g, mut a) = (0, 0, 0);
+    loop {
+        let (next_gone, next_at) = (gone.get(g).copied(), at.get(a).copied());
+        let next = match (next_gone, next_at) {
+            (None, None) => places.len(),
+            (Some(x), None) | (None, Some(x)) => x,
+            (Some(x), Some(y)) => x.min(y),
+        };
+        new_places.extend_from_slice(&places[from..next]);
+        new_order.extend_from_slice(&order[from..next]);
+        from = next;
+        if next_at == Some(next) {
+            new_places.push(placed[a].0);
+            new_order.push(placed[a].1);
+            a += 1;
+        } else if next_gone == Some(next) {
+            from += 1;
+            g += 1;
         } else {
-            keys[k] = placed[j - 1];
-            j -= 1;
+            break;
         }
     }
+    std::mem::swap(places, new_places);
+    std::mem::swap(order, new_order);
 }
 
 fn refresh(world: &mut World) {
@@ -196,16 +232,18 @@ fn refresh(world: &mut World) {
     if v.stale {
         let keys = visiting_keys(world);
         let mut v = world.resource_mut::<Visiting>();
-        v.order = keys.iter().map(|k| k.3).collect();
-        v.keys = keys;
+        v.order.clear();
+        v.order.extend(keys.iter().map(|k| k.3));
+        v.places.clear();
+        v.places.extend(keys.iter().map(|k| (k.0, k.1, k.2)));
         v.stale = false;
         v.moved.clear();
     } else if !v.moved.is_empty() {
         world.resource_scope(|world, mut v: Mut<Visiting>| {
-            let (moved, mut marks) = (std::mem::take(&mut v.moved), std::mem::take(&mut v.marks));
-            relocate(world, &mut v.keys, &moved, &mut marks);
-            v.marks = marks;
-            v.order = v.keys.iter().map(|k| k.3).collect();
+            let mut moved = std::mem::take(&mut v.moved);
+            relocate(world, &mut v, &moved);
+            moved.clear();
+            v.moved = moved;
         });
     }
 }
