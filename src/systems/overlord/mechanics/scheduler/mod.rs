@@ -22,6 +22,7 @@
 
 mod conditions;
 mod handlers;
+mod listed;
 
 pub use handlers::{Act, Handler, OrderHandlers, Sees, label, on_guard_share};
 
@@ -80,6 +81,8 @@ pub struct Visiting {
     marks: Vec<Entity>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
+    /// What each unit's list holds that a pass could act on.
+    listed: listed::Listed,
     /// Bit per order kind already noted in the unit's report this month (not run by
     /// this engine yet, or why it waits), per unit.
     noted: Noted,
@@ -324,10 +327,15 @@ fn note_unhandled(world: &mut World) {
 fn worth_stepping(list: &[queue::Queued], day: u32, pass: Pass, handlers: &OrderHandlers, kind: RaceKind) -> bool {
     list.iter().any(|q| {
         let o = &q.entry.order;
-        pass.admits(o)
-            && !q.asleep(day)
-            && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
+        pass.admits(o) && !q.asleep(day) && actionable(o, handlers, kind)
     })
+}
+
+/// Whether a step could do something with order `o` of a unit of race kind
+/// `kind`, any day: carry it out (it has a handler), or remove it (unreadable,
+/// or not for this kind of unit).
+fn actionable(o: &Order, handlers: &OrderHandlers, kind: RaceKind) -> bool {
+    matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind)
 }
 
 /// Whether a unit's list still holds an immediate order worth a step later today:
@@ -337,10 +345,7 @@ fn worth_stepping(list: &[queue::Queued], day: u32, pass: Pass, handlers: &Order
 fn worth_another_pass(list: &[queue::Queued], day: u32, handlers: &OrderHandlers, kind: RaceKind) -> bool {
     list.iter().any(|q| {
         let o = &q.entry.order;
-        q.ran_on != day
-            && Pass::Immediate.admits(o)
-            && !q.asleep(day)
-            && (matches!(o, Order::Unreadable { .. }) || handlers.get(o.index()).is_some() || !o.who().allows(kind))
+        q.ran_on != day && Pass::Immediate.admits(o) && !q.asleep(day) && actionable(o, handlers, kind)
     })
 }
 
@@ -397,23 +402,35 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek,
 
 /// The units, in visiting order, whose lists hold an immediate order worth a step.
 ///
+/// Only the lists of units whose bits ([`listed`], brought up to date first) say
+/// they hold an immediate order are read; the others have none worth a step.
 /// The visiting order is read a stretch at a time on the engine's threads (the
-/// world is only read): in a big world the units are stored in that order, and
-/// the reading of every unit's list is most of the work.
-fn active_units(world: &World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
+/// world is only read).
+fn active_units(world: &mut World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
+    update_listed(world, cx);
+    let world = &*world;
     peek.update_archetypes(world);
     let peek = &*peek;
     let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
-    let stretches: Vec<&[Entity]> = world.resource::<Visiting>().order.chunks(UNITS_PER_STRETCH).collect();
+    let visiting = world.resource::<Visiting>();
+    let stretches: Vec<&[Entity]> = visiting.order.chunks(UNITS_PER_STRETCH).collect();
     let found = crate::core::engine::parallel::map_ordered(&stretches, threads, |units| {
         let active = |&u: &Entity| {
-            peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
-                !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
-            })
+            visiting.listed.get(u).is_none_or(|bits| bits & listed::IMMEDIATE != 0)
+                && peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
+                    !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
+                })
         };
         units.iter().copied().filter(active).collect::<Vec<Entity>>()
     });
     found.concat()
+}
+
+/// Brings the units' bits ([`listed`]) up to date with their lists.
+fn update_listed(world: &mut World, cx: &Stepping) {
+    let mut kept = std::mem::take(&mut world.resource_mut::<Visiting>().listed);
+    listed::bring_up_to_date(world, &mut kept, cx);
+    world.resource_mut::<Visiting>().listed = kept;
 }
 
 /// Units a thread reads at a time when the passes look for the units with
@@ -460,12 +477,13 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
         if moving {
             continue;
         }
-        let kind = cx.kinds[race.0.index()];
-        let (busy, may) = (worth_stepping(&orders.0, day, Pass::FullDay, &cx.handlers, kind), may_work[race.0.index()]);
+        let (i, kind) = (race.0.index(), cx.kinds[race.0.index()]);
+        let busy = worth_stepping(&orders.0, day, Pass::FullDay, &cx.handlers, kind);
         if busy && step(world, lists, &cx, u, day, Pass::FullDay) {
             continue;
         }
-        if !may || world.get_entity(u).is_err() {
+        // A step may have ended the unit (merged away, say).
+        if !may_work[i] || (busy && world.get_entity(u).is_err()) {
             continue;
         }
         match (bulk, work) {

@@ -452,3 +452,36 @@ fn an_order_for_one_day_runs_on_it_every_month_pfx_day_pfx_repeat() {
     let gave: Vec<_> = events(&e, "U1").into_iter().filter(|t| t.contains("Gave")).collect();
     assert_eq!(gave, ["30: Gave 1 coin [coin] to Ann's men [U2]."], "the third month's events");
 }
+
+/// SCH-IMM: the immediate passes read only the lists that may hold something to
+/// do (`listed`), kept up to date from the lists' change ticks; an order another
+/// mechanic puts into a unit's list between two days runs on the next day, as
+/// it did when every list was read every day.
+#[test]
+fn an_order_put_in_a_list_by_another_mechanic_runs_the_next_day_sch_imm() {
+    use crate::systems::overlord::orders::queue::Queued;
+    use crate::systems::overlord::world::resources::Kind;
+    #[derive(Resource)]
+    struct Planted(Option<Entry>);
+    fn plant(world: &mut World) {
+        if world.resource::<Clock>().tick != 5 {
+            return;
+        }
+        let u5 = world.resource::<Directory>().get(Kind::Unit, "U5").unwrap();
+        if let Some(entry) = world.resource_mut::<Planted>().0.take() {
+            world.get_mut::<Orders>(u5).unwrap().0.push(Queued::new(entry));
+        }
+    }
+    let mut e = engine_with(scenario(WORLD), false, |app: &mut App| {
+        app.add_step_system("movement", plant);
+    });
+    let file = e.parse("GAME fa pa\nUNIT U5\nNAME \"Zed\"\n").unwrap();
+    let entry = file.units[0].orders[0].entry.clone();
+    e.world_mut().insert_resource(Planted(Some(entry)));
+    // U5 starts the month with nothing to do in the immediate passes.
+    run_month(&mut e, &["GAME fa pa\nUNIT U5\nWORK\n"]);
+    let u5 = unit(&e, "U5");
+    assert_eq!(e.world().get::<DisplayName>(u5).unwrap().0, "Zed");
+    assert!(e.world().resource::<Planted>().0.is_none(), "planted on day 5");
+    assert!(orders(&e, "U5").iter().all(|o| !o.starts_with("NAME")), "the NAME ran: {:?}", orders(&e, "U5"));
+}

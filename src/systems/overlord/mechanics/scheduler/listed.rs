@@ -1,0 +1,109 @@
+//! What each unit's order list holds that a pass could act on, kept from day to
+//! day: the passes read the lists of only the units that may have something to
+//! do, where every unit's list was read every day.
+//!
+//! A unit's bits say whether its list holds an order the immediate passes look
+//! at and could act on ([`IMMEDIATE`], [`super::actionable`]), whatever the day:
+//! an order asleep today, or one that already ran today, still counts. So a unit
+//! whose bit is clear has nothing the passes would step it for
+//! ([`super::worth_stepping`] is false), and one whose bit is set is looked at
+//! as before. (The full-day pass reads every unit's list anyway: a unit with
+//! nothing to do there works, PFX-WORK.)
+//!
+//! The bits are brought up to date before a pass looks at them, from the units
+//! whose list or race changed since they last were (their change ticks, read a
+//! table at a time), and every unit's the first time. Whoever changes a list,
+//! the scheduler or another mechanic, changes its tick: nothing else needs to
+//! tell.
+
+use super::{Stepping, actionable};
+use crate::systems::overlord::orders::queue::{Pass, Queued};
+use crate::systems::overlord::world::components::{Orders, Race};
+use bevy_ecs::change_detection::Tick;
+use bevy_ecs::prelude::*;
+
+/// The list holds an order the immediate passes could act on.
+pub const IMMEDIATE: u8 = 1;
+
+/// The bits of every unit, by entity index, as of a tick.
+#[derive(Default)]
+pub struct Listed {
+    slots: Vec<(Entity, u8)>,
+    /// The world's change tick when the bits were last brought up to date; none
+    /// before the first time.
+    as_of: Option<Tick>,
+    /// What reads the lists and races, kept from one time to the next.
+    query: Option<QueryState<Lists>>,
+}
+
+impl std::fmt::Debug for Listed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Listed").field("units", &self.slots.len()).field("as_of", &self.as_of).finish()
+    }
+}
+
+/// A unit's list and race, with their change ticks.
+type Lists = (Entity, Ref<'static, Orders>, Ref<'static, Race>);
+
+impl Listed {
+    /// Unit `u`'s bits, if they are known (a unit spawned since, or not a unit
+    /// with a list and a race, has none: look at its list).
+    pub fn get(&self, u: Entity) -> Option<u8> {
+        self.slots.get(u.index_u32() as usize).filter(|s| s.0 == u).map(|s| s.1)
+    }
+
+    fn set(&mut self, u: Entity, bits: u8) {
+        let i = u.index_u32() as usize;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, (Entity::PLACEHOLDER, 0));
+        }
+        self.slots[i] = (u, bits);
+    }
+}
+
+/// The bits of `list`, for a unit of race kind `kind`.
+pub fn bits_of(list: &[Queued], cx: &Stepping, kind: crate::systems::overlord::data::RaceKind) -> u8 {
+    let mut bits = 0;
+    for q in list {
+        let o = &q.entry.order;
+        if Pass::Immediate.admits(o) && actionable(o, &cx.handlers, kind) {
+            bits |= IMMEDIATE;
+        }
+    }
+    bits
+}
+
+/// Brings `listed` up to date: the bits of the units whose list or race changed
+/// since it last was (every unit's the first time), then moves the world's
+/// change tick on, so that what changes from now on is newer than the bits.
+pub fn bring_up_to_date(world: &mut World, listed: &mut Listed, cx: &Stepping) {
+    let now = world.change_tick();
+    let mut q = listed.query.take().unwrap_or_else(|| world.query::<Lists>());
+    let since = listed.as_of;
+    let newer = |t: Tick| since.is_none_or(|s| t.is_newer_than(s, now));
+    let kinds = &cx.kinds;
+    match (since, q.contiguous_iter(world)) {
+        // A table at a time: the ticks of the two columns compared in one pass.
+        (Some(_), Ok(tables)) => {
+            for (entities, orders, races) in tables {
+                let (list_ticks, race_ticks) = (orders.changed_ticks_slice(), races.changed_ticks_slice());
+                let (lists, races) = (orders.into_inner(), races.into_inner());
+                for (i, (&lt, &rt)) in list_ticks.iter().zip(race_ticks).enumerate() {
+                    if newer(lt) || newer(rt) {
+                        listed.set(entities[i], bits_of(&lists[i].0, cx, kinds[races[i].0.index()]));
+                    }
+                }
+            }
+        }
+        _ => {
+            for (u, list, race) in q.iter(world) {
+                if newer(list.last_changed()) || newer(race.last_changed()) {
+                    listed.set(u, bits_of(&list.0, cx, kinds[race.0.index()]));
+                }
+            }
+        }
+    }
+    listed.as_of = Some(now);
+    listed.query = Some(q);
+    world.increment_change_tick();
+}
