@@ -77,37 +77,50 @@ fn write_in_parts(
             Ok(records)
         },
         |out, bytes| out.part(locations_file, bytes),
+        drop,
     )?;
     let units_file = data::load::STATE_FILES[4];
-    let index_units = |out: &mut StateOut<'_, '_, RuleSet>| -> std::io::Result<()> {
-        let Some(put) = put else { return Ok(()) };
-        let of_faction =
-            |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
-                let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
-                let records = world::extract_units(world, &theirs);
-                put(&records.iter().collect::<Vec<_>>())
-            };
-        out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
-    };
-    // The units file and the index's units are made from the world each: with a
-    // writing thread, at once (the units file on a thread of its own), so that
-    // the longest task of the turn's writing is not the two one after the other.
+    let streamed = put.as_ref().is_some_and(|p| p.in_state_order());
+    // The units file and the index's units are made at once with a writing
+    // thread: the units file on a thread of its own. When the state lists the
+    // units faction after faction, as the index wants them (a generated world,
+    // most games), the index takes the records each part of the file was
+    // written from, as they are written; else it makes its own from the world.
     match out.parts_beside() {
+        Some(mut beside) if streamed => {
+            let (parts, written) = std::sync::mpsc::sync_channel::<Vec<data::Unit>>(2);
+            std::thread::scope(|s| {
+                let file = s.spawn(move || {
+                    let kept = |records| {
+                        // An index that gave up takes no more: the file goes on.
+                        let _ = parts.send(records);
+                    };
+                    let write = |b: &mut crate::core::game::StateParts<'_>, bytes| b.part(units_file, bytes);
+                    in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, kept)
+                });
+                // The receiver goes with the index, so that a file with parts the
+                // index does not want is not kept waiting.
+                let indexed = {
+                    let written = written;
+                    index_from_parts(out, put, || written.recv().ok())
+                };
+                let done = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                done.and(indexed)
+            })?
+        }
         Some(mut beside) => std::thread::scope(|s| {
             let file = s.spawn(move || {
-                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of(world), |b, bytes| {
-                    b.part(units_file, bytes)
-                })
+                let write = |b: &mut crate::core::game::StateParts<'_>, bytes| b.part(units_file, bytes);
+                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, drop)
             });
-            let indexed = index_units(out);
-            let written = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            written.and(indexed)
+            let indexed = index_units(world, units, out, put);
+            let done = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            done.and(indexed)
         })?,
         None => {
-            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), |out, bytes| {
-                out.part(units_file, bytes)
-            })?;
-            index_units(out)?;
+            let write = |out: &mut StateOut<'_, '_, RuleSet>, bytes| out.part(units_file, bytes);
+            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, drop)?;
+            index_units(world, units, out, put)?;
         }
     }
     Ok(StateSummary { game, factions, units: units.len() })
@@ -128,6 +141,7 @@ fn in_parts<C, T: serde::Serialize>(
     depth: usize,
     mut extract: impl FnMut(&mut C, &[Entity]) -> std::io::Result<Vec<T>>,
     mut write: impl FnMut(&mut C, Vec<u8>) -> std::io::Result<()>,
+    mut keep: impl FnMut(Vec<T>),
 ) -> std::io::Result<()> {
     use crate::core::data::ron_list_part;
     if entities.is_empty() {
@@ -137,8 +151,60 @@ fn in_parts<C, T: serde::Serialize>(
     for (k, part) in entities.chunks(per_part.max(1)).enumerate() {
         let records = extract(cx, part)?;
         write(cx, ron_list_part(&records, depth, k == 0, k + 1 == parts)?)?;
+        keep(records);
     }
     Ok(())
+}
+
+/// The index's units, each faction's made from the world.
+fn index_units<'a, B: Fn(usize) -> Brief<'a>>(
+    world: &World,
+    units: &[Entity],
+    out: &mut StateOut<'_, '_, RuleSet>,
+    put: Option<PutRecords<'a, B>>,
+) -> std::io::Result<()> {
+    let Some(put) = put else { return Ok(()) };
+    let of_faction =
+        |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
+            let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
+            let records = world::extract_units(world, &theirs);
+            put(&records.iter().collect::<Vec<_>>())
+        };
+    out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
+}
+
+/// The index's units, from the records of the units file's parts, which
+/// `next` gives in state order as they are written (none once the file
+/// stopped), held until the factions that have units in them are indexed: at
+/// most the parts a faction's units span.
+fn index_from_parts<'a, B: Fn(usize) -> Brief<'a>>(
+    out: &mut StateOut<'_, '_, RuleSet>,
+    put: Option<PutRecords<'a, B>>,
+    mut next: impl FnMut() -> Option<Vec<data::Unit>>,
+) -> std::io::Result<()> {
+    use crate::core::data::bin;
+    let Some(put) = put else { return Ok(()) };
+    // The parts held, each with the position of its first unit.
+    let mut held: std::collections::VecDeque<(usize, Vec<data::Unit>)> = std::collections::VecDeque::new();
+    let mut given = 0;
+    let of_faction = |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), bin::Error>| {
+        let (Some(&first), Some(&last)) = (at.first(), at.last()) else { return put(&[]) };
+        while given <= last {
+            let part = next().ok_or_else(|| bin::Error("the units file stopped before its last part".into()))?;
+            held.push_back((given, part));
+            given += held.back().map_or(0, |p| p.1.len());
+        }
+        while held.front().is_some_and(|(start, p)| start + p.len() <= first) {
+            held.pop_front();
+        }
+        let mut theirs: Vec<&data::Unit> = Vec::with_capacity(at.len());
+        for (start, p) in &held {
+            let (from, to) = (first.max(*start) - start, (last + 1).min(start + p.len()).saturating_sub(*start));
+            theirs.extend(p.get(from..to).unwrap_or_default());
+        }
+        put(&theirs)
+    };
+    out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
 }
 
 /// Unit `u` as the records of places name it, as [`world::extract_units`] writes
@@ -171,8 +237,27 @@ mod tests {
     /// made and lost some.
     #[test]
     fn the_state_in_parts_is_the_whole_state_written() {
+        // Alpha lists two factions' units mixed: the index makes its own units'
+        // records. Listed faction after faction (here in the reverse of the
+        // factions' order), the index takes them from the units file's parts as
+        // they are written.
+        let mut grouped = alpha();
+        let rank: std::collections::HashMap<String, usize> =
+            grouped.factions.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
+        grouped.units.sort_by_key(|u| std::cmp::Reverse(rank[&u.faction]));
+        let runs = |s: &data::Scenario| s.units.chunk_by(|a, b| a.faction == b.faction).count();
+        let with_units =
+            |s: &data::Scenario| s.factions.iter().filter(|f| s.units.iter().any(|u| u.faction == f.id)).count();
+        assert!(runs(&alpha()) > with_units(&alpha()), "alpha lists some faction's units apart");
+        assert_eq!(runs(&grouped), with_units(&grouped));
+        for scenario in [alpha(), grouped] {
+            state_in_parts_is_whole_state(scenario);
+        }
+    }
+
+    fn state_in_parts_is_whole_state(scenario: data::Scenario) {
         let rules = overlord_rules();
-        let mut engine = Engine::<Overlord>::new(rules.clone(), alpha(), Threads::One).unwrap();
+        let mut engine = Engine::<Overlord>::new(rules.clone(), scenario, Threads::One).unwrap();
         let kept = check::records::mail_rules(&rules);
         for month in 0..2 {
             if month > 0 {

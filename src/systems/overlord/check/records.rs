@@ -329,6 +329,30 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
         Ok(())
     }
 
+    /// Whether each faction's units come one after another in state order:
+    /// then [`PutRecords::finish`], which asks for the factions' units in the
+    /// order of their first units, asks for them in state order, each faction's
+    /// as one run, so they can be given from the parts a state's units file is
+    /// written from, as they are written.
+    pub fn in_state_order(&self) -> bool {
+        // Positions are ascending: one run when its ends are as far apart as its length.
+        self.units.values().all(|at| at.last().zip(at.first()).is_some_and(|(l, f)| l - f + 1 == at.len()))
+    }
+
+    /// `head`'s factions in the order [`PutRecords::finish`] puts them: those
+    /// with units in the order of their first units in state order, then the
+    /// others in `head`'s order.
+    fn faction_order(&self) -> Vec<usize> {
+        let mut order: Vec<(usize, usize)> = (self.head.factions.iter().enumerate())
+            .map(|(i, f)| match self.units.get(&f.id.to_ascii_lowercase()).and_then(|at| at.first()) {
+                Some(&first) => (first, i),
+                None => (usize::MAX, i),
+            })
+            .collect();
+        order.sort_unstable();
+        order.into_iter().map(|(_, i)| i).collect()
+    }
+
     /// Puts the records of the factions, each with its units, which
     /// `units_of(positions, put)` gives to `put` (the units at `positions`), and of
     /// the structures.
@@ -336,7 +360,8 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
     where
         F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
     {
-        for f in &self.head.factions {
+        for i in self.faction_order() {
+            let f = &self.head.factions[i];
             let key = f.id.to_ascii_lowercase();
             out.put(&faction_key(&f.id), &mail_faction(f))?;
             let titled = self.titled.remove(&key).unwrap_or_default();
