@@ -83,9 +83,10 @@ fn write_in_parts(
     let streamed = put.as_ref().is_some_and(|p| p.in_state_order());
     // The units file and the index's units are made at once with a writing
     // thread: the units file on a thread of its own. When the state lists the
-    // units faction after faction, as the index wants them (a generated world,
-    // most games), the index takes the records each part of the file was
-    // written from, as they are written; else it makes its own from the world.
+    // units faction after faction, as the index wants them (a generated world;
+    // a game until units change hands, new units going after their makers; not
+    // alpha), the index takes the records each part of the file was written
+    // from, as they are written; else it makes its own from the world.
     match out.parts_beside() {
         Some(mut beside) if streamed => {
             let (parts, written) = std::sync::mpsc::sync_channel::<Vec<data::Unit>>(2);

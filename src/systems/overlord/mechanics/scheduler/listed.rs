@@ -63,14 +63,9 @@ impl Listed {
 
 /// The bits of `list`, for a unit of race kind `kind`.
 pub fn bits_of(list: &[Queued], cx: &Stepping, kind: crate::systems::overlord::data::RaceKind) -> u8 {
-    let mut bits = 0;
-    for q in list {
-        let o = &q.entry.order;
-        if Pass::Immediate.admits(o) && actionable(o, &cx.handlers, kind) {
-            bits |= IMMEDIATE;
-        }
-    }
-    bits
+    let immediate =
+        list.iter().any(|q| Pass::Immediate.admits(&q.entry.order) && actionable(&q.entry.order, &cx.handlers, kind));
+    if immediate { IMMEDIATE } else { 0 }
 }
 
 /// Brings `listed` up to date: the bits of the units whose list or race changed
