@@ -3,11 +3,13 @@
 //!
 //! * [`plan`] — the turn plan: steps, ticks, the clock, running a turn;
 //! * [`rng`] — random streams per purpose and entity;
-//! * [`parallel`] — an ordered parallel map.
+//! * [`parallel`] — an ordered parallel map;
+//! * [`by_entity`] — a table of values by entity index.
 //!
 //! [`Engine`] ties them to a rule system ([`RuleSystem`]): load a state, submit
 //! order files, run a turn, take the new state.
 
+pub mod by_entity;
 pub mod parallel;
 pub mod plan;
 pub mod rng;

@@ -81,6 +81,8 @@ fn write_in_parts(
     )?;
     let units_file = data::load::STATE_FILES[4];
     let streamed = put.as_ref().is_some_and(|p| p.in_state_order());
+    #[cfg(test)]
+    tests::STREAMED.set(Some(streamed));
     // The units file and the index's units are made at once with a writing
     // thread: the units file on a thread of its own. When the state lists the
     // units faction after faction, as the index wants them (a generated world;
@@ -251,12 +253,21 @@ mod tests {
             |s: &data::Scenario| s.factions.iter().filter(|f| s.units.iter().any(|u| u.faction == f.id)).count();
         assert!(runs(&alpha()) > with_units(&alpha()), "alpha lists some faction's units apart");
         assert_eq!(runs(&grouped), with_units(&grouped));
-        for scenario in [alpha(), grouped] {
-            state_in_parts_is_whole_state(scenario);
+        for (scenario, streamed) in [(alpha(), false), (grouped, true)] {
+            state_in_parts_is_whole_state(scenario, streamed);
         }
     }
 
-    fn state_in_parts_is_whole_state(scenario: data::Scenario) {
+    thread_local! {
+        /// Whether the last state written on this thread gave the index its units
+        /// from the units file's parts.
+        pub(super) static STREAMED: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// Writes `scenario`'s state in parts of every size, before and after a
+    /// month, and compares it with the whole state; `streamed` says whether the
+    /// index is to take its units from the units file's parts.
+    fn state_in_parts_is_whole_state(scenario: data::Scenario, streamed: bool) {
         let rules = overlord_rules();
         let mut engine = Engine::<Overlord>::new(rules.clone(), scenario, Threads::One).unwrap();
         let kept = check::records::mail_rules(&rules);
@@ -281,6 +292,7 @@ mod tests {
                 let (summary, records) =
                     with_state_out(t.path(), &kept, piped, |out| write_in_parts(w, out, per_part)).unwrap();
                 assert_eq!(summary.units, whole.units.len());
+                assert_eq!(STREAMED.take(), Some(streamed), "units from the parts, month {month}");
                 // The index as written (what was given as made, then the rest)
                 // is the index of the records of the whole state.
                 let meta = index::Meta::now("overlord", turn, t.path(), t.path()).unwrap();

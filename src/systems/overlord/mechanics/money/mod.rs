@@ -26,6 +26,7 @@
 //! `dissent_days`; one that is already disaffected deserts instead: its figures join
 //! the location's population (CASH-DISSENT).
 
+use crate::core::engine::by_entity::ByEntity;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::mechanics::scheduler::{Act, OrderHandlers, label};
@@ -47,29 +48,38 @@ mod tests;
 
 /// Days worked this month per unit: where, and how many days.
 ///
-/// A slot per entity index (the unit, the place, the days), so that a day's work
-/// of every idle unit costs no hashing: [`WorkLog::day`] runs for units × days.
+/// By entity, so that a day's work of every idle unit costs no hashing:
+/// [`WorkLog::day`] runs for units × days.
 #[derive(Resource, Debug, Default)]
-pub struct WorkLog(Vec<(Entity, Entity, u32)>);
+pub struct WorkLog(ByEntity<Worked>);
+
+/// Where a unit worked this month, and for how many days.
+#[derive(Debug, Clone, Copy)]
+struct Worked {
+    place: Entity,
+    days: u32,
+}
+
+impl Default for Worked {
+    fn default() -> Self {
+        Worked { place: Entity::PLACEHOLDER, days: 0 }
+    }
+}
 
 impl WorkLog {
     /// Counts a day of work of unit `u` at `place` (work done elsewhere before is
     /// lost).
     pub fn day(&mut self, u: Entity, place: Entity) {
-        let i = u.index_u32() as usize;
-        if i >= self.0.len() {
-            self.0.resize(i + 1, (Entity::PLACEHOLDER, Entity::PLACEHOLDER, 0));
+        let w = self.0.entry(u);
+        if w.place != place {
+            *w = Worked { place, days: 0 };
         }
-        let slot = &mut self.0[i];
-        if slot.0 != u || slot.1 != place {
-            *slot = (u, place, 0);
-        }
-        slot.2 += 1;
+        w.days += 1;
     }
 
     /// Where unit `u` worked this month and for how many days, if it did.
     pub fn get(&self, u: Entity) -> Option<(Entity, u32)> {
-        self.0.get(u.index_u32() as usize).filter(|s| s.0 == u && s.2 > 0).map(|s| (s.1, s.2))
+        self.0.get(u).filter(|w| w.days > 0).map(|w| (w.place, w.days))
     }
 }
 

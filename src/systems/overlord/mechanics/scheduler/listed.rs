@@ -17,6 +17,7 @@
 //! tell.
 
 use super::{Stepping, actionable};
+use crate::core::engine::by_entity::ByEntity;
 use crate::systems::overlord::orders::queue::{Pass, Queued};
 use crate::systems::overlord::world::components::{Orders, Race};
 use bevy_ecs::change_detection::Tick;
@@ -28,7 +29,7 @@ pub const IMMEDIATE: u8 = 1;
 /// The bits of every unit, by entity index, as of a tick.
 #[derive(Default)]
 pub struct Listed {
-    slots: Vec<(Entity, u8)>,
+    slots: ByEntity<u8>,
     /// The world's change tick when the bits were last brought up to date; none
     /// before the first time.
     as_of: Option<Tick>,
@@ -38,7 +39,7 @@ pub struct Listed {
 
 impl std::fmt::Debug for Listed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Listed").field("units", &self.slots.len()).field("as_of", &self.as_of).finish()
+        f.debug_struct("Listed").field("slots", &self.slots.slots()).field("as_of", &self.as_of).finish()
     }
 }
 
@@ -49,15 +50,11 @@ impl Listed {
     /// Unit `u`'s bits, if they are known (a unit spawned since, or not a unit
     /// with a list and a race, has none: look at its list).
     pub fn get(&self, u: Entity) -> Option<u8> {
-        self.slots.get(u.index_u32() as usize).filter(|s| s.0 == u).map(|s| s.1)
+        self.slots.get(u).copied()
     }
 
     fn set(&mut self, u: Entity, bits: u8) {
-        let i = u.index_u32() as usize;
-        if i >= self.slots.len() {
-            self.slots.resize(i + 1, (Entity::PLACEHOLDER, 0));
-        }
-        self.slots[i] = (u, bits);
+        self.slots.set(u, bits);
     }
 }
 

@@ -26,6 +26,7 @@ mod listed;
 
 pub use handlers::{Act, Handler, OrderHandlers, Sees, label, on_guard_share};
 
+use crate::core::engine::by_entity::ByEntity;
 use crate::core::engine::plan::Clock;
 use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::RaceKind;
@@ -76,44 +77,17 @@ pub struct Visiting {
     stale: bool,
     /// Units whose place changed since the order was built, when only that changed.
     moved: Vec<Entity>,
-    /// [`relocate`]'s table of moved units by entity index, kept between its runs
-    /// (and left empty of marks), so that a big world's is not made afresh each time.
-    marks: Vec<Entity>,
+    /// [`relocate`]'s marks of moved units, kept between its runs (and left empty
+    /// of marks), so that a big world's table is not made afresh each time.
+    marks: ByEntity<bool>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// What each unit's list holds that a pass could act on.
     listed: listed::Listed,
     /// Bit per order kind already noted in the unit's report this month (not run by
-    /// this engine yet, or why it waits), per unit.
-    noted: Noted,
-}
-
-/// The bits of [`Visiting::noted`]: a table by entity index, as a waiting order
-/// asks every day of the month whether it was noted (no hashing per ask; the
-/// table grows to the largest unit index noted, and is emptied each month).
-#[derive(Debug, Default)]
-struct Noted(Vec<(Entity, u64)>);
-
-impl Noted {
-    /// The bits noted for unit `u` this month.
-    fn get(&self, u: Entity) -> u64 {
-        self.0.get(u.index_u32() as usize).filter(|s| s.0 == u).map_or(0, |s| s.1)
-    }
-    /// Unit `u`'s bits, to set.
-    fn bits(&mut self, u: Entity) -> &mut u64 {
-        let i = u.index_u32() as usize;
-        if i >= self.0.len() {
-            self.0.resize(i + 1, (Entity::PLACEHOLDER, 0));
-        }
-        let slot = &mut self.0[i];
-        if slot.0 != u {
-            *slot = (u, 0);
-        }
-        &mut slot.1
-    }
-    fn clear(&mut self) {
-        self.0.clear();
-    }
+    /// this engine yet, or why it waits), per unit: a waiting order asks every day
+    /// of the month whether it was noted. Emptied each month.
+    noted: ByEntity<u64>,
 }
 
 /// Marks a unit whose whole order list is dropped once the order it is running is
@@ -168,26 +142,24 @@ type Key = (u32, u32, u32, Entity);
 
 /// The units of [`Visiting::moved`] that the order holds leave their old place
 /// and take their new one; the rest keeps its order. The moved units are marked
-/// in a table by entity index, `marks` (no hashing per unit; it holds no mark
-/// before or after), and found in one read of the order; each new place is
+/// in a table by entity, `marks` (no hashing per unit; it holds no mark before
+/// or after), and found in one read of the order; each new place is
 /// found by a binary search of the old ones, and the new order is copied from
 /// the old a run at a time between the places left and taken. A day's arrivals
 /// cost that read and a copy, where removing and inserting unit by unit moved
 /// every key twice.
 fn relocate(world: &World, v: &mut Visiting, moved: &[Entity]) {
-    let Some(top) = moved.iter().map(|u| u.index_u32() as usize).max() else { return };
-    let Visiting { places, order, spare, marks, .. } = v;
-    if marks.len() <= top {
-        marks.resize(top + 1, Entity::PLACEHOLDER);
+    if moved.is_empty() {
+        return;
     }
+    let Visiting { places, order, spare, marks, .. } = v;
     for &u in moved {
-        marks[u.index_u32() as usize] = u;
+        marks.set(u, true);
     }
     // Where the moved units stand in the order, in order.
-    let gone: Vec<usize> =
-        (0..order.len()).filter(|&i| marks.get(order[i].index_u32() as usize) == Some(&order[i])).collect();
+    let gone: Vec<usize> = (0..order.len()).filter(|&i| marks.get(order[i]).is_some()).collect();
     for &u in moved {
-        marks[u.index_u32() as usize] = Entity::PLACEHOLDER;
+        marks.remove(u);
     }
     // Their new places (none where they are no longer visited), sorted, each with
     // where it goes among the old ones.
@@ -267,7 +239,7 @@ pub fn waits(world: &mut World, u: Entity, day: u32, entry: &Entry, why: impl st
 fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: std::fmt::Arguments<'_>) {
     let index = entry.order.index();
     let mut v = world.resource_mut::<Visiting>();
-    let seen = v.noted.bits(u);
+    let seen = v.noted.entry(u);
     if *seen & (1 << index) != 0 {
         return;
     }
@@ -616,7 +588,7 @@ pub fn note_waiting(
     mut units: Query<(Entity, &Orders, &mut Events)>,
 ) {
     for (u, orders, mut events) in &mut units {
-        let noted = visiting.noted.get(u);
+        let noted = visiting.noted.get(u).copied().unwrap_or(0);
         for q in orders.0.iter().filter(|q| q.waited_all_month()) {
             if noted & (1 << q.entry.order.index()) == 0 {
                 let text = q.entry.written(&*catalog);
