@@ -79,7 +79,7 @@ pub struct Visiting {
     moved: Vec<Entity>,
     /// [`relocate`]'s marks of moved units, kept between its runs (and left empty
     /// of marks), so that a big world's table is not made afresh each time.
-    marks: ByEntity<bool>,
+    marks: ByEntity<()>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// What each unit's list holds that a pass could act on.
@@ -154,7 +154,7 @@ fn relocate(world: &World, v: &mut Visiting, moved: &[Entity]) {
     }
     let Visiting { places, order, spare, marks, .. } = v;
     for &u in moved {
-        marks.set(u, true);
+        marks.set(u, ());
     }
     // Where the moved units stand in the order, in order.
     let gone: Vec<usize> = (0..order.len()).filter(|&i| marks.get(order[i]).is_some()).collect();
