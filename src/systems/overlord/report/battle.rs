@@ -3,9 +3,9 @@
 //! action, target and result; the TERSE form only what is not melee or parry, and
 //! each round's casualties; bystanders read who fought, the losses and the result.
 
+use crate::core::data::FastMap;
 use crate::systems::overlord::mechanics::combat::record::{BattleRecord, Line};
 use crate::systems::overlord::world::Catalog;
-use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Writes the battles of a report.
@@ -25,7 +25,7 @@ fn side_name(s: u8) -> &'static str {
 
 pub(super) fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
     let _ = writeln!(o, "\nBattle at {}, day {} ({}; you were {}):", b.location_name, b.day, b.cause, b.role);
-    let names: HashMap<&str, &str> =
+    let names: FastMap<&str, &str> =
         b.sides.iter().flat_map(|s| &s.units).map(|u| (u.id.as_str(), u.name.as_str())).collect();
     let name = |id: &str| -> String { names.get(id).map_or_else(|| format!("[{id}]"), |n| n.to_string()) };
     for (s, side) in b.sides.iter().enumerate() {

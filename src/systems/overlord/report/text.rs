@@ -1,9 +1,9 @@
 //! The text report, in the layout of the rules' sample report, and the order template.
 
 use super::model::*;
+use crate::core::data::FastMap;
 use crate::put;
 use crate::systems::overlord::world::ids::Catalog;
-use std::collections::HashMap;
 use std::fmt::Write;
 
 pub use crate::systems::overlord::data::ordinal;
@@ -76,7 +76,7 @@ fn diplomacy_lines(o: &mut String, c: &Catalog, d: &DiplomacyRecord) {
 }
 
 /// The names of the places a report lists, to write `Name [id]` for an id.
-pub(super) struct Places<'a>(HashMap<&'a str, &'a str>);
+pub(super) struct Places<'a>(FastMap<&'a str, &'a str>);
 
 impl<'a> Places<'a> {
     /// The places of `r`.
@@ -507,7 +507,7 @@ pub(super) fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, w
 /// How deep each unit is in its stack, among the units listed (a leader is 0, the
 /// units it leads 1, …).
 fn stack_depths(units: &[SeenUnit]) -> Vec<usize> {
-    let leader: HashMap<&str, &str> =
+    let leader: FastMap<&str, &str> =
         units.iter().filter_map(|u| u.stack_leader.as_deref().map(|l| (u.id.as_str(), l))).collect();
     units
         .iter()

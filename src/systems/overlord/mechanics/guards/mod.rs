@@ -40,9 +40,11 @@ use crate::systems::overlord::mechanics::visibility;
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
-use crate::systems::overlord::world::Catalog;
-use crate::systems::overlord::world::components::{At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Titles};
+use crate::systems::overlord::world::components::{
+    At, Events, FactionRole, Journey, OnGuard, Owner, Seq, Skills, Titles,
+};
 use crate::systems::overlord::world::resources::{Directory, FactionChanges, Kind};
+use crate::systems::overlord::world::{Catalog, SkillId};
 use bevy_app::{App, Plugin};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
@@ -52,9 +54,40 @@ use bevy_ecs::prelude::*;
 #[derive(Resource, Debug, Default)]
 pub struct TitleIndex {
     titles: EntityHashMap<Vec<(Entity, usize)>>,
-    known: std::collections::HashMap<(Entity, Entity), bool>,
+    known: crate::core::data::FastMap<(Entity, Entity), bool>,
     /// The titles' changes counted when the index was built ([`titles::changes`]).
     changes: u64,
+}
+
+/// The rule set's `guard_skill` (GRD-REQ) as the catalogue's ids, looked up by
+/// its tag once: a guard's skill is checked on every day it stands guard.
+#[derive(Resource, Debug, Default, Clone, Copy)]
+enum GuardSkill {
+    /// Not looked up yet.
+    #[default]
+    Unread,
+    /// Guarding needs no skill.
+    Free,
+    /// Guarding needs this skill at this level or better.
+    Needs(SkillId, u32),
+    /// The rule set names a skill it does not have: no unit has it.
+    Unknown,
+}
+
+impl GuardSkill {
+    /// The requirement of `catalog`, looked up once for the world.
+    fn of(world: &mut World, catalog: &Catalog) -> GuardSkill {
+        let known = *world.get_resource_or_init::<GuardSkill>();
+        if !matches!(known, GuardSkill::Unread) {
+            return known;
+        }
+        let read = match &catalog.rules.info.parameters.guard_skill {
+            None => GuardSkill::Free,
+            Some(req) => catalog.skill(&req.skill).map_or(GuardSkill::Unknown, |s| GuardSkill::Needs(s, req.level)),
+        };
+        world.insert_resource(read);
+        read
+    }
 }
 
 /// The units on guard on `day`, by place, in report order; built when first read
@@ -158,9 +191,14 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     let Some(f) = act.faction_of(me) else { return Outcome::NotNow };
     let npc = act.world.get::<FactionRole>(f).is_some_and(|x| x.npc);
     if !npc {
-        if let Some(req) = &act.catalog.rules.info.parameters.guard_skill
-            && !act.meets(me, req)
-        {
+        let skilled = match GuardSkill::of(act.world, act.catalog) {
+            GuardSkill::Unread | GuardSkill::Free => true,
+            GuardSkill::Needs(skill, level) => {
+                act.world.get::<Skills>(me).is_some_and(|s| s.level(act.catalog, skill) >= level)
+            }
+            GuardSkill::Unknown => false,
+        };
+        if !skilled && let Some(req) = &act.catalog.rules.info.parameters.guard_skill {
             return Outcome::Invalid(format!("guarding needs level {} in {}", req.level, req.skill));
         }
         if !covered(act.world, f, at.location) {
