@@ -60,12 +60,10 @@ pub struct TitleIndex {
 }
 
 /// The rule set's `guard_skill` (GRD-REQ) as the catalogue's ids, looked up by
-/// its tag once: a guard's skill is checked on every day it stands guard.
-#[derive(Resource, Debug, Default, Clone, Copy)]
+/// its tag the first time a unit guards (the resource is absent until then): a
+/// guard's skill is checked on every day it stands guard.
+#[derive(Resource, Debug, Clone, Copy)]
 enum GuardSkill {
-    /// Not looked up yet.
-    #[default]
-    Unread,
     /// Guarding needs no skill.
     Free,
     /// Guarding needs this skill at this level or better.
@@ -77,8 +75,7 @@ enum GuardSkill {
 impl GuardSkill {
     /// The requirement of `catalog`, looked up once for the world.
     fn of(world: &mut World, catalog: &Catalog) -> GuardSkill {
-        let known = *world.get_resource_or_init::<GuardSkill>();
-        if !matches!(known, GuardSkill::Unread) {
+        if let Some(&known) = world.get_resource::<GuardSkill>() {
             return known;
         }
         let read = match &catalog.rules.info.parameters.guard_skill {
@@ -192,7 +189,7 @@ fn guard(act: &mut Act, _: &mut Entry) -> Outcome {
     let npc = act.world.get::<FactionRole>(f).is_some_and(|x| x.npc);
     if !npc {
         let skilled = match GuardSkill::of(act.world, act.catalog) {
-            GuardSkill::Unread | GuardSkill::Free => true,
+            GuardSkill::Free => true,
             GuardSkill::Needs(skill, level) => {
                 act.world.get::<Skills>(me).is_some_and(|s| s.level(act.catalog, skill) >= level)
             }
