@@ -93,7 +93,7 @@ pub(crate) fn push_fixed<const COPY: usize>(out: &mut Vec<u8>, bytes: &[u8], ski
     out.truncate(end);
 }
 
-/// Slots of a [`Names`] cache (a slot holds the last name that fell in it).
+/// Slots a [`Names`] cache starts with; it doubles when half are taken.
 const NAME_SLOTS: usize = 1024;
 /// Bytes copied for a name from its slot, whatever its length: a copy of a
 /// fixed length needs no call. Longer forms are made each time.
@@ -103,15 +103,28 @@ const NAME_COPY: usize = 32;
 /// where the name lies in the program: the derives pass the same `&'static str`
 /// for a field each time, so no name is hashed or compared byte by byte. One
 /// name at two places is kept twice.
-pub(crate) struct Names(Vec<Named>);
+///
+/// A table by address, open (a name that finds its slot taken tries the next),
+/// which keeps every name it was given: the names are the program's, a few
+/// hundred, so each form is made once per thread. (A table of one name per slot,
+/// the last one met, made again the forms of names whose addresses fell in one
+/// slot, as often as they alternated: which did depended on where the program
+/// was loaded, so the writers' cost changed from run to run.)
+pub(crate) struct Names {
+    slots: Vec<Named>,
+    taken: usize,
+}
 
 #[derive(Clone)]
 struct Named {
+    /// The name's address; 0 for a free slot (no `&'static str` lies at 0).
     at: usize,
     name_len: usize,
     len: usize,
     form: [u8; NAME_COPY + 1],
 }
+
+const FREE: Named = Named { at: 0, name_len: 0, len: 0, form: [0; NAME_COPY + 1] };
 
 /// A thread's [`Names`] cache for one writer, kept from one value to the next:
 /// made afresh for each, its slots would cost more than the names of a small
@@ -121,7 +134,7 @@ pub(crate) type NamesCache = std::thread::LocalKey<std::cell::Cell<Option<Box<Na
 
 impl Names {
     pub(crate) fn new() -> Self {
-        Names(vec![Named { at: 0, name_len: 0, len: 0, form: [0; NAME_COPY + 1] }; NAME_SLOTS])
+        Names { slots: vec![FREE; NAME_SLOTS], taken: 0 }
     }
 
     /// This thread's names of `cache`, taken out while a value is written (a
@@ -133,6 +146,27 @@ impl Names {
     /// Gives back what [`Names::take`] took, for the thread's next value.
     pub(crate) fn give_back(cache: &'static NamesCache, names: Box<Names>) {
         cache.set(Some(names));
+    }
+
+    /// Where the name at `at` is first looked for.
+    #[inline]
+    fn home(&self, at: usize) -> usize {
+        // The product's top bits, as many as the table's size needs.
+        at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - self.slots.len().trailing_zeros())
+    }
+
+    /// The slot of the name at `at` of `len` bytes: its own, or the free one
+    /// where it would go.
+    fn slot(&self, at: usize, len: usize) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(at);
+        loop {
+            let s = &self.slots[i];
+            if (s.at == at && s.name_len == len) || s.at == 0 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// Writes at the end of `out` the form of `name` that `make` makes (it says
@@ -147,27 +181,105 @@ impl Names {
         make: impl FnOnce(&str, &mut Vec<u8>) -> bool,
     ) -> bool {
         let at = name.as_ptr() as usize;
-        let slot = &mut self.0[(at.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) % NAME_SLOTS];
-        if slot.at != at || slot.name_len != name.len() {
-            let mut form = Vec::with_capacity(name.len() + 8);
-            if !make(name, &mut form) {
-                return false;
+        // Most names are in the slot they are first looked for.
+        let home = self.home(at);
+        let s = &self.slots[home];
+        let i = if s.at == at && s.name_len == name.len() {
+            home
+        } else {
+            match self.find_or_keep(name, make) {
+                Found::Slot(i) => i,
+                Found::Long(form) => {
+                    out.extend_from_slice(&form[skip..form.len() - cut]);
+                    return true;
+                }
+                Found::Refused => return false,
             }
-            if form.len() > NAME_COPY {
-                out.extend_from_slice(&form[skip..form.len() - cut]);
-                return true;
-            }
-            slot.form[..form.len()].copy_from_slice(&form);
-            (slot.at, slot.name_len, slot.len) = (at, name.len(), form.len());
-        }
-        push_fixed::<NAME_COPY>(out, &slot.form, skip, slot.len - cut);
+        };
+        let s = &self.slots[i];
+        push_fixed::<NAME_COPY>(out, &s.form, skip, s.len - cut);
         true
     }
+
+    /// The slot of a name not in the one it is first looked for: a later one,
+    /// or the one its form, made now, is kept in.
+    #[cold]
+    #[inline(never)]
+    fn find_or_keep(&mut self, name: &'static str, make: impl FnOnce(&str, &mut Vec<u8>) -> bool) -> Found {
+        let at = name.as_ptr() as usize;
+        let i = self.slot(at, name.len());
+        if self.slots[i].at != 0 {
+            return Found::Slot(i);
+        }
+        let mut form = Vec::with_capacity(name.len() + 8);
+        if !make(name, &mut form) {
+            return Found::Refused;
+        }
+        if form.len() > NAME_COPY {
+            return Found::Long(form);
+        }
+        let s = &mut self.slots[i];
+        s.form[..form.len()].copy_from_slice(&form);
+        (s.at, s.name_len, s.len) = (at, name.len(), form.len());
+        self.taken += 1;
+        if self.taken * 2 <= self.slots.len() {
+            return Found::Slot(i);
+        }
+        // Half the slots taken: the table doubles.
+        let size = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![FREE; size]);
+        for s in old.into_iter().filter(|s| s.at != 0) {
+            let j = self.slot(s.at, s.name_len);
+            self.slots[j] = s;
+        }
+        Found::Slot(self.slot(at, name.len()))
+    }
+}
+
+/// Where [`Names::find_or_keep`] found a name's form.
+enum Found {
+    /// In this slot.
+    Slot(usize),
+    /// Made, too long to keep: written from here.
+    Long(Vec<u8>),
+    /// Not a name the writer handles.
+    Refused,
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{has_below, has_byte, has_from_127, push_plain};
+    use super::{Names, has_below, has_byte, has_from_127, push_plain};
+
+    /// Each name's form is made once, however many names there are (the table
+    /// grows past its first size here) and however their addresses fall: names
+    /// at neighbouring addresses, and names at one address of other lengths, each
+    /// keep their own form; a long form is written whole, made each time.
+    #[test]
+    fn every_name_is_made_once_and_written_as_made() {
+        let text: &'static str = Box::leak("abcdefghijklmnopqrstuvwxyz0123456789".repeat(200).into_boxed_str());
+        let mut names: Vec<&'static str> = (0..3000).map(|i| &text[i..i + 1 + i % 7]).collect();
+        names.extend((2..30).map(|n| &text[..n]));
+        let long = &text[..40];
+        let mut cache = Names::new();
+        let mut made = 0;
+        for round in 0..3 {
+            for &name in names.iter().chain([&long]) {
+                let mut out = b"x".to_vec();
+                let make = |n: &str, form: &mut Vec<u8>| {
+                    made += 1;
+                    form.extend_from_slice(format!("<{n}>").as_bytes());
+                    true
+                };
+                assert!(cache.push(&mut out, name, (1, 1), make));
+                assert_eq!(out, format!("x{name}").into_bytes(), "round {round}");
+            }
+        }
+        assert_eq!(made, names.len() + 3, "each short name once, the long one every time");
+        // A name the writer does not handle is not written, nor kept.
+        let mut out = Vec::new();
+        assert!(!cache.push(&mut out, &text[5..9], (0, 0), |_, _| false));
+        assert!(out.is_empty());
+    }
 
     /// Every byte value at every place of a word, among neighbours that make
     /// borrows and carries: the word tests say what a test of each byte says.

@@ -377,8 +377,10 @@ impl GameDir {
         // its turn.
         let taken = self.pending_dir(current);
         fsutil::remove_if_exists(&taken).map_err(|e| GameError::io(&taken, e))?;
+        let t = Instant::now();
         let rules = Arc::new(self.rules::<S>()?);
         let words = S::words(&rules);
+        tracing::debug!(seconds = t.elapsed().as_secs_f64(), "rules loaded");
         let t = Instant::now();
         let state = self.checked_state::<S>(current, &rules)?;
         tracing::debug!(seconds = t.elapsed().as_secs_f64(), peak_mb = crate::core::alloc::peak_mb(), "state loaded");

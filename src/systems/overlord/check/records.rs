@@ -4,8 +4,8 @@
 //!
 //! Records: `game` (the game's settings, but the places new factions may start);
 //! `f/<faction id in lower case>` (the
-//! faction as [`mail_faction`] keeps it); `u/<faction id in lower case>` (its units in state order, and the
-//! places where they hold titles);
+//! faction as [`mail_faction`] keeps it); `u/<faction id in lower case>` (its units in state order, as
+//! [`mail_unit`] keeps them, and the places where they hold titles);
 //! `l/<location id>` (what the checker reads of the location, and the id,
 //! faction and race of every unit there); `s/<structure id>` (the structure). [`state`] reads those an order file
 //! can reach: its faction's, the places where its units stand or hold titles, the
@@ -17,8 +17,8 @@ use super::{factions_named, locations_named};
 use crate::core::data::{FastMap, bin};
 use crate::core::game::index::{Damage, SystemLookup, SystemRecords};
 use crate::systems::overlord::data::{
-    Exit, Faction, GameSettings, Location, Market, RecruitOffer, RuleSet, Scenario, SkillLevel, Structure,
-    TitleHolding, Unit,
+    Exit, Faction, GameSettings, ItemHolding, Location, Market, RecruitOffer, RuleSet, Scenario, SkillExperience,
+    SkillLevel, Structure, TitleHolding, Unit,
 };
 use crate::systems::overlord::orders::{Order, OrderFile, Target};
 use serde::{Deserialize, Serialize};
@@ -27,8 +27,73 @@ use std::collections::BTreeSet;
 /// A faction's units and the places where they hold titles, as written.
 #[derive(Serialize)]
 struct UnitsOut<'a> {
-    units: Vec<&'a Unit>,
+    units: Vec<UnitSeen<'a>>,
     titled: BTreeSet<&'a str>,
+}
+
+/// What the checker reads of a unit, under [`Unit`]'s own field names, so that
+/// it is read back as a `Unit` whose other fields are their defaults: its id,
+/// faction, race, figures and place, its stack leader, items (MAG-COST's mana,
+/// what PILLAGE and ATTACK need), skills (USE, STUDY, TEACH, PILLAGE), target
+/// (MAG-TARGET) and pending orders (the new units they make). Its name,
+/// description, structure, effects, work in progress, journey, combat settings
+/// and orders and its settings, which no check reads, stay out of the index: a
+/// third of a unit's bytes there.
+#[derive(Serialize)]
+pub struct UnitSeen<'a> {
+    id: &'a str,
+    faction: &'a str,
+    race: &'a str,
+    figures: u32,
+    location: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stack_leader: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    items: &'a [ItemHolding],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    skills: &'a [SkillExperience],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    orders: &'a [String],
+}
+
+/// Unit `u` as the mail index keeps it ([`UnitSeen`]).
+pub fn mail_unit(u: &Unit) -> UnitSeen<'_> {
+    // Every field is named: one added to the record is kept or left out here.
+    let Unit {
+        id,
+        name: _,
+        faction,
+        race,
+        figures,
+        location,
+        structure: _,
+        stack_leader,
+        items,
+        skills,
+        effects: _,
+        production: _,
+        target,
+        journey: _,
+        orders,
+        tactics: _,
+        combat_orders: _,
+        settings: _,
+        description: _,
+    } = u;
+    UnitSeen {
+        id,
+        faction,
+        race,
+        figures: *figures,
+        location,
+        stack_leader: stack_leader.as_deref(),
+        items,
+        skills,
+        target: target.as_deref(),
+        orders,
+    }
 }
 
 /// A faction's units and the places where they hold titles, as read.
@@ -368,7 +433,8 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
             let at = self.units.remove(&key).unwrap_or_default();
             let titled: BTreeSet<&str> = titled.iter().map(String::as_str).collect();
             units_of(&at, &mut |units| {
-                out.put(&units_key(&f.id), &UnitsOut { units: units.to_vec(), titled: titled.clone() })
+                let units = units.iter().map(|u| mail_unit(u)).collect();
+                out.put(&units_key(&f.id), &UnitsOut { units, titled: titled.clone() })
             })?;
         }
         for s in &self.head.structures {

@@ -430,3 +430,48 @@ fn the_mail_index_keeps_no_faction_secret_or_knowledge() {
     assert!(lines(&c).iter().any(|l| l.contains("fz")), "{:?}", lines(&c));
     assert!(!lines(&c).iter().any(|l| l.contains("fb")), "{:?}", lines(&c));
 }
+
+/// FILE-CHECK: the mail index keeps of a unit what the checker reads (id,
+/// faction, race, figures, place, stack leader, items, skills, target, pending
+/// orders), not its name, description or combat settings; read back, the rest
+/// are their defaults, and a check through the index says what the whole state
+/// says of that unit's orders.
+#[test]
+fn the_mail_index_keeps_of_a_unit_what_the_checker_reads() {
+    use crate::core::data::bin;
+    use crate::systems::overlord::data::{CombatTactics, Unit};
+    let mut state = scenario(WORLD);
+    let eve = state.units.iter_mut().find(|u| u.id == "U7").expect("U7");
+    eve.description = "plots against fb".into();
+    eve.combat_orders = vec!["Ranged".into()];
+    eve.tactics = Some(Arc::new(CombatTactics::default()));
+    eve.target = Some("U3".into());
+    eve.stack_leader = Some("U1".into());
+    eve.orders = vec!["SPLIT fanU05 1".into()];
+    let back: Unit = bin::from_bytes(&bin::to_bytes(&records::mail_unit(eve)).unwrap()).unwrap();
+    let kept = Unit {
+        id: eve.id.clone(),
+        faction: eve.faction.clone(),
+        race: eve.race.clone(),
+        figures: eve.figures,
+        location: eve.location.clone(),
+        stack_leader: eve.stack_leader.clone(),
+        items: eve.items.clone(),
+        skills: eve.skills.clone(),
+        target: eve.target.clone(),
+        orders: eve.orders.clone(),
+        ..Unit::default()
+    };
+    assert_eq!(back, kept);
+    assert!(!eve.name.is_empty() && back.name.is_empty() && back.description.is_empty() && back.tactics.is_none());
+    let catalog = Catalog::new(Arc::new((*overlord_rules()).clone()));
+    // Its pending SPLIT makes the new unit another unit's order names; its
+    // target is the one raise morale needs (MAG-TARGET).
+    let given = lines(&check_both("GAME fa pa\nUNIT U1\nGIVE fanU05 coin 1\nEND\n", "fa", &state, &catalog));
+    assert!(!given.iter().any(|l| l.contains("fanU05")), "{given:?}");
+    let cast = lines(&check_both("GAME fa pa\nUNIT U7\nUSE rmor\nEND\n", "fa", &state, &catalog));
+    assert!(cast.is_empty(), "{cast:?}");
+    state.units.iter_mut().find(|u| u.id == "U7").expect("U7").target = None;
+    let cast = lines(&check_both("GAME fa pa\nUNIT U7\nUSE rmor\nEND\n", "fa", &state, &catalog));
+    assert!(cast.iter().any(|l| l.contains("needs a target")), "{cast:?}");
+}
