@@ -14,7 +14,9 @@
 //! whose list or race changed since they last were (their change ticks, read a
 //! table at a time), and every unit's the first time. Whoever changes a list,
 //! the scheduler or another mechanic, changes its tick: nothing else needs to
-//! tell.
+//! tell. The passes' own steps, which book the order they ran in the list (the
+//! day it ran, how far it got) and take out those that finished, change the
+//! tick only when what the list holds changes (`super::step`).
 
 use super::{Stepping, actionable};
 use crate::core::engine::by_entity::ByEntity;

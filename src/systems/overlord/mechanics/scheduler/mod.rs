@@ -487,21 +487,32 @@ pub fn end_day(world: &mut World) {
 }
 
 /// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
+///
+/// The list is marked changed only when what it holds changed (an entry gone or
+/// added, or become another order: [`queue::Report::reshaped`]), which is all its
+/// bits ([`listed`]) are reckoned from: a step that books the order it ran (the
+/// day it ran, how far it got, what it waits for) leaves the list's bits as they
+/// were, and the next pass need not read the list again to know so.
 fn step(world: &mut World, lists: &mut QueryState<List>, cx: &Stepping, u: Entity, day: u32, pass: Pass) -> bool {
     // Only units have `Orders`.
     let Ok((mut orders, moving, _)) = lists.get_mut(world, u) else { return false };
     if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || moving {
         return false;
     }
-    let mut list = std::mem::take(&mut orders.0);
+    let mut list = std::mem::take(&mut orders.bypass_change_detection().0);
     let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, cx, u, day, entry));
     if let Ok((mut o, _, drop)) = lists.get_mut(world, u) {
         if drop {
             list.clear();
         }
         // Orders a handler added meanwhile (none today) would go after the list.
-        let added = std::mem::replace(&mut o.0, list);
-        o.0.extend(added);
+        let kept = &mut o.bypass_change_detection().0;
+        let added = std::mem::replace(kept, list);
+        let reshaped = report.reshaped || drop || !added.is_empty();
+        kept.extend(added);
+        if reshaped {
+            o.set_changed();
+        }
         if drop {
             world.entity_mut(u).remove::<DropOrders>();
         }

@@ -41,22 +41,24 @@ fn has(events: &[String], text: &str) -> bool {
     events.iter().any(|e| e.contains(text))
 }
 
+/// A test system: brings U4 to L1 in the movement phase of day 5.
+fn u4_arrives_on_day_5(world: &mut World) {
+    use crate::systems::overlord::world::resources::Kind;
+    if world.resource::<Clock>().tick == 5 {
+        let dir = world.resource::<Directory>();
+        let (u4, l1) = (dir.get(Kind::Unit, "U4").unwrap(), dir.get(Kind::Location, "L1").unwrap());
+        let a = *world.get::<At>(u4).unwrap();
+        world.entity_mut(u4).insert(At { location: l1, ..a });
+        world.resource_mut::<Visiting>().invalidate();
+    }
+}
+
 #[test]
 fn give_waits_for_its_target_to_arrive_pfx_seq() {
     // PFX-SEQ, ORD-GIVE: GIVE U4 waits until U4 is present; a test system brings U4
     // to L1 in the movement phase of day 5, so the gift happens on day 6.
-    fn arrive(world: &mut World) {
-        if world.resource::<Clock>().tick == 5 {
-            let dir = world.resource::<Directory>();
-            let (u4, l1) = (dir.get(Kind::Unit, "U4").unwrap(), dir.get(Kind::Location, "L1").unwrap());
-            let a = *world.get::<At>(u4).unwrap();
-            world.entity_mut(u4).insert(At { location: l1, ..a });
-            world.resource_mut::<Visiting>().invalidate();
-        }
-    }
-    use crate::systems::overlord::world::resources::Kind;
     let mut e = engine_with(scenario(WORLD), false, |app: &mut App| {
-        app.add_step_system("movement", arrive);
+        app.add_step_system("movement", u4_arrives_on_day_5);
     });
     run_month(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\n"]);
     assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
@@ -484,4 +486,37 @@ fn an_order_put_in_a_list_by_another_mechanic_runs_the_next_day_sch_imm() {
     assert_eq!(e.world().get::<DisplayName>(u5).unwrap().0, "Zed");
     assert!(e.world().resource::<Planted>().0.is_none(), "planted on day 5");
     assert!(orders(&e, "U5").iter().all(|o| !o.starts_with("NAME")), "the NAME ran: {:?}", orders(&e, "U5"));
+}
+
+/// SCH-IMM, SCH-FULL: a step marks a unit's list changed only when what the
+/// list's bits say changed (`listed`): a WORK repeated every day, or a GIVE
+/// that waits for its receiver, is booked without the list being read again
+/// the next day; the GIVE that runs and leaves the list marks it, and the
+/// month goes as before (the gift on day 6, the work every day).
+#[test]
+fn a_step_marks_the_list_changed_only_when_its_bits_change_sch_imm() {
+    use crate::systems::overlord::world::components::Id;
+    #[derive(Resource, Default)]
+    struct Changed(Vec<(u32, String)>);
+    fn record(clock: Res<Clock>, lists: Query<(&Id, Ref<Orders>)>, mut changed: ResMut<Changed>) {
+        for (id, list) in &lists {
+            if list.is_changed() {
+                changed.0.push((clock.tick, id.0.clone()));
+            }
+        }
+    }
+    let paid = WORLD.replace("population: 1000)", "population: 1000, wages: 12)");
+    let mut e = engine_with(scenario(&paid), true, |app: &mut App| {
+        app.init_resource::<Changed>();
+        app.add_step_system("movement", u4_arrives_on_day_5);
+        app.add_step_system("movement", record);
+    });
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nGIVE U4 coin 10\nUNIT U2\n@WORK\n"]);
+    assert!(has(&events(&e, "U1"), "6: Gave 10 coins [coin] to Cid [U4]."), "{:?}", events(&e, "U1"));
+    assert!(has(&events(&e, "U2"), "30 days of work in Ford [L1]"), "{:?}", events(&e, "U2"));
+    assert_eq!(orders(&e, "U2"), ["@WORK"]);
+    let changed = &e.world().resource::<Changed>().0;
+    let on = |id: &str| changed.iter().filter(|(_, u)| u == id).map(|&(d, _)| d).collect::<Vec<u32>>();
+    assert!(on("U2").iter().all(|&d| d == 1), "U2's bits never change after day 1: {:?}", on("U2"));
+    assert_eq!(on("U1").into_iter().filter(|&d| d > 1).collect::<Vec<_>>(), [6], "marked when the GIVE left");
 }

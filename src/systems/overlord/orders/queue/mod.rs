@@ -122,12 +122,23 @@ pub struct Report {
     /// Orders removed as invalid, with the reason: `(canonical order, reason)` is
     /// built by the caller; here the removed entries and reasons.
     pub invalid: Vec<(Entry, String)>,
+    /// Whether the list lost entries or an entry became another kind of order:
+    /// what the list holds changed, not only how its entries stand (the day one
+    /// ran, its count, what it waits for).
+    pub reshaped: bool,
 }
 
 /// Tries the orders of `list` that `pass` looks at, in list order, until one runs.
 /// `run` is called with the index and the entry (whose arguments it may update, as
 /// a partial BUY or a CARAVAN does).
-pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut(&mut Entry) -> Outcome) -> Report {
+pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, run: impl FnMut(&mut Entry) -> Outcome) -> Report {
+    let len = list.len();
+    let mut report = try_in_turn(list, day, pass, run);
+    report.reshaped |= list.len() != len;
+    report
+}
+
+fn try_in_turn(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut(&mut Entry) -> Outcome) -> Report {
     let mut report = Report::default();
     let mut i = 0;
     while i < list.len() {
@@ -136,7 +147,10 @@ pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut
             i += 1;
             continue;
         }
-        match run(&mut q.entry) {
+        let kind = std::mem::discriminant(&q.entry.order);
+        let outcome = run(&mut q.entry);
+        report.reshaped |= std::mem::discriminant(&q.entry.order) != kind;
+        match outcome {
             Outcome::NotNow => {
                 q.waited = true;
                 i += 1;

@@ -368,3 +368,26 @@ fn an_order_that_cannot_run_before_a_day_sleeps_until_then_and_wakes_next_month(
     l.iter_mut().for_each(Queued::new_month);
     assert!(!l[0].asleep(1) && l[0].considered(1));
 }
+
+/// What a run says of the list's shape (`Report::reshaped`, which the scheduler
+/// marks the unit's list changed by): an order that waits, or runs and stays
+/// (repeated), leaves the list's entries as they were; one that finishes, one
+/// removed as invalid and one that becomes another order change them.
+#[test]
+fn a_run_says_whether_the_lists_entries_changed() {
+    let ran = |lines: &[&str], outcome: Outcome| {
+        let mut l = list(lines);
+        run_one(&mut l, 1, Pass::FullDay, |_| outcome.clone())
+    };
+    assert!(!ran(&["WORK"], Outcome::NotNow).reshaped);
+    assert!(!ran(&["WORK"], Outcome::NotUntil(3)).reshaped);
+    assert!(!ran(&["@WORK"], Outcome::Ran(Progress::Step)).reshaped);
+    assert!(ran(&["WORK"], Outcome::Ran(Progress::Done)).reshaped);
+    assert!(ran(&["WORK", "STUDY cmbt"], Outcome::Invalid("no".into())).reshaped);
+    let mut l = list(&["@WORK"]);
+    let r = run_one(&mut l, 1, Pass::FullDay, |e| {
+        e.order = Order::Wait(2);
+        Outcome::Ran(Progress::Step)
+    });
+    assert!(r.reshaped && r.ran);
+}
