@@ -34,7 +34,7 @@ struct UnitsOut<'a> {
 /// What the checker reads of a unit, under [`Unit`]'s own field names, so that
 /// it is read back as a `Unit` whose other fields are their defaults: its id,
 /// faction, race, figures and place, its stack leader, items (MAG-COST's mana,
-/// what PILLAGE and ATTACK need), skills (USE, STUDY, TEACH, PILLAGE), target
+/// what a SELL offers), skills (USE, STUDY, TEACH, PILLAGE), target
 /// (MAG-TARGET) and pending orders (the new units they make). Its name,
 /// description, structure, effects, work in progress, journey, combat settings
 /// and orders and its settings, which no check reads, stay out of the index: a
