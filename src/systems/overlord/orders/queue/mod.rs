@@ -138,6 +138,8 @@ pub fn run_one(list: &mut Vec<Queued>, day: u32, pass: Pass, run: impl FnMut(&mu
     report
 }
 
+/// [`run_one`]'s tries, and what they did but shorten the list, which
+/// [`run_one`] adds.
 fn try_in_turn(list: &mut Vec<Queued>, day: u32, pass: Pass, mut run: impl FnMut(&mut Entry) -> Outcome) -> Report {
     let mut report = Report::default();
     let mut i = 0;
