@@ -36,7 +36,7 @@ use crate::systems::overlord::orders::syntax::Entry;
 use crate::systems::overlord::orders::syntax::Keyword;
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{
-    At, Effects, Events, FactionRole, FactionSettings, Figures, Funds, Inventory, Owner, UnitSettings, Wages,
+    At, Effects, Events, FactionRole, FactionSettings, Figures, Funds, Inventory, OnGuard, Owner, UnitSettings, Wages,
 };
 use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
@@ -118,10 +118,31 @@ pub fn log_work(world: &mut World, u: Entity, place: Entity) {
 }
 
 /// PFX-WORK: a day of the invisible WORK for every idle unit, where it stands.
+///
+/// When the idle units are many of the world's (a big world, where most units
+/// have nothing to do but the invisible WORK), they are marked and every unit's
+/// place read in one pass in the order the units are stored ([`work_marked`]),
+/// which costs a unit a tenth of a look-up of its place and guard by entity;
+/// when they are few, each is looked up ([`work_each`]). Each unit's day of work
+/// is its own, so the order in which they are counted changes nothing.
 fn work_all(world: &mut World, units: &[Entity], day: u32) {
+    let all = world.resource::<Directory>().units().len();
+    if units.len().saturating_mul(MARKED_BELOW) >= all {
+        work_marked(world, units, day);
+    } else {
+        work_each(world, units, day);
+    }
+}
+
+/// [`work_all`] marks the idle units and reads every unit once when at least
+/// one unit in this many is idle.
+const MARKED_BELOW: usize = 4;
+
+/// [`work_all`] for a few units: each one's place and guard looked up by entity.
+fn work_each(world: &mut World, units: &[Entity], day: u32) {
     // One query for the whole list: a lookup per unit without finding the
     // components' ids each time.
-    let mut q = world.query::<(&At, Option<&crate::systems::overlord::world::components::OnGuard>)>();
+    let mut q = world.query::<(&At, Option<&OnGuard>)>();
     world.resource_scope(|world, mut log: Mut<WorkLog>| {
         for &u in units {
             let Ok((at, guard)) = q.get(world, u) else { continue };
@@ -132,6 +153,51 @@ fn work_all(world: &mut World, units: &[Entity], day: u32) {
             log.day(u, at.location);
         }
     });
+}
+
+/// What [`work_marked`] keeps from one day to the next: the marks of the units
+/// to work (each day's with a stamp of its own, so none is cleared), and its
+/// queries.
+#[derive(Resource, Default)]
+struct IdleMarks {
+    marks: ByEntity<u32>,
+    stamp: u32,
+    places: Option<QueryState<(Entity, &'static At)>>,
+    guards: Option<QueryState<(Entity, &'static OnGuard)>>,
+}
+
+/// [`work_all`] for many units: they are marked, the marks of those on guard
+/// today taken off (a pass over the guards), and every unit's place read in
+/// storage order, a day counted for each marked one.
+fn work_marked(world: &mut World, units: &[Entity], day: u32) {
+    let mut idle = world.remove_resource::<IdleMarks>().unwrap_or_default();
+    // Stamp 0 marks no unit: it is what a slot set by `ByEntity` starts with.
+    idle.stamp = idle.stamp.checked_add(1).unwrap_or_else(|| {
+        idle.marks.clear();
+        1
+    });
+    let stamp = idle.stamp;
+    for &u in units {
+        idle.marks.set(u, stamp);
+    }
+    let mut guards = idle.guards.take().unwrap_or_else(|| world.query());
+    // GRD-HALF: a unit on guard cannot work.
+    for (u, g) in guards.iter(world) {
+        if g.0 == day && idle.marks.get(u) == Some(&stamp) {
+            idle.marks.set(u, 0);
+        }
+    }
+    let mut places = idle.places.take().unwrap_or_else(|| world.query());
+    world.resource_scope(|world, mut log: Mut<WorkLog>| {
+        for (u, at) in places.iter(world) {
+            if idle.marks.get(u) == Some(&stamp) {
+                log.day(u, at.location);
+            }
+        }
+    });
+    idle.places = Some(places);
+    idle.guards = Some(guards);
+    world.insert_resource(idle);
 }
 
 /// MON-WAGE: work is paid in money at the end of the month.

@@ -207,3 +207,40 @@ fn the_work_log_keeps_days_per_unit_and_place_and_forgets_a_removed_unit_cash_wo
     assert_eq!(log.get(gone), None);
     assert_eq!(log.get(p), None, "an entity that never worked");
 }
+
+#[test]
+fn the_invisible_work_counts_the_same_days_marked_or_looked_up_pfx_work_grd_half() {
+    // PFX-WORK, GRD-HALF, CASH-WORK: a day of the invisible WORK for the idle units
+    // given, where each stands, but not for one on guard today (one on guard
+    // yesterday works), nor for a unit not given. The two ways of counting it (a
+    // look-up per unit, or marks and a pass over every unit) count the same days.
+    use super::{WorkLog, work_each, work_marked};
+    use crate::systems::overlord::world::components::OnGuard;
+    let units = r#"
+    (id: "U1", name: "A", faction: "fa", race: "man", figures: 1, location: "L1"),
+    (id: "U2", name: "B", faction: "fa", race: "man", figures: 1, location: "L2"),
+    (id: "U3", name: "C", faction: "fb", race: "man", figures: 1, location: "L1"),
+    (id: "U4", name: "D", faction: "fb", race: "man", figures: 1, location: "L2"),
+    (id: "U5", name: "E", faction: "fb", race: "man", figures: 1, location: "L1"),"#;
+    let mut e = engine(scenario(&world(5, 12, units, 0)));
+    let [u1, u2, u3, u4, u5] = ["U1", "U2", "U3", "U4", "U5"].map(|id| unit(&e, id));
+    let (l1, l2) = {
+        let dir = e.world().resource::<Directory>();
+        (dir.get(Kind::Location, "L1").unwrap(), dir.get(Kind::Location, "L2").unwrap())
+    };
+    let world = e.world_mut();
+    world.entity_mut(u3).insert(OnGuard(4));
+    world.entity_mut(u4).insert(OnGuard(3));
+    let idle = [u1, u4, u3, u2];
+    let mut logs = Vec::new();
+    for count in [work_each as fn(&mut World, &[Entity], u32), work_marked] {
+        *world.resource_mut::<WorkLog>() = WorkLog::default();
+        // Two days, the second without U1: yesterday's marks count no more.
+        count(world, &idle, 3);
+        count(world, &idle[1..], 4);
+        let log = world.resource::<WorkLog>();
+        logs.push([u1, u2, u3, u4, u5].map(|u| log.get(u)));
+    }
+    assert_eq!(logs[0], [Some((l1, 1)), Some((l2, 2)), Some((l1, 1)), Some((l2, 1)), None], "looked up");
+    assert_eq!(logs[1], logs[0], "marked");
+}
