@@ -124,8 +124,8 @@ pub fn log_work(world: &mut World, u: Entity, place: Entity) {
 /// place read in one pass in the order the units are stored ([`work_marked`]),
 /// without a look-up of each one's place and guard by entity (which finds the
 /// query's columns again for every unit); when they are few, each is looked up
-/// ([`work_each`]). Each unit's day of work
-/// is its own, so the order in which they are counted changes nothing.
+/// ([`work_each`]). Each unit's day of work is its own, so the order in which
+/// they are counted changes nothing.
 fn work_all(world: &mut World, units: &[Entity], day: u32) {
     let all = world.get_resource::<Directory>().map_or(0, |d| d.units().len());
     if units.len().saturating_mul(MARKED_BELOW) >= all {
