@@ -231,18 +231,26 @@ fn ensure_posts(world: &mut World, day: u32) {
     }
 }
 
-/// Today's guard posts, built if they are not yet ([`ensure_posts`]): a
-/// harvest or a pillage asks every day, most often where nobody guards.
-fn posts_today(world: &mut World) -> &GuardPosts {
+/// What `f` says of today's guard posts, built first if they are not yet
+/// ([`ensure_posts`]): a harvest or a pillage asks every day, most often where
+/// nobody guards, so posts already built are read in the look-up that finds
+/// them up to date.
+fn with_posts<R>(world: &mut World, f: impl FnOnce(&World, &GuardPosts) -> R) -> R {
     let changes = world.get_resource::<FactionChanges>().copied().unwrap_or_default();
     let when = {
         let c = world.resource::<Clock>();
         (c.turn, c.tick)
     };
-    if world.get_resource::<GuardPosts>().is_none_or(|p| p.day != when || p.changes != changes) {
-        build_posts(world, when, changes);
+    let fresh = |p: &&GuardPosts| p.day == when && p.changes == changes;
+    {
+        let world = &*world;
+        if let Some(posts) = world.get_resource::<GuardPosts>().filter(fresh) {
+            return f(world, posts);
+        }
     }
-    world.resource::<GuardPosts>()
+    build_posts(world, when, changes);
+    let world = &*world;
+    f(world, world.resource::<GuardPosts>())
 }
 
 /// Builds the posts of day `when` (turn, day), as of `changes`.
@@ -290,18 +298,19 @@ fn guards_at(world: &mut World, place: Entity, day: u32) -> Vec<Entity> {
 /// [`diplomacy::grants_unit`], DIP-UNSEEN). For full-day and later phases: guards
 /// take their post in the immediate passes.
 pub fn guard_against(world: &mut World, place: Entity, u: Entity, what: StanceGrant) -> Option<Entity> {
-    // Most places have no guard: the unit's faction is looked up only where one is.
-    if posts_today(world).at(place).is_empty() {
-        return None;
-    }
-    let world = &*world;
-    let posts = world.resource::<GuardPosts>().at(place);
-    let f = world.get::<Owner>(u)?.0;
-    // Most guards are the unit's own faction's: stances are looked up only for others.
-    posts
-        .iter()
-        .copied()
-        .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !diplomacy::grants_unit(world, o.0, u, what)))
+    with_posts(world, |world, posts| {
+        let posts = posts.at(place);
+        // Most places have no guard: the unit's faction is looked up only where one is.
+        if posts.is_empty() {
+            return None;
+        }
+        let f = world.get::<Owner>(u)?.0;
+        // Most guards are the unit's own faction's: stances are looked up only for others.
+        posts
+            .iter()
+            .copied()
+            .find(|&g| world.get::<Owner>(g).is_some_and(|o| o.0 != f && !diplomacy::grants_unit(world, o.0, u, what)))
+    })
 }
 
 /// Who bars unit `u` from the market and from recruiting at `place` today

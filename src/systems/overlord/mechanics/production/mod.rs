@@ -33,7 +33,7 @@ use crate::core::engine::plan::PlanApp;
 use crate::systems::overlord::data::UseKind;
 use crate::systems::overlord::mechanics::scheduler::{Act, not_yet};
 use crate::systems::overlord::mechanics::skill_use::{
-    Retarget, Specs, UseHandlers, batches, daily_work, first_inputs, gain_experience, lacks_first_inputs,
+    Retarget, Specs, UseHandlers, batches, daily_work, first_inputs, gain_experience, lacks_inputs,
 };
 use crate::systems::overlord::orders::queue::{Outcome, Progress};
 use crate::systems::overlord::orders::syntax::{Entry, Order};
@@ -90,9 +90,11 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
         not_yet(act.world, me, act.day, entry, "this use of a skill");
         return Outcome::NotNow;
     };
-    let Some(at) = act.at(me) else { return Outcome::NotNow };
+    // What a USE that waits reads of the unit every day, in one look-up.
+    let look = act.me();
+    let Some(at) = look.at else { return Outcome::NotNow };
     // GRD-HALF: a guard works with half its figures, rounded down.
-    let figures = act.working_figures(me);
+    let figures = look.working_figures(catalog);
     if figures == 0 {
         return Outcome::NotNow;
     }
@@ -100,7 +102,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
     // is known to run today: a USE that waits (nothing left to harvest, no
     // inputs for a batch) is tried again every day.
     let batch = prod.batch;
-    let wip = match act.world.get::<Production>(me).and_then(|p| p.0) {
+    let wip = match look.production {
         Some((k, x)) if k == skill => x,
         _ => 0,
     };
@@ -159,7 +161,7 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
     // A first batch whose inputs are lacking: the order waits (as `first_inputs`
     // says), without the day's work reckoned. Reckoned before the inputs go, as
     // they may be tools that speed the work.
-    if lacks_first_inputs(act, skill, &prod) {
+    if lacks_inputs(look.production, look.inventory, skill, &prod) {
         return Outcome::NotNow;
     }
     let gain = daily_work(act, catalog, skill, &prod.tools, figures);

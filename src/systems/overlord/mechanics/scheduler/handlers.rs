@@ -4,8 +4,9 @@ use crate::systems::overlord::data::RaceKind;
 use crate::systems::overlord::orders::queue::Outcome;
 use crate::systems::overlord::orders::syntax::{Entry, Keyword, Order};
 use crate::systems::overlord::world::Catalog;
+use crate::systems::overlord::world::SkillId;
 use crate::systems::overlord::world::components::{
-    At, DisplayName, Events, Figures, Id, Journey, Owner, Race, StackLeader,
+    At, DisplayName, Events, Figures, Id, Inventory, Journey, OnGuard, Owner, Production, Race, StackLeader,
 };
 use crate::systems::overlord::world::resources::{Directory, Kind};
 use bevy_ecs::prelude::*;
@@ -87,6 +88,41 @@ pub struct Act<'w> {
     pub day: u32,
     /// The world's catalogue, at hand without a look-up.
     pub catalog: &'w Catalog,
+    /// The pass's query of what [`Act::me`] reads, kept by the pass.
+    pub look: &'w QueryState<Look>,
+}
+
+/// What [`Act::me`] reads of the acting unit: one query, whose every part is
+/// optional, so that it matches every entity.
+pub type Look = (
+    Option<&'static At>,
+    Has<Journey>,
+    Option<&'static Figures>,
+    Option<&'static OnGuard>,
+    Option<&'static Production>,
+    Option<&'static Inventory>,
+);
+
+/// The acting unit as the handlers of everyday work read it ([`Act::me`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Me<'a> {
+    /// Where it is; `None` on a journey (as [`Act::at`]).
+    pub at: Option<At>,
+    /// Its figures (as [`Act::figures`]).
+    pub figures: u32,
+    /// Whether it is on guard today (as [`Act::on_guard`]).
+    pub on_guard: bool,
+    /// Its work in progress: the skill and the work done.
+    pub production: Option<(SkillId, u32)>,
+    /// Its items.
+    pub inventory: Option<&'a Inventory>,
+}
+
+impl Me<'_> {
+    /// The figures it works with today (as [`Act::working_figures`], GRD-HALF).
+    pub fn working_figures(&self, catalog: &Catalog) -> u32 {
+        if self.on_guard { on_guard_share(catalog, self.figures) } else { self.figures }
+    }
 }
 
 impl<'w> Act<'w> {
@@ -117,6 +153,31 @@ impl<'w> Act<'w> {
         })
     }
 
+    /// The acting unit's place, figures, guard, work in progress and items, read
+    /// in one look-up of the pass's query ([`Look`]) where separate look-ups
+    /// would find the unit and each component's column again. A unit of a kind
+    /// of entity made during this step, which the query has not met yet, is read
+    /// component by component: the same values.
+    pub fn me(&self) -> Me<'_> {
+        let day = self.day;
+        let read = |at: Option<&At>, moving: bool, figures: Option<&Figures>, guard: Option<&OnGuard>| Me {
+            at: at.copied().filter(|_| !moving),
+            figures: figures.map_or(0, |f| f.0),
+            on_guard: guard.is_some_and(|g| g.0 == day),
+            production: None,
+            inventory: None,
+        };
+        if let Ok((at, moving, figures, guard, production, inventory)) = self.look.get_manual(self.world, self.unit) {
+            return Me { production: production.and_then(|p| p.0), inventory, ..read(at, moving, figures, guard) };
+        }
+        let Ok(r) = self.world.get_entity(self.unit) else { return Me::default() };
+        Me {
+            production: r.get::<Production>().and_then(|p| p.0),
+            inventory: r.get::<Inventory>(),
+            ..read(r.get::<At>(), r.contains::<Journey>(), r.get::<Figures>(), r.get::<OnGuard>())
+        }
+    }
+
     /// Where unit `u` is, unless it is on a journey.
     pub fn at(&self, u: Entity) -> Option<At> {
         // Only units have `At`.
@@ -128,7 +189,7 @@ impl<'w> Act<'w> {
     /// Whether unit `u` is on guard today: its full-day order then works as if it
     /// had half its figures, and it cannot work, teach or be taught (GRD-HALF).
     pub fn on_guard(&self, u: Entity) -> bool {
-        self.world.get::<crate::systems::overlord::world::components::OnGuard>(u).is_some_and(|g| g.0 == self.day)
+        self.world.get::<OnGuard>(u).is_some_and(|g| g.0 == self.day)
     }
 
     /// The figures unit `u` works with today: all of them, or when it is on guard

@@ -24,7 +24,7 @@ mod conditions;
 mod handlers;
 mod listed;
 
-pub use handlers::{Act, Handler, OrderHandlers, Sees, label, on_guard_share};
+pub use handlers::{Act, Handler, Look, Me, OrderHandlers, Sees, label, on_guard_share};
 
 use crate::core::engine::by_entity::ByEntity;
 use crate::core::engine::plan::Clock;
@@ -338,18 +338,22 @@ impl Stepping {
 }
 
 /// SCH-IMM, SCH-IMM-LOOP.
-pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek, Visited>, &mut QueryState<List>)) {
+pub fn immediate_passes(world: &mut World, (peek, lists, look): Queries) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
     let mut active = active_units(world, day, &cx, peek);
+    // What the handlers read of a unit ([`Act::me`]) is found in one look-up
+    // for the kinds of entity the query has met: it learns of new ones between
+    // passes (a unit of a kind made meanwhile is read component by component).
+    look.update_archetypes(world);
     // The units a pass visits: after a pass, those that may still run something
     // today, in the same order (a unit left out had every immediate order run).
     let mut visit = active.clone();
     loop {
         let mut ran = false;
         for &u in &visit {
-            ran |= step(world, lists, &cx, u, day, Pass::Immediate);
+            ran |= step(world, (lists, &*look), &cx, u, day, Pass::Immediate);
         }
         if !ran {
             break;
@@ -363,6 +367,7 @@ pub fn immediate_passes(world: &mut World, (peek, lists): (&mut QueryState<Peek,
         // Nothing changes the world while the list is sifted: the query learns of
         // new archetypes once, not at every unit.
         peek.update_archetypes(world);
+        look.update_archetypes(world);
         visit.retain(|&u| {
             peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
                 !moving && worth_another_pass(&orders.0, day, &cx.handlers, cx.kinds[race.0.index()])
@@ -411,6 +416,11 @@ fn update_listed(world: &mut World, cx: &Stepping) {
 /// calling thread, which went 5% faster than on two.
 pub const UNITS_PER_STRETCH: usize = 65_536;
 
+/// The passes' queries, kept from run to run: what they need to know of a unit
+/// before stepping it, its order list, and what its handlers read of it
+/// ([`Act::me`]).
+type Queries<'a> = (&'a mut QueryState<Peek, Visited>, &'a mut QueryState<List>, &'a mut QueryState<Look>);
+
 /// What the passes need to know of a unit before stepping it.
 type Peek = (Entity, &'static Orders, Has<Journey>, &'static Race);
 
@@ -424,7 +434,7 @@ type List = (&'static mut Orders, Has<Journey>, Has<DropOrders>);
 /// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
 /// has a bulk handler.
-pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Visited>, &mut QueryState<List>)) {
+pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
@@ -443,6 +453,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
         let now = world.archetypes().generation();
         if known != Some(now) {
             peek.update_archetypes(world);
+            look.update_archetypes(world);
             known = Some(now);
         }
         let Ok((_, orders, moving, race)) = peek.get_manual(world, u) else { continue };
@@ -451,7 +462,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
         }
         let (i, kind) = (race.0.index(), cx.kinds[race.0.index()]);
         let busy = worth_stepping(&orders.0, day, Pass::FullDay, &cx.handlers, kind);
-        if busy && step(world, lists, &cx, u, day, Pass::FullDay) {
+        if busy && step(world, (lists, &*look), &cx, u, day, Pass::FullDay) {
             continue;
         }
         // A step may have ended the unit (merged away, say).
@@ -462,7 +473,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists): (&mut QueryState<Peek, Vi
             (Some(_), _) => idle.push(u),
             (None, Some(work)) => {
                 let mut entry = Entry { prefix: Default::default(), order: Order::Work };
-                work(&mut Act { world, unit: u, day, catalog: &cx.catalog }, &mut entry);
+                work(&mut Act { world, unit: u, day, catalog: &cx.catalog, look }, &mut entry);
             }
             (None, None) => {}
         }
@@ -493,14 +504,21 @@ pub fn end_day(world: &mut World) {
 /// bits ([`listed`]) are reckoned from: a step that books the order it ran (the
 /// day it ran, how far it got, what it waits for) leaves the list's bits as they
 /// were, and the next pass need not read the list again to know so.
-fn step(world: &mut World, lists: &mut QueryState<List>, cx: &Stepping, u: Entity, day: u32, pass: Pass) -> bool {
+fn step(
+    world: &mut World,
+    (lists, look): (&mut QueryState<List>, &QueryState<Look>),
+    cx: &Stepping,
+    u: Entity,
+    day: u32,
+    pass: Pass,
+) -> bool {
     // Only units have `Orders`.
     let Ok((mut orders, moving, _)) = lists.get_mut(world, u) else { return false };
     if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || moving {
         return false;
     }
     let mut list = std::mem::take(&mut orders.bypass_change_detection().0);
-    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, cx, u, day, entry));
+    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, cx, look, u, day, entry));
     if let Ok((mut o, _, drop)) = lists.get_mut(world, u) {
         if drop {
             list.clear();
@@ -532,7 +550,14 @@ fn step(world: &mut World, lists: &mut QueryState<List>, cx: &Stepping, u: Entit
     report.ran
 }
 
-fn dispatch(world: &mut World, cx: &Stepping, u: Entity, day: u32, entry: &mut Entry) -> Outcome {
+fn dispatch(
+    world: &mut World,
+    cx: &Stepping,
+    look: &QueryState<Look>,
+    u: Entity,
+    day: u32,
+    entry: &mut Entry,
+) -> Outcome {
     if let Order::Unreadable { reason, .. } = &entry.order {
         return Outcome::Invalid(reason.clone());
     }
@@ -544,7 +569,7 @@ fn dispatch(world: &mut World, cx: &Stepping, u: Entity, day: u32, entry: &mut E
         }
     }
     match cx.handlers.get(entry.order.index()) {
-        Some(h) => h(&mut Act { world, unit: u, day, catalog: &cx.catalog }, entry),
+        Some(h) => h(&mut Act { world, unit: u, day, catalog: &cx.catalog, look }, entry),
         None => {
             let what = handlers::pending_mechanic(&entry.order);
             not_yet(world, u, day, entry, what);

@@ -520,3 +520,59 @@ fn a_step_marks_the_list_changed_only_when_its_bits_change_sch_imm() {
     assert!(on("U2").iter().all(|&d| d == 1), "U2's bits never change after day 1: {:?}", on("U2"));
     assert_eq!(on("U1").into_iter().filter(|&d| d > 1).collect::<Vec<_>>(), [6], "marked when the GIVE left");
 }
+
+/// A component no entity had before the test gives it: the unit moves to a kind
+/// of entity the pass's query has not met.
+#[derive(Component)]
+struct NotMetYet;
+
+#[test]
+fn a_handler_reads_the_acting_unit_alike_in_one_look_up_or_component_by_component_grd_half() {
+    use crate::systems::overlord::world::components::{Journey, OnGuard, Production};
+    use crate::systems::overlord::world::resources::Kind;
+    let mut e = game();
+    let world = e.world_mut();
+    let catalog = world.resource::<Catalog>().clone();
+    let dir = world.resource::<Directory>();
+    let (u2, l1, l2) = (
+        dir.get(Kind::Unit, "U2").unwrap(),
+        dir.get(Kind::Location, "L1").unwrap(),
+        dir.get(Kind::Location, "L2").unwrap(),
+    );
+    let blades = catalog.skill("blde").unwrap();
+    let swords = catalog.item("swrd").unwrap();
+    // U2: 10 figures with 12 swords in L1, on guard on day 3, a batch under way.
+    world.entity_mut(u2).insert((OnGuard(3), Production(Some((blades, 250)))));
+    let mut look = world.query::<Look>();
+    let read = |world: &mut World, look: &QueryState<Look>, day: u32| {
+        let act = Act { world, unit: u2, day, catalog: &catalog, look };
+        let me = act.me();
+        let by_component = (act.at(u2), act.figures(u2), act.on_guard(u2), act.working_figures(u2));
+        let seen = (me.at, me.figures, me.on_guard, me.working_figures(&catalog));
+        assert_eq!(seen, by_component, "day {day}");
+        (seen, me.production, me.inventory.map(|i| i.count(swords)))
+    };
+    let guard_share = on_guard_share(&catalog, 10);
+    assert!(guard_share < 10, "the rule set's guard_work_percent halves a guard's work (GRD-HALF)");
+    let on_day_3 = read(world, &look, 3);
+    assert_eq!(on_day_3.0.0.map(|a| a.location), Some(l1));
+    assert_eq!((on_day_3.0.1, on_day_3.0.2, on_day_3.0.3), (10, true, guard_share));
+    assert_eq!(on_day_3.1, Some((blades, 250)));
+    assert_eq!(on_day_3.2, Some(12));
+    // The next day it is no longer on guard: all its figures work.
+    let on_day_4 = read(world, &look, 4);
+    assert_eq!((on_day_4.0.2, on_day_4.0.3), (false, 10));
+    // Moved to a kind of entity the query has not met: read component by
+    // component, the same values.
+    world.entity_mut(u2).insert(NotMetYet);
+    assert!(look.get_manual(world, u2).is_err(), "the query has not met U2's new kind of entity");
+    assert_eq!(read(world, &look, 3), on_day_3);
+    // On a journey it is nowhere (as `Act::at`), met or not by the query.
+    let j = Journey { from: l1, to: l2, mode: 0, days: 5, elapsed: 1, kind: Default::default() };
+    world.entity_mut(u2).insert(j);
+    assert_eq!(read(world, &look, 3).0.0, None);
+    look.update_archetypes(world);
+    assert!(look.get_manual(world, u2).is_ok());
+    assert_eq!(read(world, &look, 3).0.0, None);
+    assert_eq!(read(world, &look, 3).1, Some((blades, 250)));
+}

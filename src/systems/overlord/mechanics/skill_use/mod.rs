@@ -284,9 +284,20 @@ pub fn first_inputs(act: &mut Act, skill: SkillId, spec: &Spec) -> Option<u32> {
 /// Whether [`first_inputs`] would find nothing to work on: no work in progress
 /// on `skill`, and the inputs of a first batch lacking. Only reads.
 pub fn lacks_first_inputs(act: &Act, skill: SkillId, spec: &Spec) -> bool {
-    let under_way = act.world.get::<Production>(act.unit).and_then(|p| p.0).is_some_and(|(k, _)| k == skill);
-    !under_way
-        && !act.world.get::<Inventory>(act.unit).is_some_and(|inv| spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n))
+    let me = act.me();
+    lacks_inputs(me.production, me.inventory, skill, spec)
+}
+
+/// [`lacks_first_inputs`] of a unit whose work in progress is `production` and
+/// whose items are `inventory` (as [`Act::me`](super::scheduler::Act::me) reads them).
+pub fn lacks_inputs(
+    production: Option<(SkillId, u32)>,
+    inventory: Option<&Inventory>,
+    skill: SkillId,
+    spec: &Spec,
+) -> bool {
+    let under_way = production.is_some_and(|(k, _)| k == skill);
+    !under_way && !inventory.is_some_and(|inv| spec.inputs.iter().all(|&(i, n)| inv.count(i) >= n))
 }
 
 /// Today's batches: `wip` plus the day's work `gain`; each finished batch calls `done`,
