@@ -576,3 +576,69 @@ fn a_handler_reads_the_acting_unit_alike_in_one_look_up_or_component_by_componen
     assert_eq!(read(world, &look, 3).0.0, None);
     assert_eq!(read(world, &look, 3).1, Some((blades, 250)));
 }
+
+/// Each day's end: the days of work counted so far for units U2 to U5.
+#[derive(Resource, Default)]
+struct WorkDays(Vec<(u32, [Option<u32>; 4])>);
+
+fn note_work_days(world: &mut World) {
+    use crate::systems::overlord::mechanics::money::WorkLog;
+    use crate::systems::overlord::world::resources::Kind;
+    let day = world.resource::<Clock>().tick;
+    let dir = world.resource::<Directory>();
+    let units = ["U2", "U3", "U4", "U5"].map(|id| dir.get(Kind::Unit, id).unwrap());
+    let log = world.resource::<WorkLog>();
+    let days = units.map(|u| log.get(u).map(|(_, n)| n));
+    world.resource_mut::<WorkDays>().0.push((day, days));
+}
+
+/// A test system: U5 is on guard every day, from before the full-day pass.
+fn u5_on_guard(world: &mut World) {
+    use crate::systems::overlord::world::components::OnGuard;
+    use crate::systems::overlord::world::resources::Kind;
+    let day = world.resource::<Clock>().tick;
+    let u5 = world.resource::<Directory>().get(Kind::Unit, "U5").unwrap();
+    world.entity_mut(u5).insert(OnGuard(day));
+}
+
+#[test]
+fn a_unit_with_no_full_day_order_works_as_it_stood_when_its_turn_came_sch_unit_sch_moving_pfx_work() {
+    // SCH-UNIT, SCH-FULL, SCH-MOVING, PFX-WORK, STK-AGG: U1's MOVE sets its stack
+    // out on day 1, in U1's turn of the full-day pass. U2, stacked under U1 but
+    // listed before it, had its turn first, at rest: its full-day slot was free,
+    // so it worked that day. U3, listed after U1, was on its way when its turn
+    // came: no work. Neither works on the way. U4, alone, works every day; U5,
+    // on guard every day (a test system puts it there), never (GRD-HALF). None
+    // of U2 to U5 has a full-day order: a full-day pass that left such units
+    // unread in their turn must still count what each was doing then.
+    let text = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
+  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],
+  locations: [
+    (id: "L1", name: "Home", terrain: "plai", population: 100, weather: Some("fair"), exits: [(dir: "N", to: "L2")]),
+    (id: "L2", name: "Away", terrain: "plai", population: 100, weather: Some("fair"), exits: [(dir: "S", to: "L1")]),
+  ],
+  structures: [],
+  units: [
+    (id: "U2", name: "Early", faction: "fa", race: "man", figures: 10, location: "L1", stack_leader: Some("U1")),
+    (id: "U1", name: "Lead", faction: "fa", race: "ldr", figures: 1, location: "L1"),
+    (id: "U3", name: "Late", faction: "fa", race: "man", figures: 10, location: "L1", stack_leader: Some("U1")),
+    (id: "U4", name: "Alone", faction: "fa", race: "man", figures: 10, location: "L1"),
+    (id: "U5", name: "Watch", faction: "fa", race: "man", figures: 10, location: "L1"),
+  ],
+)"#;
+    let mut e = engine_with(scenario(text), true, |app: &mut App| {
+        app.init_resource::<WorkDays>();
+        app.add_step_system("day_end", note_work_days);
+        app.add_step_system("lessons", u5_on_guard);
+    });
+    run_month(&mut e, &["GAME fa pa\nUNIT U1\nMOVE N\n"]);
+    assert_eq!(said(&e, "U1", "Set out from Home [L1] to Away [L2]"), Some(1));
+    let seen = &e.world().resource::<WorkDays>().0;
+    let on = |day: u32| seen.iter().find(|s| s.0 == day).unwrap().1;
+    assert_eq!(on(1), [Some(1), None, Some(1), None], "day 1: U2 worked before the stack set out, U3 did not");
+    assert_eq!(on(5), [Some(1), None, Some(5), None], "on the way, no work");
+    // Arrived on day 9: both work at Away from day 10, U2's day at Home lost.
+    assert_eq!(on(10), [Some(1), Some(1), Some(10), None]);
+    assert_eq!(on(30), [Some(21), Some(21), Some(30), None]);
+}
