@@ -23,6 +23,13 @@ impl Piece for String {
     }
 }
 
+impl Piece for std::borrow::Cow<'_, str> {
+    #[inline]
+    fn put(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
 impl Piece for char {
     #[inline]
     fn put(&self, out: &mut String) {

@@ -1,14 +1,33 @@
 //! Interning: a two-way table between the tags of one kind of record and their
-//! indices, so that the engine compares small integers, never strings.
+//! indices, so that the engine compares small integers, never strings; and the
+//! tags' text kept once for the life of the process ([`forever`]), so that what
+//! is made from a rule set (a report's maps by tag) borrows it, never copies it.
 
 use super::FastMap;
+
+/// The text of `s`, kept for the life of the process: the same text gives the same
+/// `&'static str` whatever rule set or thread asks, so what is kept grows only
+/// with the distinct tags ever loaded (the rule sets' tags, a few hundred), not
+/// with the number of times a rule set is loaded.
+pub fn forever(s: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static KEPT: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut kept = KEPT.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&k) = kept.get(s) {
+        return k;
+    }
+    let k: &'static str = Box::leak(s.to_owned().into_boxed_str());
+    kept.insert(k);
+    k
+}
 
 /// A two-way table between the tags of one kind of record and their indices.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
     by_tag: FastMap<String, u16>,
     by_folded: FastMap<String, u16>,
-    tags: Vec<String>,
+    tags: Vec<&'static str>,
 }
 
 impl Interner {
@@ -19,7 +38,7 @@ impl Interner {
             let index = u16::try_from(t.tags.len()).expect("more than 65535 records of one kind");
             t.by_tag.entry(tag.to_string()).or_insert(index);
             t.by_folded.entry(tag.to_ascii_lowercase()).or_insert(index);
-            t.tags.push(tag.to_string());
+            t.tags.push(forever(tag));
         }
         t
     }
@@ -43,8 +62,8 @@ impl Interner {
             .copied()
     }
     /// The tag at `index`.
-    pub fn tag(&self, index: u16) -> &str {
-        &self.tags[index as usize]
+    pub fn tag(&self, index: u16) -> &'static str {
+        self.tags[index as usize]
     }
     /// Number of records.
     pub fn len(&self) -> usize {
@@ -77,5 +96,16 @@ mod tests {
         assert_eq!(t.get_folded("BB"), Some(1));
         assert_eq!(t.get_folded("bB"), Some(1));
         assert_eq!(t.get_folded("cc"), None);
+    }
+
+    /// The same text is kept once, whoever asks: two tables of the same tags
+    /// lend the same bytes.
+    #[test]
+    fn a_tag_is_kept_once_for_every_table_of_it() {
+        let (a, b) = (Interner::new(["kept-once", "x"]), Interner::new(["y", "kept-once"]));
+        assert_eq!(a.tag(0), "kept-once");
+        assert!(std::ptr::eq(a.tag(0), b.tag(1)));
+        assert!(std::ptr::eq(forever(&String::from("kept-once")), a.tag(0)));
+        assert!(!std::ptr::eq(a.tag(1), b.tag(0)));
     }
 }

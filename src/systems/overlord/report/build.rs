@@ -111,7 +111,7 @@ struct Sheet<'w> {
     id: &'w str,
     name: &'w str,
     owner: Option<Entity>,
-    race: &'w str,
+    race: &'static str,
     figures: u32,
     structure: Option<&'w str>,
     stack_leader: Option<&'w str>,
@@ -309,7 +309,7 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
         email: contact.email,
         funds: f
             .get::<Funds>()
-            .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it).to_string(), n)).collect())
+            .map(|fu| fu.0.iter().map(|&(it, n)| (catalog.item_tag(it), n)).collect())
             .unwrap_or_default(),
         control: ControlRecord {
             used: idx.by_faction[i]
@@ -372,7 +372,7 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                 faction: faction_id.clone(),
                 location: at.map(|a| id_of(world, a.location)).unwrap_or_default(),
                 structure: at.and_then(|a| a.structure).map(|s| id_of(world, s)),
-                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).to_string()).unwrap_or_default(),
+                race: r.get::<Race>().map(|x| catalog.race_tag(x.0).into()).unwrap_or_default(),
                 figures: r.get::<Figures>().map_or(0, |x| x.0),
                 stack_leader: r.get::<StackLeader>().and_then(|s| s.0).map(|s| id_of(world, s)),
                 items: r
@@ -380,12 +380,7 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                     .map(|inv| {
                         inv.0
                             .iter()
-                            .map(|h| {
-                                (
-                                    catalog.item_tag(h.item).to_string(),
-                                    ItemRecord { count: h.count, equipped: h.equipped },
-                                )
-                            })
+                            .map(|h| (catalog.item_tag(h.item), ItemRecord { count: h.count, equipped: h.equipped }))
                             .collect()
                     })
                     .unwrap_or_default(),
@@ -398,7 +393,7 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                                     days: catalog.experience_days(exp),
                                     level: catalog.skill_level(id, exp),
                                 };
-                                (catalog.skill_tag(id).to_string(), rec)
+                                (catalog.skill_tag(id), rec)
                             })
                             .collect()
                     })
@@ -407,7 +402,10 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                 capacity: r
                     .get::<UnitStats>()
                     .map(|s| {
-                        catalog.rules.movement.modes.iter().zip(&s.capacity).map(|(m, &c)| (m.tag.clone(), c)).collect()
+                        (0..catalog.rules.movement.modes.len())
+                            .zip(&s.capacity)
+                            .map(|(m, &c)| (catalog.mode_tag(m), c))
+                            .collect()
                     })
                     .unwrap_or_default(),
                 stats: r.get::<UnitStats>().map(|s| stats_record(&s.stats)).unwrap_or_default(),
@@ -478,13 +476,9 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                         dir,
                         to: id_of(world, to),
                         to_name: world.get::<DisplayName>(to).map(|n| n.0.clone()).unwrap_or_default(),
-                        days: catalog
-                            .rules
-                            .movement
-                            .modes
-                            .iter()
+                        days: (0..catalog.rules.movement.modes.len())
                             .zip(days)
-                            .filter_map(|(m, d)| Some((m.tag.clone(), d?)))
+                            .filter_map(|(m, d)| Some((catalog.mode_tag(m), d?)))
                             .collect(),
                     })
                     .collect(),
@@ -509,15 +503,11 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                 recruits: r.get::<Recruits>().map_or(Vec::new(), |x| {
                     x.0.iter()
                         .filter(|o| o.count > 0)
-                        .map(|o| {
-                            let race = &catalog.rules.races[o.race.index()];
-                            let name = if o.count == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
-                            OfferRecord {
-                                tag: race.tag.clone(),
-                                name: name.clone(),
-                                count: o.count,
-                                price: Some(o.price),
-                            }
+                        .map(|o| OfferRecord {
+                            tag: catalog.race_tag(o.race).into(),
+                            name: catalog.race_name_for(o.race, u64::from(o.count)).into(),
+                            count: o.count,
+                            price: Some(o.price),
                         })
                         .collect()
                 }),
@@ -531,9 +521,9 @@ fn faction_report<'w>(world: &'w World, idx: &Index, survey: &Survey, sheets: &S
                     Some(_) => catalog.rules.info.parameters.market_days.clone(),
                     None => Vec::new(),
                 },
-                teaches: r.get::<Teaches>().map_or(TagMap::new(), |t| {
-                    t.0.iter().map(|&(s, level)| (catalog.skill_tag(s).to_string(), level)).collect()
-                }),
+                teaches: r
+                    .get::<Teaches>()
+                    .map_or(TagMap::new(), |t| t.0.iter().map(|&(s, level)| (catalog.skill_tag(s), level)).collect()),
                 resources: survey::resources_seen(world, le, view.own_at(l))
                     .into_iter()
                     .map(|(item, n)| item_record(catalog, item, n, None))
@@ -732,10 +722,7 @@ fn own_structure_record(
 /// left; those the rule set marks `hidden` are left out (ITM-ENCH).
 fn enchantments(catalog: &Catalog, fx: Option<&Effects>) -> TagMap<u32> {
     fx.map(|fx| {
-        fx.0.iter()
-            .filter(|&&(e, _)| catalog.effect_shown(e))
-            .map(|&(e, d)| (catalog.effect_tag(e).to_string(), d))
-            .collect()
+        fx.0.iter().filter(|&&(e, _)| catalog.effect_shown(e)).map(|&(e, d)| (catalog.effect_tag(e), d)).collect()
     })
     .unwrap_or_default()
 }
@@ -753,7 +740,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: &Sheet<'_>, 
         id: u.id.to_string(),
         name: u.name.to_string(),
         faction: u.owner.filter(|_| own || sight == Sight::Known).map(|f| id_of(world, f)),
-        race: u.race.to_string(),
+        race: u.race.into(),
         figures: u.figures,
         structure: u.structure.map(str::to_string),
         stack_leader: u.stack_leader.map(str::to_string),
@@ -766,7 +753,7 @@ fn seen_unit(world: &World, catalog: &Catalog, observer: Entity, u: &Sheet<'_>, 
             u.items
                 .iter()
                 .filter(|h| h.count > 0 && catalog.rules.items[h.item.index()].weight > 0)
-                .map(|h| (catalog.item_tag(h.item).to_string(), h.count))
+                .map(|h| (catalog.item_tag(h.item), h.count))
                 .collect()
         },
     }
@@ -787,14 +774,14 @@ fn departed_record(
         items: d
             .items
             .iter()
-            .map(|h| (catalog.item_tag(h.item).to_string(), ItemRecord { count: h.count, equipped: h.equipped }))
+            .map(|h| (catalog.item_tag(h.item), ItemRecord { count: h.count, equipped: h.equipped }))
             .collect(),
         skills: d
             .skills
             .iter()
             .map(|&(s, x)| {
                 let rec = SkillRecord { days: catalog.experience_days(x), level: catalog.skill_level(s, x) };
-                (catalog.skill_tag(s).to_string(), rec)
+                (catalog.skill_tag(s), rec)
             })
             .collect(),
         events: d.events.iter().map(|x| EventRecord { day: x.day, text: x.text.to_string() }).collect(),
@@ -825,7 +812,10 @@ fn goods(catalog: &Catalog, goods: &[Good]) -> Vec<OfferRecord> {
 }
 
 fn item_record(catalog: &Catalog, item: ItemId, n: u32, price: Option<u32>) -> OfferRecord {
-    let def = &catalog.rules.items[item.index()];
-    let name = if n == 1 || def.plural.is_empty() { &def.name } else { &def.plural };
-    OfferRecord { tag: def.tag.clone(), name: name.clone(), count: n, price }
+    OfferRecord {
+        tag: catalog.item_tag(item).into(),
+        name: catalog.item_name_for(item, u64::from(n)).into(),
+        count: n,
+        price,
+    }
 }

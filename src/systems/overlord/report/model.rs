@@ -254,7 +254,7 @@ pub struct UnitRecord {
     /// Structure id, if inside one.
     pub structure: Option<String>,
     /// Race tag.
-    pub race: String,
+    pub race: Tag,
     /// Number of figures.
     pub figures: u32,
     /// Id of the unit this one is stacked under.
@@ -349,7 +349,7 @@ pub struct SeenUnit {
     /// set's `sight.faction_margin`.
     pub faction: Option<String>,
     /// Race tag.
-    pub race: String,
+    pub race: Tag,
     /// Number of figures.
     pub figures: u32,
     /// Structure id, if inside one.
@@ -377,9 +377,9 @@ pub struct SeenUnit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OfferRecord {
     /// Item or race tag.
-    pub tag: String,
+    pub tag: Tag,
     /// Its name for this count (singular or plural).
-    pub name: String,
+    pub name: Tag,
     /// How many.
     pub count: u32,
     /// Price of one; absent for resources.
@@ -524,9 +524,20 @@ pub struct PassedExit {
 /// A map from tags (or ids) to values, in the order of its keys, as a
 /// `BTreeMap<String, V>` keeps it and serialises it, held in one sorted list: a
 /// report has a few of these per unit, mostly of two to five entries, and a
-/// B-tree's node per map cost more than the rest of the record.
+/// B-tree's node per map cost more than the rest of the record. A key that is a
+/// rule set's tag is borrowed from the tags kept for the process
+/// ([`crate::core::data::intern::forever`], as the catalogue lends them), not
+/// copied: a report's units hold millions of them in a big world.
 #[derive(Clone, PartialEq, Eq)]
-pub struct TagMap<V>(Vec<(String, V)>);
+pub struct TagMap<V>(Vec<(Key, V)>);
+
+/// A [`TagMap`]'s key.
+type Key = Tag;
+
+/// A rule set's tag or name in a report: borrowed from the text kept for the
+/// process ([`crate::core::data::intern::forever`], as the catalogue lends it),
+/// or text of its own (read back from a stored report).
+pub type Tag = std::borrow::Cow<'static, str>;
 
 impl<V> Default for TagMap<V> {
     fn default() -> Self {
@@ -548,12 +559,12 @@ impl<V> TagMap<V> {
         self.0.len()
     }
     /// The entries, in the order of their keys.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &V)> + DoubleEndedIterator {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &V)> + DoubleEndedIterator {
+        self.0.iter().map(|(k, v)| (&**k, v))
     }
     /// The keys, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| &**k)
     }
     /// The values, in the order of their keys.
     pub fn values(&self) -> impl Iterator<Item = &V> {
@@ -561,15 +572,16 @@ impl<V> TagMap<V> {
     }
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok().map(|i| &self.0[i].1)
+        self.0.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &self.0[i].1)
     }
     /// Whether `key` has a value.
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
     /// Sets the value of `key`; returns the one it replaced.
-    pub fn insert(&mut self, key: String, value: V) -> Option<V> {
-        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(&key)) {
+    pub fn insert(&mut self, key: impl Into<Key>, value: V) -> Option<V> {
+        let key = key.into();
+        match self.0.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
             Err(i) => {
                 self.0.insert(i, (key, value));
@@ -579,10 +591,11 @@ impl<V> TagMap<V> {
     }
 }
 
-impl<V> FromIterator<(String, V)> for TagMap<V> {
-    /// As a `BTreeMap` is collected: a key given twice keeps its last value.
-    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
-        let mut v: Vec<(String, V)> = iter.into_iter().collect();
+impl<K: Into<Key>, V> FromIterator<(K, V)> for TagMap<V> {
+    /// As a `BTreeMap` is collected: a key given twice keeps its last value. Keys
+    /// are owned text (`String`) or tags kept for the process (`&'static str`).
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut v: Vec<(Key, V)> = iter.into_iter().map(|(k, v)| (k.into(), v)).collect();
         if v.windows(2).all(|w| w[0].0 < w[1].0) {
             return TagMap(v);
         }
@@ -603,10 +616,10 @@ impl<V> FromIterator<(String, V)> for TagMap<V> {
 }
 
 impl<'a, V> IntoIterator for &'a TagMap<V> {
-    type Item = (&'a String, &'a V);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, V)>, fn(&'a (String, V)) -> (&'a String, &'a V)>;
+    type Item = (&'a str, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (Key, V)>, fn(&'a (Key, V)) -> (&'a str, &'a V)>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.0.iter().map(|(k, v)| (&**k, v))
     }
 }
 
@@ -671,7 +684,12 @@ mod tests {
             let entries = || list.iter().map(|&(k, v)| (k.to_string(), v));
             let tags: TagMap<u32> = entries().collect();
             let tree: BTreeMap<String, u32> = entries().collect();
-            assert_eq!(tags.iter().collect::<Vec<_>>(), tree.iter().collect::<Vec<_>>(), "{list:?}");
+            let of_tree = |t: &BTreeMap<String, u32>| t.iter().map(|(k, v)| (k.clone(), *v)).collect::<Vec<_>>();
+            let of_tags = |t: &TagMap<u32>| t.iter().map(|(k, v)| (k.to_string(), *v)).collect::<Vec<_>>();
+            assert_eq!(of_tags(&tags), of_tree(&tree), "{list:?}");
+            // Keys lent for the process make the same map as keys of their own.
+            let lent: TagMap<u32> = list.iter().map(|&(k, v)| (crate::core::data::intern::forever(k), v)).collect();
+            assert_eq!(lent, tags, "{list:?}");
             assert_eq!(tags.len(), tree.len());
             for (k, _) in list {
                 assert_eq!(tags.get(k), tree.get(*k), "{k}");
@@ -684,7 +702,7 @@ mod tests {
             for (k, v) in [("m", 7), ("coin", 8), ("a", 9)] {
                 assert_eq!(both.0.insert(k.to_string(), v), both.1.insert(k.to_string(), v));
             }
-            assert_eq!(both.0.iter().collect::<Vec<_>>(), both.1.iter().collect::<Vec<_>>());
+            assert_eq!(of_tags(&both.0), of_tree(&both.1));
         }
     }
 }

@@ -391,7 +391,7 @@ pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog
         }
         for (k, (tag, &n)) in s.items.iter().enumerate() {
             let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
-            let name = def.map_or(tag.as_str(), |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
+            let name = def.map_or(tag, |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
             put!(o, if k == 0 { ", with " } else { ", " }, n, ' ', name, " [", tag, ']');
         }
         if let Some(st) = &s.guard_stance {
@@ -481,7 +481,7 @@ pub(super) fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, w
         o.push_str("; missing: ");
         for (i, (w, n)) in s.missing.iter().enumerate() {
             let work = c.rules.constructions.works.iter().find(|x| x.tag == *w);
-            let name = work.map_or(w.as_str(), |x| if *n == 1 || x.plural.is_empty() { &x.name } else { &x.plural });
+            let name = work.map_or(w, |x| if *n == 1 || x.plural.is_empty() { &x.name } else { &x.plural });
             let _ = write!(o, "{}{n} {name}", if i == 0 { "" } else { ", " });
         }
     }
@@ -629,7 +629,7 @@ fn enchantments_text(c: &Catalog, list: &TagMap<u32>) -> String {
     let mut o = String::new();
     for (i, (tag, &days)) in list.iter().enumerate() {
         let e = c.rules.enchantments.enchantments.iter().find(|e| e.tag == *tag);
-        let (one, many) = e.map_or((tag.as_str(), tag.as_str()), |e| {
+        let (one, many) = e.map_or((tag, tag), |e| {
             (e.name.as_str(), if e.plural.is_empty() { e.name.as_str() } else { e.plural.as_str() })
         });
         let sep = if i > 0 { ", " } else { "" };

@@ -24,6 +24,12 @@ pub struct CatalogTables {
     terrains: Interner,
     effects: Interner,
     constructions: Interner,
+    /// The movement modes' tags, in the rule set's order.
+    mode_tags: Vec<&'static str>,
+    /// Per item and per race: its name for one and for more (the plural, or the
+    /// name where the rule set gives none), kept for the process.
+    item_names: Vec<[&'static str; 2]>,
+    race_names: Vec<[&'static str; 2]>,
     /// Per skill: the cumulative experience of each level, ascending.
     skill_levels: Vec<Vec<u32>>,
     /// Per month of the calendar: the index of its season.
@@ -53,6 +59,11 @@ impl Catalog {
         let terrains = Interner::new(rules.terrains.iter().map(|t| t.tag.as_str()));
         let effects = Interner::new(rules.enchantments.enchantments.iter().map(|t| t.tag.as_str()));
         let constructions = Interner::new(rules.constructions.constructions.iter().map(|c| c.tag.as_str()));
+        use crate::core::data::intern::forever;
+        let mode_tags = rules.movement.modes.iter().map(|m| forever(&m.tag)).collect();
+        let names = |name: &str, plural: &str| [forever(name), forever(if plural.is_empty() { name } else { plural })];
+        let item_names = rules.items.iter().map(|i| names(&i.name, &i.plural)).collect();
+        let race_names = rules.races.iter().map(|r| names(&r.name, &r.plural)).collect();
         let skill_levels =
             rules.skills.iter().map(|s| s.system.levels.iter().map(|l| l.experience).collect()).collect();
         let month_seasons =
@@ -73,6 +84,9 @@ impl Catalog {
             terrains,
             effects,
             constructions,
+            mode_tags,
+            item_names,
+            race_names,
             skill_levels,
             month_seasons,
             stances,
@@ -101,7 +115,7 @@ impl Catalog {
         self.effects.get(tag).map(EffectId)
     }
     /// The tag of an enchantment.
-    pub fn effect_tag(&self, id: EffectId) -> &str {
+    pub fn effect_tag(&self, id: EffectId) -> &'static str {
         self.effects.tag(id.0)
     }
     /// The index of construction `tag` in `constructions.ron`.
@@ -191,20 +205,33 @@ impl Catalog {
         std::fmt::from_fn(move |f| write!(f, "{} [{}]", it.name, it.tag))
     }
     /// The tag of an item.
-    pub fn item_tag(&self, id: ItemId) -> &str {
+    pub fn item_tag(&self, id: ItemId) -> &'static str {
         self.items.tag(id.0)
     }
     /// The tag of a skill.
-    pub fn skill_tag(&self, id: SkillId) -> &str {
+    pub fn skill_tag(&self, id: SkillId) -> &'static str {
         self.skills.tag(id.0)
     }
     /// The tag of a race.
-    pub fn race_tag(&self, id: RaceId) -> &str {
+    pub fn race_tag(&self, id: RaceId) -> &'static str {
         self.races.tag(id.0)
     }
     /// The tag of a terrain.
-    pub fn terrain_tag(&self, id: TerrainId) -> &str {
+    pub fn terrain_tag(&self, id: TerrainId) -> &'static str {
         self.terrains.tag(id.0)
+    }
+    /// Item `id`'s name for `count` of it: its plural for any count but 1 (its
+    /// name where the rule set gives no plural).
+    pub fn item_name_for(&self, id: ItemId, count: u64) -> &'static str {
+        self.item_names[id.index()][usize::from(count != 1)]
+    }
+    /// Race `id`'s name for `count` figures, as [`Catalog::item_name_for`].
+    pub fn race_name_for(&self, id: RaceId, count: u64) -> &'static str {
+        self.race_names[id.index()][usize::from(count != 1)]
+    }
+    /// The tag of movement mode `mode` (its index in the rule set's modes).
+    pub fn mode_tag(&self, mode: usize) -> &'static str {
+        self.mode_tags[mode]
     }
     /// The level reached with `experience` points in a skill: the number of its
     /// levels whose threshold is at most `experience`.
