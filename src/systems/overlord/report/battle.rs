@@ -31,10 +31,7 @@ pub(super) fn render_one(o: &mut String, b: &BattleRecord, c: &Catalog) {
     for (s, side) in b.sides.iter().enumerate() {
         let _ = writeln!(o, "  The {} ({}):", side_name(s as u8), side.factions.join(", "));
         for u in &side.units {
-            let race = c.race(&u.race).map_or(u.race.as_str(), |r| {
-                let r = &c.rules.races[r.index()];
-                if u.figures == 1 || r.plural.is_empty() { r.name.as_str() } else { r.plural.as_str() }
-            });
+            let race = c.race(&u.race).map_or(u.race.as_str(), |r| c.race_name_for(r, u64::from(u.figures)));
             let _ = write!(o, "    {} of {}: {} {race}, {}", u.name, u.faction, u.figures, u.position);
             if let Some(st) = &u.stats {
                 let _ = write!(

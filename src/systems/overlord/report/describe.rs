@@ -285,10 +285,7 @@ fn skill_level(c: &Catalog, s: SkillId, level: u32) -> String {
         let _ = write!(o, "Grants {name} [{}] ({}). ", g.0, g.1);
     }
     if let Some(x) = &l.summon {
-        let name = c.race(&x.race).map_or(x.race.as_str(), |r| {
-            let r = &c.rules.races[r.index()];
-            if x.count == 1 || r.plural.is_empty() { &r.name } else { &r.plural }
-        });
+        let name = c.race(&x.race).map_or(x.race.as_str(), |r| c.race_name_for(r, u64::from(x.count)));
         let _ = write!(o, "Summons {} {name} [{}]. ", x.count, x.race);
     }
     if l.combat.is_some() {

@@ -9,20 +9,12 @@ use std::fmt::Write;
 pub use crate::systems::overlord::data::ordinal;
 use crate::systems::overlord::data::ordinal_suffix;
 
-fn item_name<'a>(c: &'a Catalog, tag: &'a str, count: u64) -> &'a str {
-    match c.item(tag).map(|i| &c.rules.items[i.index()]) {
-        Some(it) if count != 1 && !it.plural.is_empty() => &it.plural,
-        Some(it) => &it.name,
-        None => tag,
-    }
+fn item_name<'a>(c: &Catalog, tag: &'a str, count: u64) -> &'a str {
+    c.item(tag).map_or(tag, |i| c.item_name_for(i, count))
 }
 
-fn race_name<'a>(c: &'a Catalog, tag: &'a str, count: u32) -> &'a str {
-    match c.race(tag).map(|r| &c.rules.races[r.index()]) {
-        Some(r) if count != 1 && !r.plural.is_empty() => &r.plural,
-        Some(r) => &r.name,
-        None => tag,
-    }
+fn race_name<'a>(c: &Catalog, tag: &'a str, count: u32) -> &'a str {
+    c.race(tag).map_or(tag, |r| c.race_name_for(r, u64::from(count)))
 }
 
 fn skill_name<'a>(c: &'a Catalog, tag: &'a str) -> &'a str {
@@ -390,8 +382,7 @@ pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog
             o.push_str(", travelling");
         }
         for (k, (tag, &n)) in s.items.iter().enumerate() {
-            let def = c.item(tag).map(|i| &c.rules.items[i.index()]);
-            let name = def.map_or(tag, |d| if n == 1 || d.plural.is_empty() { &d.name } else { &d.plural });
+            let name = item_name(c, tag, u64::from(n));
             put!(o, if k == 0 { ", with " } else { ", " }, n, ' ', name, " [", tag, ']');
         }
         if let Some(st) = &s.guard_stance {
@@ -666,10 +657,7 @@ fn stats_line(o: &mut String, c: &Catalog, s: &StatsRecord) {
         put!(o, if i > 0 { ", " } else { "" }, l, ": ", v);
     }
     let money = match c.money() {
-        Some(m) => {
-            let it = &c.rules.items[m.index()];
-            if s.upkeep == 1 || it.plural.is_empty() { it.name.as_str() } else { it.plural.as_str() }
-        }
+        Some(m) => c.item_name_for(m, s.upkeep.max(0) as u64),
         None => "",
     };
     put!(o, ".  Upkeep: ", s.upkeep, ' ', money, '.');

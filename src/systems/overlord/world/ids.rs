@@ -184,7 +184,7 @@ impl Catalog {
     /// month's end writes one for every unit: without the formatting machinery).
     pub fn write_items_text(&self, out: &mut String, item: ItemId, n: u64) {
         let it = &self.rules.items[item.index()];
-        let name = if n == 1 || it.plural.is_empty() { &it.name } else { &it.plural };
+        let name = self.item_name_for(item, n);
         let mut digits = itoa::Buffer::new();
         let digits = digits.format(n);
         out.reserve(digits.len() + name.len() + it.tag.len() + 4);
@@ -291,5 +291,32 @@ impl crate::systems::overlord::orders::Vocabulary for Catalog {
             W::Construction => pick(r.constructions.constructions.iter().map(|c| c.tag.as_str()), word),
             W::Title => pick(r.titles.iter().map(|t| t.tag.as_str()), word),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Catalog, ItemId, RaceId};
+    use crate::systems::overlord::testkit::overlord_rules;
+    use std::sync::Arc;
+
+    /// An item's or race's name for a count: its plural for any count but 1 (0
+    /// included), its name for 1, and its name for any count where the rule set
+    /// gives no plural. Tags and names are lent for the process.
+    #[test]
+    fn a_name_for_a_count_is_the_plural_but_for_one() {
+        let mut rules = (*overlord_rules()).clone();
+        let coin = rules.items.iter().position(|i| i.tag == "coin").unwrap();
+        let ldr = rules.races.iter().position(|r| r.tag == "ldr").unwrap();
+        rules.races[ldr].plural.clear();
+        let c = Catalog::new(Arc::new(rules));
+        let (coin, ldr) = (ItemId(coin as u16), RaceId(ldr as u16));
+        let man = c.race("man").unwrap();
+        assert_eq!([0, 1, 2].map(|n| c.item_name_for(coin, n)), ["coins", "coin", "coins"]);
+        assert_eq!([0, 1, 2].map(|n| c.race_name_for(man, n)), ["followers", "follower", "followers"]);
+        assert_eq!([0, 1, 2].map(|n| c.race_name_for(ldr, n)), ["leader"; 3], "no plural: the name");
+        assert_eq!((c.item_tag(coin), c.race_tag(man)), ("coin", "man"));
+        assert_eq!(c.items_text(coin, 3), "3 coins [coin]");
+        assert!(std::ptr::eq(c.item_tag(coin), Catalog::new(overlord_rules()).item_tag(coin)));
     }
 }

@@ -751,7 +751,7 @@ fn called(
     if let Some(m) = movement {
         f.movement = m;
     }
-    let plural = if sm.count == 1 || r.plural.is_empty() { &r.name } else { &r.plural };
+    let plural = catalog.race_name_for(race, u64::from(sm.count));
     let name = if sm.name.is_empty() { format!("{} {plural}", sm.count.max(1)) } else { sm.name.clone() };
     f.reserve = Some(Reserve { caster: ci, at_caster: sm.tactics.is_none(), name, race: r.tag.clone() });
     Some(f)

@@ -341,7 +341,7 @@ pub fn summoned_arrive(world: &mut World) {
     world.resource_mut::<Visiting>().invalidate();
     for s in list {
         let r = &catalog.rules.races[s.race.index()];
-        let plural = if s.figures == 1 || r.plural.is_empty() { &r.name } else { &r.plural };
+        let plural = catalog.race_name_for(s.race, u64::from(s.figures));
         let what = format!("{} {plural} [{}]", s.figures, r.tag);
         let spell = &catalog.rules.skills[s.skill.index()];
         let text = match &s.into {
@@ -387,7 +387,7 @@ fn new_unit(world: &mut World, catalog: &Catalog, s: &Summoning, new_id: &str) -
     let orders = if new_id.is_empty() { Vec::new() } else { NewIds::adopt(world, new_id, &id) };
     let race = &catalog.rules.races[s.race.index()];
     let skills = race.system.innate_skills.iter().filter_map(|k| catalog.skill(&k.0).map(|x| (x, k.1))).collect();
-    let plural = if s.figures == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
+    let plural = catalog.race_name_for(s.race, u64::from(s.figures));
     let name = if s.name.is_empty() { format!("{} {plural}", s.figures) } else { s.name.clone() };
     let e = spawn_unit(
         world,

@@ -113,8 +113,7 @@ fn split(act: &mut Act, entry: &mut Entry) -> Outcome {
     act.world.get_mut::<Figures>(me).expect("unit").0 = figures - count;
     let id = act.world.resource::<Directory>().next_unit_id();
     let orders = NewIds::adopt(act.world, &new_id, &id);
-    let r = &catalog.rules.races[race.index()];
-    let plural = if count == 1 || r.plural.is_empty() { &r.name } else { &r.plural };
+    let plural = catalog.race_name_for(race, u64::from(count));
     let name = format!("{count} {plural}");
     let e = spawn_unit(
         act.world,

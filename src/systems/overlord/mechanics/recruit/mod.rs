@@ -249,7 +249,7 @@ fn join(world: &mut World, catalog: &Catalog, h: &Hire, n: u32, cost: u64, day: 
         let orders = NewIds::adopt(world, &h.new_id, &id);
         let race = &catalog.rules.races[h.race.index()];
         let skills = race.system.innate_skills.iter().filter_map(|s| catalog.skill(&s.0).map(|k| (k, s.1))).collect();
-        let plural = if n == 1 || race.plural.is_empty() { &race.name } else { &race.plural };
+        let plural = catalog.race_name_for(h.race, u64::from(n));
         let name = format!("{n} {plural}");
         let e = spawn_unit(
             world,
