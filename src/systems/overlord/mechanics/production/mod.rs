@@ -161,7 +161,10 @@ fn use_skill(act: &mut Act, entry: &mut Entry, skill: SkillId, level: u32) -> Ou
     // A first batch whose inputs are lacking: the order waits (as `first_inputs`
     // says), without the day's work reckoned. Reckoned before the inputs go, as
     // they may be tools that speed the work.
+    // Only the unit's own items or work can end this wait (the checks above
+    // that could end it otherwise wait too, or read its orders, race and skills).
     if lacks_inputs(look.production, look.inventory, skill, &prod) {
+        act.waits_on_itself();
         return Outcome::NotNow;
     }
     let gain = daily_work(act, catalog, skill, &prod.tools, figures);

@@ -90,6 +90,8 @@ pub struct Act<'w> {
     pub catalog: &'w Catalog,
     /// The pass's query of what [`Act::me`] reads, kept by the pass.
     pub look: &'w QueryState<Look>,
+    /// Set by [`Act::waits_on_itself`]: the order waits for the unit alone.
+    pub(super) self_bound: bool,
 }
 
 /// What [`Act::me`] reads of the acting unit: one query, whose every part is
@@ -126,6 +128,22 @@ impl Me<'_> {
 }
 
 impl<'w> Act<'w> {
+    /// The view of unit `unit` on `day`, for a handler.
+    pub fn new(world: &'w mut World, unit: Entity, day: u32, catalog: &'w Catalog, look: &'w QueryState<Look>) -> Self {
+        Act { world, unit, day, catalog, look, self_bound: false }
+    }
+
+    /// Says, before the handler answers [`Outcome::NotNow`], that the order waits
+    /// for a reason only a change of the unit's own orders, race, skills, work in
+    /// progress or items can end, whatever the day and whatever else happens in
+    /// the world, and that trying it again meanwhile would change nothing (a
+    /// craft lacking the inputs of its first batch, SKL-USE-CRAFT). The full-day
+    /// pass then leaves the unit's list untried, as the same wait, until one of
+    /// them changes (SCH-FULL; the marks are [`Visiting`](super::Visiting)'s).
+    pub fn waits_on_itself(&mut self) {
+        self.self_bound = true;
+    }
+
     /// The game's catalogue (borrowed apart from the world: it stays at hand while
     /// the world changes).
     pub fn catalog(&self) -> &'w Catalog {

@@ -16,6 +16,14 @@
 //! invisible WORK when none runs (SCH-FULL, PFX-WORK). In the `day_end` step, WAIT
 //! orders count down.
 //!
+//! A unit whose full-day orders all wait for something only the unit itself can
+//! change ([`Act::waits_on_itself`]: a craft lacking its inputs) is left
+//! dormant: the full-day pass does not try its list again, and the unit goes on
+//! as if its orders had waited, until its orders, race, skills, work in progress
+//! or items change (Bevy's change ticks, read in [`still_dormant`]), in that
+//! pass or any later one. The month is the same as if the orders were tried
+//! every day.
+//!
 //! What an order *does* is a [`Handler`], registered by the plugin of its mechanic in
 //! [`OrderHandlers`]. An order with no handler yet is skipped and kept, and the unit's
 //! report says so once a month.
@@ -35,8 +43,10 @@ use crate::systems::overlord::orders::queue::{self, Outcome, Pass};
 use crate::systems::overlord::orders::syntax::{Entry, Order, Who};
 use crate::systems::overlord::world::Catalog;
 use crate::systems::overlord::world::components::{At, Events, Journey, Orders, Race, Refusing, Seq};
+use crate::systems::overlord::world::components::{Inventory, Production, Skills};
 use crate::systems::overlord::world::resources::Directory;
 use bevy_app::{App, Plugin};
+use bevy_ecs::change_detection::Tick;
 use bevy_ecs::prelude::*;
 
 /// The scheduler, the conditions, and the purge of new ids never created.
@@ -88,6 +98,12 @@ pub struct Visiting {
     /// this engine yet, or why it waits), per unit: a waiting order asks every day
     /// of the month whether it was noted. Emptied each month.
     noted: ByEntity<u64>,
+    /// The units whose full-day step found only orders that wait on the unit
+    /// itself ([`Act::waits_on_itself`]), with the tick of that pass: until
+    /// the unit's orders, race, skills, work in progress or items change, the
+    /// full-day pass does not step them again ([`still_dormant`]). Emptied each
+    /// month.
+    dormant: ByEntity<Tick>,
 }
 
 /// Marks a unit whose whole order list is dropped once the order it is running is
@@ -255,6 +271,7 @@ fn note_once(world: &mut World, u: Entity, day: u32, entry: &Entry, what: std::f
 fn start_month(mut visiting: ResMut<Visiting>, mut lists: Query<&mut Orders>) {
     visiting.stale = true;
     visiting.noted.clear();
+    visiting.dormant.clear();
     for mut o in &mut lists {
         if o.0.iter().any(|q| q.ran_on != 0 || q.wake_on != 0 || q.waited) {
             o.0.iter_mut().for_each(queue::Queued::new_month);
@@ -353,7 +370,7 @@ pub fn immediate_passes(world: &mut World, (peek, lists, look): Queries) {
     loop {
         let mut ran = false;
         for &u in &visit {
-            ran |= step(world, (lists, &*look), &cx, u, day, Pass::Immediate);
+            ran |= step(world, (lists, &*look), &cx, u, day, Pass::Immediate).ran;
         }
         if !ran {
             break;
@@ -434,12 +451,16 @@ type List = (&'static mut Orders, Has<Journey>, Has<DropOrders>);
 /// SCH-FULL, PFX-WORK. Units with no full-day order that may run are not stepped;
 /// the invisible WORK is done for every unit left idle, at once when its mechanic
 /// has a bulk handler.
-pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries) {
+pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries, woken: &mut QueryState<Woken>) {
     let day = world.resource::<Clock>().tick;
     refresh(world);
     let cx = Stepping::of(world);
-    // Taken for the pass (nothing rebuilds it before the next pass) and put back.
+    // Taken for the pass (nothing rebuilds them before the next pass) and put back.
     let order = std::mem::take(&mut world.resource_mut::<Visiting>().order);
+    let mut dormant = std::mem::take(&mut world.resource_mut::<Visiting>().dormant);
+    // What the pass changes has this tick: a unit marked dormant now wakes for a
+    // change made later in the pass as for one made any day after.
+    let tick = world.change_tick();
     let work = cx.handlers.get(Order::Work.index());
     let bulk = cx.handlers.default_handler();
     // Who may give WORK, by race: the invisible WORK follows the same rule (PFX-KIND).
@@ -454,6 +475,7 @@ pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries) {
         if known != Some(now) {
             peek.update_archetypes(world);
             look.update_archetypes(world);
+            woken.update_archetypes(world);
             known = Some(now);
         }
         let Ok((_, orders, moving, race)) = peek.get_manual(world, u) else { continue };
@@ -462,8 +484,20 @@ pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries) {
         }
         let (i, kind) = (race.0.index(), cx.kinds[race.0.index()]);
         let busy = worth_stepping(&orders.0, day, Pass::FullDay, &cx.handlers, kind);
-        if busy && step(world, (lists, &*look), &cx, u, day, Pass::FullDay) {
-            continue;
+        if busy {
+            let mark = dormant.get(u).copied();
+            // A dormant unit's orders would wait again: it goes on as if they had.
+            if !mark.is_some_and(|since| still_dormant(world, woken, u, since)) {
+                let stepped = step(world, (lists, &*look), &cx, u, day, Pass::FullDay);
+                if stepped.dormant {
+                    dormant.set(u, tick);
+                } else if mark.is_some() {
+                    dormant.remove(u);
+                }
+                if stepped.ran {
+                    continue;
+                }
+            }
         }
         // A step may have ended the unit (merged away, say).
         if !may_work[i] || (busy && world.get_entity(u).is_err()) {
@@ -473,12 +507,14 @@ pub fn full_day_pass(world: &mut World, (peek, lists, look): Queries) {
             (Some(_), _) => idle.push(u),
             (None, Some(work)) => {
                 let mut entry = Entry { prefix: Default::default(), order: Order::Work };
-                work(&mut Act { world, unit: u, day, catalog: &cx.catalog, look }, &mut entry);
+                work(&mut Act::new(world, u, day, &cx.catalog, look), &mut entry);
             }
             (None, None) => {}
         }
     }
-    world.resource_mut::<Visiting>().order = order;
+    let mut v = world.resource_mut::<Visiting>();
+    v.order = order;
+    v.dormant = dormant;
     if let Some(bulk) = bulk {
         bulk(world, &idle, day);
     }
@@ -497,7 +533,18 @@ pub fn end_day(world: &mut World) {
     }
 }
 
-/// Runs one pass step for unit `u`: at most one order. Returns whether one ran.
+/// What a step of a unit did ([`step`]).
+struct Stepped {
+    /// An order ran.
+    ran: bool,
+    /// None ran, and every order tried waits on the unit itself
+    /// ([`Act::waits_on_itself`]); nothing but those orders would be tried on a
+    /// later day (none asleep, none for a day of its own): the unit is
+    /// dormant until its orders, race, skills, work in progress or items change.
+    dormant: bool,
+}
+
+/// Runs one pass step for unit `u`: at most one order.
 ///
 /// The list is marked changed only when what it holds changed (an entry gone or
 /// added, or become another order: [`queue::Report::reshaped`]), which is all its
@@ -511,14 +558,27 @@ fn step(
     u: Entity,
     day: u32,
     pass: Pass,
-) -> bool {
+) -> Stepped {
+    let idle = Stepped { ran: false, dormant: false };
     // Only units have `Orders`.
-    let Ok((mut orders, moving, _)) = lists.get_mut(world, u) else { return false };
+    let Ok((mut orders, moving, _)) = lists.get_mut(world, u) else { return idle };
     if orders.0.is_empty() || !queue::has_any(&orders.0, pass) || moving {
-        return false;
+        return idle;
     }
     let mut list = std::mem::take(&mut orders.bypass_change_detection().0);
-    let report = queue::run_one(&mut list, day, pass, |entry| dispatch(world, cx, look, u, day, entry));
+    // Whether an order was tried, and whether each tried waits on the unit itself.
+    let (mut tried, mut self_bound) = (false, true);
+    let report = queue::run_one(&mut list, day, pass, |entry| {
+        tried = true;
+        dispatch(world, cx, look, u, day, entry, &mut self_bound)
+    });
+    let dormant = pass == Pass::FullDay
+        && !report.ran
+        && !report.reshaped
+        && report.invalid.is_empty()
+        && tried
+        && self_bound
+        && tried_again_alike(&list, day);
     if let Ok((mut o, _, drop)) = lists.get_mut(world, u) {
         if drop {
             list.clear();
@@ -547,9 +607,51 @@ fn step(
             }
         }
     }
-    report.ran
+    Stepped { ran: report.ran, dormant }
 }
 
+/// Whether a full-day pass on a later day would try the same entries of `list`
+/// as today's, when none ran today: every full-day entry that a dash does not
+/// hold back may be tried any day (none for a day of its own, none asleep).
+fn tried_again_alike(list: &[queue::Queued], day: u32) -> bool {
+    list.iter()
+        .filter(|q| Pass::FullDay.admits(&q.entry.order) && q.entry.prefix.dashes == 0)
+        .all(|q| q.entry.prefix.day.is_none() && !q.asleep(day) && q.ran_on != day)
+}
+
+/// What tells whether a dormant unit ([`Visiting::dormant`]) is to be woken:
+/// when its orders, race, skills, work in progress and items last changed, and
+/// whether its list is to be dropped.
+type Woken = (
+    Ref<'static, Orders>,
+    Ref<'static, Race>,
+    Ref<'static, Skills>,
+    Ref<'static, Production>,
+    Ref<'static, Inventory>,
+    Has<DropOrders>,
+);
+
+/// Whether unit `u`, found dormant by the full-day pass of tick `since`, still
+/// is: none of its orders, race, skills, work in progress or items changed in or
+/// after that pass, and its list is not to be dropped.
+fn still_dormant(world: &World, woken: &QueryState<Woken>, u: Entity, since: Tick) -> bool {
+    let Ok((orders, race, skills, production, inventory, drop)) = woken.get_manual(world, u) else { return false };
+    // Changed in that pass or later: after the tick before it.
+    let before = Tick::new(since.get().wrapping_sub(1));
+    let now = world.read_change_tick();
+    let changed = [
+        orders.last_changed(),
+        race.last_changed(),
+        skills.last_changed(),
+        production.last_changed(),
+        inventory.last_changed(),
+    ];
+    !drop && !changed.iter().any(|t| t.is_newer_than(before, now))
+}
+
+/// Tries `entry` for unit `u`: its handler, once the kind of unit is allowed
+/// it. `self_bound` is cleared unless the order waits on the unit itself
+/// ([`Act::waits_on_itself`]).
 fn dispatch(
     world: &mut World,
     cx: &Stepping,
@@ -557,20 +659,30 @@ fn dispatch(
     u: Entity,
     day: u32,
     entry: &mut Entry,
+    self_bound: &mut bool,
 ) -> Outcome {
     if let Order::Unreadable { reason, .. } = &entry.order {
+        *self_bound = false;
         return Outcome::Invalid(reason.clone());
     }
     let who = entry.order.who();
     if who != Who::Any {
         let kind = world.get::<Race>(u).map_or(RaceKind::Follower, |r| cx.kinds[r.0.index()]);
         if !who.allows(kind) {
+            *self_bound = false;
             return Outcome::Invalid(format!("only {} may give {}", who.text(), entry.order.keyword()));
         }
     }
     match cx.handlers.get(entry.order.index()) {
-        Some(h) => h(&mut Act { world, unit: u, day, catalog: &cx.catalog, look }, entry),
+        Some(h) => {
+            let mut act = Act::new(world, u, day, &cx.catalog, look);
+            let outcome = h(&mut act, entry);
+            // The order waits on the unit itself only when it waits.
+            *self_bound &= act.self_bound && matches!(outcome, Outcome::NotNow);
+            outcome
+        }
         None => {
+            *self_bound = false;
             let what = handlers::pending_mechanic(&entry.order);
             not_yet(world, u, day, entry, what);
             Outcome::NotNow

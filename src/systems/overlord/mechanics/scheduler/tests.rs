@@ -545,7 +545,7 @@ fn a_handler_reads_the_acting_unit_alike_in_one_look_up_or_component_by_componen
     world.entity_mut(u2).insert((OnGuard(3), Production(Some((blades, 250)))));
     let mut look = world.query::<Look>();
     let read = |world: &mut World, look: &QueryState<Look>, day: u32| {
-        let act = Act { world, unit: u2, day, catalog: &catalog, look };
+        let act = Act::new(world, u2, day, &catalog, look);
         let me = act.me();
         let by_component = (act.at(u2), act.figures(u2), act.on_guard(u2), act.working_figures(u2));
         let seen = (me.at, me.figures, me.on_guard, me.working_figures(&catalog));
@@ -641,4 +641,75 @@ fn a_unit_with_no_full_day_order_works_as_it_stood_when_its_turn_came_sch_unit_s
     // Arrived on day 9: both work at Away from day 10, U2's day at Home lost.
     assert_eq!(on(10), [Some(1), Some(1), Some(10), None]);
     assert_eq!(on(30), [Some(21), Some(21), Some(30), None]);
+}
+
+/// U2's smiths, 30 of them (a sword a day, 5 iron each, SKL-USE-CRAFT), and U3
+/// beside them, after them in the visiting order.
+const SMITHY: &str = r#"(
+  game: (name: "tiny", ruleset: "overlord", seed: 7, days_per_month: 30, start_month: 5),
+  factions: [(id: "fa", name: "Alphans", password: "pa", default_stance: "neutral")],
+  locations: [(id: "L1", name: "Forge", terrain: "city", population: 100)],
+  structures: [],
+  units: [
+    (id: "U2", name: "Smiths", faction: "fa", race: "man", figures: 30, location: "L1", skills: [("blsm", 3000)]),
+    (id: "U3", name: "Porters", faction: "fa", race: "man", figures: 1, location: "L1"),
+  ],
+)"#;
+
+/// A WORK handler: U3's hands U2 5 iron on days 1 and 12 (U2's invisible WORK
+/// does nothing).
+fn hand_over_iron(act: &mut Act, _: &mut Entry) -> Outcome {
+    let u2 = act.unit_named("U2").unwrap();
+    if matches!(act.day, 1 | 12) && act.unit != u2 {
+        let iron = act.catalog().item("iron").unwrap();
+        crate::systems::overlord::mechanics::transfer::add(&mut act.world.get_mut::<Inventory>(u2).unwrap(), iron, 5);
+    }
+    Outcome::Ran(crate::systems::overlord::orders::queue::Progress::Step)
+}
+
+#[test]
+fn a_craft_lacking_inputs_sleeps_until_the_unit_s_items_change_sch_full_skl_use_craft() {
+    // SCH-FULL, SKL-USE-CRAFT: a craft that lacks the inputs of its first batch
+    // waits on the unit itself, and the full-day pass leaves the unit's list
+    // untried until its items or work change. U2 waits on day 1; U3, visited
+    // after it, hands it 5 iron in that same pass: U2 makes a sword on day 2,
+    // then waits, dormant, until U3 hands it 5 more on day 12: a sword on day 13.
+    let mut e = engine_with(scenario(SMITHY), false, |app: &mut App| {
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Work, hand_over_iron);
+    });
+    let files = ["GAME fa pa\nUNIT U2\n@USE blsm\nUNIT U3\n@WORK\n"];
+    let parsed = files.iter().map(|t| e.parse(t).unwrap()).collect();
+    e.submit(parsed);
+    e.run_ticks(8);
+    let u2 = unit(&e, "U2");
+    assert!(e.world().resource::<Visiting>().dormant.get(u2).is_some(), "U2 waits on itself after its sword of day 2");
+    e.run_ticks(22);
+    let made: Vec<(u32, String)> = dated(&e, "U2").into_iter().filter(|(_, t)| t.starts_with("Produced")).collect();
+    assert_eq!(made.iter().map(|m| m.0).collect::<Vec<_>>(), [2, 13], "{made:?}");
+    assert_eq!((count(&e, "U2", "swrd"), count(&e, "U2", "iron")), (2, 0));
+    assert_eq!(orders(&e, "U2"), ["@USE blsm"]);
+}
+
+#[test]
+fn a_unit_with_an_order_for_a_day_of_its_own_is_not_left_dormant_sch_full_pfx_day() {
+    // SCH-FULL, PFX-DAY: U2's craft waits on itself, but its list also holds a
+    // WORK for day 10 alone, which the pass must try then: U2's WORK runs on day
+    // 10 (a test handler counts the days of the WORK given, not the invisible
+    // one), and on no other.
+    #[derive(Resource, Default)]
+    struct Given(Vec<u32>);
+    fn given_work(act: &mut Act, entry: &mut Entry) -> Outcome {
+        if entry.prefix.day.is_some() {
+            let day = act.day;
+            act.world.resource_mut::<Given>().0.push(day);
+        }
+        Outcome::Ran(crate::systems::overlord::orders::queue::Progress::Step)
+    }
+    let mut e = engine_with(scenario(SMITHY), false, |app: &mut App| {
+        app.init_resource::<Given>();
+        app.world_mut().resource_mut::<OrderHandlers>().set(module_path!(), Keyword::Work, given_work);
+    });
+    run_month(&mut e, &["GAME fa pa\nUNIT U2\n@USE blsm\n@D10 WORK\n"]);
+    assert_eq!(e.world().resource::<Given>().0, [10]);
+    assert!(e.world().resource::<Visiting>().dormant.get(unit(&e, "U2")).is_none());
 }
