@@ -207,9 +207,10 @@ fn one_thread_and_many_give_the_same_bytes() {
 #[test]
 fn a_big_world_gives_the_same_bytes_on_one_thread_and_two() {
     // RULINGS §16, in a world big enough that its units are stored in visiting
-    // order (built on the engine's threads) and that the immediate passes look
-    // for units with something to do a stretch at a time on them: every unit
-    // acting, 200 a faction, as the benchmarks' generated worlds.
+    // order (built on the engine's threads) and that the immediate passes, were
+    // many of its units to hold immediate orders, would read their bits a stretch
+    // at a time on them: every unit acting, 200 a faction, as the benchmarks'
+    // generated worlds.
     use overlord::systems::overlord::mechanics::scheduler::UNITS_PER_STRETCH;
     use overlord::systems::overlord::world::VISITING_ORDER_FROM;
     let units = UNITS_PER_STRETCH.max(VISITING_ORDER_FROM) + 4_000;

@@ -7,8 +7,10 @@
 //! an order asleep today, or one that already ran today, still counts. So a unit
 //! whose bit is clear has nothing the passes would step it for
 //! ([`super::worth_stepping`] is false), and one whose bit is set is looked at
-//! as before. (The full-day pass reads every unit's list anyway: a unit with
-//! nothing to do there works, PFX-WORK.)
+//! as before. The units whose bit is set are kept in a list of their own too, so
+//! that the immediate passes find them without reading every unit's bits. (The
+//! full-day pass reads every unit's list anyway: a unit with nothing to do there
+//! works, PFX-WORK.)
 //!
 //! The bits are brought up to date before a pass looks at them, from the units
 //! whose list or race changed since they last were (their change ticks, read a
@@ -32,6 +34,12 @@ pub const IMMEDIATE: u8 = 1;
 #[derive(Default)]
 pub struct Listed {
     slots: ByEntity<u8>,
+    /// The units whose bits were set to [`IMMEDIATE`], each once, and perhaps
+    /// some whose bits have been cleared since or that are gone
+    /// ([`Listed::immediate`] leaves those out). A unit is added when its bits
+    /// become [`IMMEDIATE`]; one whose bits were cleared is left out at the next
+    /// look, before its bits can be set again.
+    immediate: Vec<Entity>,
     /// The world's change tick when the bits were last brought up to date; none
     /// before the first time.
     as_of: Option<Tick>,
@@ -56,7 +64,21 @@ impl Listed {
     }
 
     fn set(&mut self, u: Entity, bits: u8) {
+        let had = self.get(u).is_some_and(|b| b & IMMEDIATE != 0);
         self.slots.set(u, bits);
+        if bits & IMMEDIATE != 0 && !had {
+            self.immediate.push(u);
+        }
+    }
+
+    /// The units whose bits say [`IMMEDIATE`], each once, in no particular
+    /// order: what the immediate passes look at, without reading every unit's
+    /// bits. Looked at each time the bits are brought up to date
+    /// ([`bring_up_to_date`]).
+    pub fn immediate(&mut self) -> &[Entity] {
+        let Listed { slots, immediate, .. } = self;
+        immediate.retain(|&u| slots.get(u).is_some_and(|b| b & IMMEDIATE != 0));
+        immediate
     }
 }
 

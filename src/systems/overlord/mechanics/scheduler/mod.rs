@@ -87,9 +87,9 @@ pub struct Visiting {
     stale: bool,
     /// Units whose place changed since the order was built, when only that changed.
     moved: Vec<Entity>,
-    /// [`relocate`]'s marks of moved units, kept between its runs (and left empty
-    /// of marks), so that a big world's table is not made afresh each time.
-    marks: ByEntity<()>,
+    /// Each unit's place in `places`, kept with them: where a unit stands is
+    /// found by a search for its place ([`positions`]), without reading the order.
+    place_of: ByEntity<Place>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// What each unit's list holds that a pass could act on.
@@ -157,25 +157,28 @@ type Place = (u32, u32, u32);
 type Key = (u32, u32, u32, Entity);
 
 /// The units of [`Visiting::moved`] that the order holds leave their old place
-/// and take their new one; the rest keeps its order. The moved units are marked
-/// in a table by entity, `marks` (no hashing per unit; it holds no mark before
-/// or after), and found in one read of the order; each new place is
-/// found by a binary search of the old ones, and the new order is copied from
-/// the old a run at a time between the places left and taken. A day's arrivals
-/// cost that read and a copy, where removing and inserting unit by unit moved
-/// every key twice.
+/// and take their new one; the rest keeps its order. Where the moved units stood
+/// is found by a search of the places for their old ones ([`positions`]), each
+/// new place by a binary search of the old ones,
+/// and the new order is copied from the old a run at a time between the places
+/// left and taken. A day's arrivals cost those searches and a copy, where
+/// removing and inserting unit by unit moved every key twice, and where finding
+/// the moved units read the whole order.
 fn relocate(world: &World, v: &mut Visiting, moved: &[Entity]) {
     if moved.is_empty() {
         return;
     }
-    let Visiting { places, order, spare, marks, .. } = v;
-    for &u in moved {
-        marks.set(u, ());
-    }
-    // Where the moved units stand in the order, in order.
-    let gone: Vec<usize> = (0..order.len()).filter(|&i| marks.get(order[i]).is_some()).collect();
-    for &u in moved {
-        marks.remove(u);
+    let Visiting { places, order, spare, place_of, .. } = v;
+    // Where the moved units stand in the order, in order (a unit named twice
+    // counts once; one the order does not hold, not at all).
+    let gone = positions(places, order, place_of, moved);
+    debug_assert_eq!(
+        gone,
+        (0..order.len()).filter(|&i| moved.contains(&order[i])).collect::<Vec<_>>(),
+        "the places kept by unit are those of the order"
+    );
+    for &i in &gone {
+        place_of.remove(order[i]);
     }
     // Their new places (none where they are no longer visited), sorted, each with
     // where it goes among the old ones.
@@ -214,8 +217,50 @@ fn relocate(world: &World, v: &mut Visiting, moved: &[Entity]) {
             break;
         }
     }
+    for &(p, u) in &placed {
+        place_of.set(u, p);
+    }
     std::mem::swap(places, new_places);
     std::mem::swap(order, new_order);
+}
+
+/// Where `units` stand in the visiting order (`places` and `order`), in order:
+/// each unit the order holds once (one named twice counts once; one it does not
+/// hold, not at all). Their places ([`Visiting::place_of`]) are sorted and found
+/// one after the other by a galloping search from the last one found, so that the
+/// search reads the places near each other in turn (few of a million's places
+/// are read, and those mostly from the cache), rather than from the middle each
+/// time.
+fn positions(places: &[Place], order: &[Entity], place_of: &ByEntity<Place>, units: &[Entity]) -> Vec<usize> {
+    let mut keys: Vec<(Place, Entity)> = units.iter().filter_map(|&u| place_of.get(u).map(|&p| (p, u))).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut found = Vec::with_capacity(keys.len());
+    let mut from = 0;
+    for (p, u) in keys {
+        // Doubling steps from `from` to a place past `p`, then a binary search
+        // between the last two.
+        let rest = &places[from..];
+        let mut hi = 1;
+        while hi < rest.len() && rest[hi] <= p {
+            hi *= 2;
+        }
+        let lo = hi / 2;
+        let hi = hi.min(rest.len());
+        match rest[lo..hi].binary_search(&p) {
+            Ok(j) => {
+                let i = from + lo + j;
+                // A place kept for a unit the order no longer holds may be
+                // another's now.
+                if order[i] == u {
+                    found.push(i);
+                }
+                from = i;
+            }
+            Err(j) => from += lo + j,
+        }
+    }
+    found
 }
 
 fn refresh(world: &mut World) {
@@ -227,6 +272,9 @@ fn refresh(world: &mut World) {
         v.order.extend(keys.iter().map(|k| k.3));
         v.places.clear();
         v.places.extend(keys.iter().map(|k| (k.0, k.1, k.2)));
+        for k in &keys {
+            v.place_of.set(k.3, (k.0, k.1, k.2));
+        }
         v.stale = false;
         v.moved.clear();
     } else if !v.moved.is_empty() {
@@ -398,27 +446,68 @@ pub fn immediate_passes(world: &mut World, (peek, lists, look): Queries) {
 ///
 /// Only the lists of units whose bits ([`listed`], brought up to date first) say
 /// they hold an immediate order are read; the others have none worth a step.
-/// The visiting order is read a stretch at a time on the engine's threads (the
-/// world is only read).
+/// Where those units are few ([`SEARCHED_BELOW`]), they are taken from a list of
+/// their own ([`listed::Listed::immediate`]) and found in the visiting order by a
+/// search for their places ([`positions`]): the day's look costs as many
+/// searches as there are such units. Where they are many, the
+/// visiting order is read, every unit's bits, a stretch at a time on the
+/// engine's threads (the world is only read).
 fn active_units(world: &mut World, day: u32, cx: &Stepping, peek: &mut QueryState<Peek, Visited>) -> Vec<Entity> {
     update_listed(world, cx);
-    let world = &*world;
     peek.update_archetypes(world);
+    let mut v = world.resource_mut::<Visiting>();
+    let Visiting { listed, places, order, place_of, .. } = &mut *v;
+    let few = listed.immediate().len().saturating_mul(SEARCHED_BELOW) < order.len();
+    // Where they stand in the order (none that it does not hold), in order;
+    // always searched in a build with debug checks, which compares the two ways.
+    let searched = (few || cfg!(debug_assertions)).then(|| positions(places, order, place_of, listed.immediate()));
+    let world = &*world;
     let peek = &*peek;
-    let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
     let visiting = world.resource::<Visiting>();
-    let stretches: Vec<&[Entity]> = visiting.order.chunks(UNITS_PER_STRETCH).collect();
-    let found = crate::core::engine::parallel::map_ordered(&stretches, threads, |units| {
-        let active = |&u: &Entity| {
-            visiting.listed.get(u).is_none_or(|bits| bits & listed::IMMEDIATE != 0)
-                && peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
-                    !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
-                })
-        };
-        units.iter().copied().filter(active).collect::<Vec<Entity>>()
-    });
-    found.concat()
+    let worth = |u: Entity| {
+        peek.get_manual(world, u).is_ok_and(|(_, orders, moving, race)| {
+            !moving && worth_stepping(&orders.0, day, Pass::Immediate, &cx.handlers, cx.kinds[race.0.index()])
+        })
+    };
+    let read = |units: &[Entity]| -> Vec<Entity> {
+        let listed = |u: Entity| visiting.listed.get(u).is_none_or(|bits| bits & listed::IMMEDIATE != 0);
+        units.iter().copied().filter(|&u| listed(u) && worth(u)).collect()
+    };
+    let found = searched.map(|at| at.into_iter().map(|i| visiting.order[i]).filter(|&u| worth(u)).collect::<Vec<_>>());
+    match found {
+        Some(active) if few => {
+            debug_assert_eq!(
+                active,
+                read(&visiting.order),
+                "the units kept as holding an immediate order are those whose bits say so"
+            );
+            active
+        }
+        found => {
+            let threads = world.get_resource::<crate::core::engine::ThreadCount>().map_or(1, |t| t.0).max(1);
+            let stretches: Vec<&[Entity]> = visiting.order.chunks(UNITS_PER_STRETCH).collect();
+            let read = crate::core::engine::parallel::map_ordered(&stretches, threads, |units| read(units)).concat();
+            debug_assert!(
+                found.is_none_or(|active| active == read),
+                "the units kept as holding an immediate order are those whose bits say so"
+            );
+            read
+        }
+    }
 }
+
+/// [`active_units`] searches for the units whose bits say they hold an
+/// immediate order when fewer than one unit in this many do (the generated
+/// worlds: one in thirty; a search and a sort cost about as much as reading
+/// this many units' bits), and reads every unit's bits otherwise (alpha, where
+/// four units in ten stand guard every day).
+const SEARCHED_BELOW: usize = 8;
+
+/// Units a thread reads at a time when the passes read every unit's bits to find
+/// those with something to do (`active_units`): enough that a stretch is worth
+/// a thread's start and its cold cache. A world of fewer units (alpha ×100:
+/// 27,500) is read on the calling thread, which went 5% faster than on two.
+pub const UNITS_PER_STRETCH: usize = 65_536;
 
 /// Brings the units' bits ([`listed`]) up to date with their lists.
 fn update_listed(world: &mut World, cx: &Stepping) {
@@ -426,12 +515,6 @@ fn update_listed(world: &mut World, cx: &Stepping) {
     listed::bring_up_to_date(world, &mut kept, cx);
     world.resource_mut::<Visiting>().listed = kept;
 }
-
-/// Units a thread reads at a time when the passes look for the units with
-/// something to do: enough that a stretch is worth a thread's start and its
-/// cold cache. A world of fewer units (alpha ×100: 27,500) is read on the
-/// calling thread, which went 5% faster than on two.
-pub const UNITS_PER_STRETCH: usize = 65_536;
 
 /// The passes' queries, kept from run to run: what they need to know of a unit
 /// before stepping it, its order list, and what its handlers read of it

@@ -436,8 +436,11 @@ fn any_moves_leave_the_merged_order_equal_to_a_fresh_one() {
             let merged = w.resource::<Visiting>().order.clone();
             let fresh: Vec<Entity> = visiting_keys(w).into_iter().map(|k| k.3).collect();
             assert_eq!(merged, fresh, "seed {seed}, round {round}");
-            // The table of moved units is left without a mark for the next arrivals.
-            assert!(w.resource::<Visiting>().marks.iter().next().is_none(), "seed {seed}");
+            // Each unit's place is kept with it for the next arrivals.
+            let v = w.resource::<Visiting>();
+            for (u, p) in v.order.iter().zip(&v.places) {
+                assert_eq!(v.place_of.get(*u), Some(p), "seed {seed}, round {round}");
+            }
         }
     }
 }
