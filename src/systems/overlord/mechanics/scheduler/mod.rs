@@ -90,6 +90,10 @@ pub struct Visiting {
     /// Each unit's place in `places`, kept with them: where a unit stands is
     /// found by a search for its place ([`positions`]), without reading the order.
     place_of: ByEntity<Place>,
+    /// [`active_units`] searches for the units with immediate orders when fewer
+    /// than one unit in this many hold one: [`SEARCHED_BELOW`] unless set (a
+    /// test takes one way or the other so).
+    searched_below: Option<usize>,
     /// Units with immediate orders today, in visiting order.
     immediate: Vec<Entity>,
     /// What each unit's list holds that a pass could act on.
@@ -456,8 +460,8 @@ fn active_units(world: &mut World, day: u32, cx: &Stepping, peek: &mut QueryStat
     update_listed(world, cx);
     peek.update_archetypes(world);
     let mut v = world.resource_mut::<Visiting>();
-    let Visiting { listed, places, order, place_of, .. } = &mut *v;
-    let few = listed.immediate().len().saturating_mul(SEARCHED_BELOW) < order.len();
+    let Visiting { listed, places, order, place_of, searched_below, .. } = &mut *v;
+    let few = listed.immediate().len().saturating_mul(searched_below.unwrap_or(SEARCHED_BELOW)) < order.len();
     // Where they stand in the order (none that it does not hold), in order;
     // always searched in a build with debug checks, which compares the two ways.
     let searched = (few || cfg!(debug_assertions)).then(|| positions(places, order, place_of, listed.immediate()));

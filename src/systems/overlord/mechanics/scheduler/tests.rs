@@ -160,6 +160,30 @@ fn visits_on(e: &Engine<Overlord>, day: u32) -> Vec<String> {
 }
 
 #[test]
+fn the_units_with_immediate_orders_are_found_alike_by_search_and_by_reading_them_all_sch_imm_sch_unit() {
+    // SCH-IMM, SCH-UNIT: the immediate passes find the units with immediate
+    // orders by a search for their places or by reading every unit's bits (as
+    // the share of such units has it): the same units in the same order each day,
+    // whatever moves (U2 leaves the stack, is promoted, enters B1 and leaves it;
+    // U1 gives every day), so the same month.
+    let orders = [
+        "GAME fa pa\nUNIT U1\n@GIVE U2 coin 1\nD3 PROMOTE U2\nUNIT U2\nUNSTACK\nD4 ENTER B1\nD9 LEAVE\n@GIVE U1 swrd 1\n",
+    ];
+    let month = |below: usize| {
+        let mut e = recording_engine();
+        e.world_mut().resource_mut::<Visiting>().searched_below = Some(below);
+        run_month(&mut e, &orders);
+        let said: Vec<Vec<String>> = ["U1", "U2", "U3", "U4", "U5"].iter().map(|id| events(&e, id)).collect();
+        (said, format!("{:?}", e.state().units), e.world().resource::<Visits>().0.clone())
+    };
+    // Always searched (no share is below none) and never.
+    let (searched, read) = (month(0), month(usize::MAX));
+    assert!(searched.0[0].iter().filter(|t| t.contains("Gave")).count() > 20, "U1 gave every day: {:?}", searched.0[0]);
+    assert!(searched.0[1].iter().any(|t| t.contains("B1")), "U2 entered B1: {:?}", searched.0[1]);
+    assert_eq!(searched, read);
+}
+
+#[test]
 fn units_are_visited_by_location_then_report_order_and_promote_changes_it_sch_unit() {
     // SCH-LOC, SCH-UNIT: L1 before L2; in L1 the units outside, then those in B1.
     let mut e = recording_engine();
