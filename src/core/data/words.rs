@@ -51,14 +51,7 @@ pub(crate) fn push_plain(
     let start = out.len();
     out.reserve(n + 8);
     if n < 8 {
-        for &c in b {
-            if !plain_byte(c) {
-                out.truncate(start);
-                return false;
-            }
-            out.push(c);
-        }
-        return true;
+        return push_short(out, b, plain_word, plain_byte);
     }
     let mut at = 0;
     while at + 8 <= n {
@@ -80,6 +73,45 @@ pub(crate) fn push_plain(
         out.extend_from_slice(&w.to_le_bytes());
     }
     true
+}
+
+/// [`push_plain`] for fewer than eight bytes (room for eight more reserved):
+/// from four on, the first four and the last four (overlapping) are tested as
+/// one word and written as two copies of four; below four, the first, middle and
+/// last bytes (which are all of them) as one word and one copy of three. No
+/// copy of a length known only when running, no test of each byte.
+#[inline]
+fn push_short(out: &mut Vec<u8>, b: &[u8], plain_word: impl Fn(u64) -> bool, plain_byte: impl Fn(u8) -> bool) -> bool {
+    let n = b.len();
+    let start = out.len();
+    match n {
+        0 => true,
+        1..4 => {
+            let (first, mid, last) = (b[0], b[n / 2], b[n - 1]);
+            debug_assert!(b.iter().all(|&c| c == first || c == mid || c == last));
+            let w = u64::from_le_bytes([first, mid, last, first, first, first, first, first]);
+            if !plain_word(w) {
+                debug_assert!(!b.iter().all(|&c| plain_byte(c)));
+                return false;
+            }
+            out.extend_from_slice(&[first, mid, last]);
+            out.truncate(start + n);
+            true
+        }
+        _ => {
+            let head: [u8; 4] = [b[0], b[1], b[2], b[3]];
+            let tail: [u8; 4] = [b[n - 4], b[n - 3], b[n - 2], b[n - 1]];
+            let w = u64::from(u32::from_le_bytes(head)) | (u64::from(u32::from_le_bytes(tail)) << 32);
+            if !plain_word(w) {
+                debug_assert!(!b.iter().all(|&c| plain_byte(c)));
+                return false;
+            }
+            out.extend_from_slice(&head);
+            out.truncate(start + n - 4);
+            out.extend_from_slice(&tail);
+            true
+        }
+    }
 }
 
 /// Writes `bytes[skip..len]` at the end of `out` with one copy of `COPY` bytes
@@ -294,6 +326,32 @@ mod tests {
                     assert_eq!(has_byte(w, b'"'), b.contains(&b'"'), "{b:?}");
                     assert_eq!(has_below(w, 0x20), b.iter().any(|&x| x < 0x20), "{b:?}");
                     assert_eq!(has_from_127(w), b.iter().any(|&x| x >= 0x7f), "{b:?}");
+                }
+            }
+        }
+    }
+
+    /// Strings shorter than a word, tested as one word made of their bytes: every
+    /// byte value at every place of every such length is told as a test of each
+    /// byte tells it, with the writers' kind of test (control characters, quotes,
+    /// backslashes, bytes from 127), and a plain string is written as it is.
+    #[test]
+    fn short_strings_are_told_and_written_as_byte_by_byte() {
+        let plain_word = |w: u64| !(has_below(w, 0x20) || has_byte(w, b'"') || has_byte(w, b'\\') || has_from_127(w));
+        let plain_byte = |c: u8| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\';
+        for n in 1..8 {
+            for place in 0..n {
+                for c in 0..=255u8 {
+                    let mut b: Vec<u8> = (0..n).map(|i| b'a' + i as u8).collect();
+                    b[place] = c;
+                    let mut out = b"before".to_vec();
+                    let pushed = push_plain(&mut out, &b, plain_word, plain_byte);
+                    assert_eq!(pushed, b.iter().all(|&x| plain_byte(x)), "{b:?}");
+                    let mut want = b"before".to_vec();
+                    if pushed {
+                        want.extend_from_slice(&b);
+                    }
+                    assert_eq!(out, want, "{b:?}");
                 }
             }
         }
