@@ -571,7 +571,16 @@ impl<V> TagMap<V> {
         self.0.iter().map(|(_, v)| v)
     }
     /// The value of `key`.
+    ///
+    /// A key of the process's tags ([`crate::core::data::intern::forever`], as
+    /// the catalogue lends them: `Catalog::mode_tag`) is first looked for by
+    /// its address among the map's few entries, which are such tags when the
+    /// report was built; else (or when it is not found so) by its text.
     pub fn get(&self, key: &str) -> Option<&V> {
+        let same = |k: &Key| std::ptr::eq(k.as_ptr(), key.as_ptr()) && k.len() == key.len();
+        if let Some((_, v)) = self.0.iter().find(|(k, _)| same(k)) {
+            return Some(v);
+        }
         self.0.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &self.0[i].1)
     }
     /// Whether `key` has a value.
@@ -690,6 +699,16 @@ mod tests {
             // Keys lent for the process make the same map as keys of their own.
             let lent: TagMap<u32> = list.iter().map(|&(k, v)| (crate::core::data::intern::forever(k), v)).collect();
             assert_eq!(lent, tags, "{list:?}");
+            // Found alike by the lent key (its address) and by a copy of its text.
+            for (k, _) in list {
+                let (kept, copy) = (crate::core::data::intern::forever(k), k.to_string());
+                assert_eq!(lent.get(kept), tree.get(*k), "{k}");
+                assert_eq!(lent.get(&copy), tree.get(*k), "{k}");
+                // A shorter key at the same address is another key.
+                if let Some(short) = kept.get(..kept.len().saturating_sub(1)).filter(|s| !s.is_empty()) {
+                    assert_eq!(lent.get(short), tree.get(short), "{short}");
+                }
+            }
             assert_eq!(tags.len(), tree.len());
             for (k, _) in list {
                 assert_eq!(tags.get(k), tree.get(*k), "{k}");

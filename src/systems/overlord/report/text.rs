@@ -335,8 +335,8 @@ pub(super) fn location<'a>(o: &mut String, l: &'a LocationRecord, c: &'a Catalog
             }
             // Modes in the rule set's order.
             let mut first = true;
-            for m in &c.rules.movement.modes {
-                if let Some(d) = x.days.get(&m.tag) {
+            for (i, m) in c.rules.movement.modes.iter().enumerate() {
+                if let Some(d) = x.days.get(c.mode_tag(i)) {
                     put!(o, if first { "" } else { ", " }, m.name, ' ', d);
                     first = false;
                 }
@@ -485,8 +485,8 @@ pub(super) fn structure_line(o: &mut String, c: &Catalog, s: &StructureRecord, w
     if let Some(load) = s.load {
         let _ = write!(o, "; load {load}");
         let mut first = true;
-        for m in &c.rules.movement.modes {
-            if let Some(n) = s.capacity.get(&m.tag) {
+        for (i, m) in c.rules.movement.modes.iter().enumerate() {
+            if let Some(n) = s.capacity.get(c.mode_tag(i)) {
                 let _ = write!(o, "{}{} {n}", if first { ", capacity: " } else { ", " }, m.name);
                 first = false;
             }
@@ -590,10 +590,10 @@ pub(super) fn day_line(o: &mut String, day: u32, text: &str) {
 fn weight_line(s: &mut String, c: &Catalog, u: &UnitRecord) {
     put!(s, "Weight ", u.weight, '.');
     let modes = &c.rules.movement.modes;
-    if let Some(first) = modes.first() {
-        put!(s, " Capacity ", u.capacity.get(&first.tag).copied().unwrap_or(0));
-        for m in &modes[1..] {
-            if let Some(&n) = u.capacity.get(&m.tag).filter(|&&n| n > 0) {
+    if !modes.is_empty() {
+        put!(s, " Capacity ", u.capacity.get(c.mode_tag(0)).copied().unwrap_or(0));
+        for (i, m) in modes.iter().enumerate().skip(1) {
+            if let Some(&n) = u.capacity.get(c.mode_tag(i)).filter(|&&n| n > 0) {
                 put!(s, ", ", m.name, ' ', n);
             }
         }
