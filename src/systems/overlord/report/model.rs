@@ -534,6 +534,11 @@ pub struct TagMap<V>(Vec<(Key, V)>);
 /// A [`TagMap`]'s key.
 type Key = Tag;
 
+/// [`TagMap::get`] looks for a key by its address in maps of at most this many
+/// entries (a unit's capacity by movement mode, a way's days by mode): in a
+/// bigger one a look-up stays a binary search.
+const ADDRESS_SCAN: usize = 8;
+
 /// A rule set's tag or name in a report: borrowed from the text kept for the
 /// process ([`crate::core::data::intern::forever`], as the catalogue lends it),
 /// or text of its own (read back from a stored report).
@@ -574,11 +579,14 @@ impl<V> TagMap<V> {
     ///
     /// A key of the process's tags ([`crate::core::data::intern::forever`], as
     /// the catalogue lends them: `Catalog::mode_tag`) is first looked for by
-    /// its address among the map's few entries, which are such tags when the
-    /// report was built; else (or when it is not found so) by its text.
+    /// its address in a map of a few entries ([`ADDRESS_SCAN`]), whose keys are
+    /// such tags when the report was built; else (or when it is not found so)
+    /// by its text, a binary search.
     pub fn get(&self, key: &str) -> Option<&V> {
         let same = |k: &Key| std::ptr::eq(k.as_ptr(), key.as_ptr()) && k.len() == key.len();
-        if let Some((_, v)) = self.0.iter().find(|(k, _)| same(k)) {
+        if self.0.len() <= ADDRESS_SCAN
+            && let Some((_, v)) = self.0.iter().find(|(k, _)| same(k))
+        {
             return Some(v);
         }
         self.0.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &self.0[i].1)
@@ -681,13 +689,15 @@ mod tests {
     /// holds, finds and writes what a `BTreeMap` of them does.
     #[test]
     fn a_tag_map_is_a_btree_map_of_its_entries() {
-        let lists: [&[(&str, u32)]; 6] = [
+        let lists: [&[(&str, u32)]; 7] = [
             &[],
             &[("coin", 1)],
             &[("swrd", 2), ("coin", 1), ("bow", 3)],
             &[("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5), ("a", 6)],
             &[("z", 1), ("z", 2), ("z", 3)],
             &[("é", 1), ("e", 2), ("E", 3), ("", 4)],
+            // More than a look-up by address is tried for.
+            &[("j", 1), ("i", 2), ("h", 3), ("g", 4), ("f", 5), ("e", 6), ("d", 7), ("c", 8), ("b", 9), ("a", 10)],
         ];
         for list in lists {
             let entries = || list.iter().map(|&(k, v)| (k.to_string(), v));
