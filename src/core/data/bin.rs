@@ -69,6 +69,44 @@ pub fn to_end_of<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<
     done
 }
 
+/// A value written a piece at a time, in the bytes [`to_bytes`] makes of it
+/// whole: its struct's field count, then each field's name and value, a
+/// sequence's length, then its elements, each given when it comes. The mail
+/// index writes each faction's units so, one unit at a time, as the units file's
+/// parts bring them in state order among other factions' units. A value given
+/// that cannot be written leaves the pieces unfinished: give them up.
+pub struct Pieces(Writer);
+
+impl Default for Pieces {
+    fn default() -> Self {
+        Pieces(Writer { out: Vec::new(), names: FastMap::default() })
+    }
+}
+
+impl Pieces {
+    /// A struct of `fields` fields (those its `Serialize` writes) begins.
+    pub fn begin_struct(&mut self, fields: usize) {
+        self.0.varint(fields as u64);
+    }
+    /// Its next field, `key`, begins: the field's value is given next. `key`
+    /// is the field's name as the struct's `Serialize` gives it.
+    pub fn field(&mut self, key: &'static str) {
+        self.0.name(key);
+    }
+    /// A sequence of `len` elements begins: they are given next.
+    pub fn begin_seq(&mut self, len: usize) {
+        self.0.varint(len as u64);
+    }
+    /// The next value: a field's, or an element of a sequence.
+    pub fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut self.0)
+    }
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0.out
+    }
+}
+
 /// The value of type `T` that `bytes` hold, all of them.
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
     let mut r = Reader { b: bytes, pos: 0, names: Vec::new(), depth: 0 };
@@ -666,6 +704,46 @@ mod tests {
         let two = to_bytes(&(sample(0, ()), sample(0, ()))).unwrap();
         let one = to_bytes(&sample(0, ())).unwrap();
         assert!(two.len() < 2 * one.len(), "{} vs {}", two.len(), one.len());
+    }
+
+    #[test]
+    fn a_value_written_in_pieces_is_the_value_written_whole() {
+        #[derive(Serialize)]
+        struct Inner {
+            a: u32,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            b: Option<String>,
+        }
+        #[derive(Serialize)]
+        struct Outer {
+            items: Vec<Inner>,
+            tail: Vec<u8>,
+        }
+        let items = vec![
+            Inner { a: 1, b: None },
+            Inner { a: 300, b: Some("x".into()) },
+            Inner { a: 2, b: Some(String::new()) },
+        ];
+        let whole = to_bytes(&Outer { items, tail: vec![7, 8] }).unwrap();
+        let mut p = Pieces::default();
+        p.begin_struct(2);
+        p.field("items");
+        p.begin_seq(3);
+        // The elements' names are numbered across elements as in the whole
+        // value: `b` first comes in the second element.
+        p.value(&Inner { a: 1, b: None }).unwrap();
+        p.value(&Inner { a: 300, b: Some("x".into()) }).unwrap();
+        p.value(&Inner { a: 2, b: Some(String::new()) }).unwrap();
+        p.field("tail");
+        p.value(&vec![7u8, 8]).unwrap();
+        assert_eq!(p.into_bytes(), whole);
+        // A different order of elements makes other bytes: the pieces follow
+        // what is given.
+        let mut q = Pieces::default();
+        q.begin_seq(1);
+        q.value(&Inner { a: 2, b: Some("y".into()) }).unwrap();
+        assert_eq!(q.into_bytes(), to_bytes(&vec![Inner { a: 2, b: Some("y".into()) }]).unwrap());
+        assert!(Pieces::default().value(&u128::MAX).is_err(), "what the form cannot hold fails");
     }
 
     #[test]

@@ -145,10 +145,29 @@ impl<'d> Records<'d> {
     }
     /// Adds the record `key`; a key given twice fails [`Records::finish`].
     pub fn put<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<(), bin::Error> {
+        self.put_with(key, |body| bin::to_end_of(value, body))
+    }
+    /// Adds the record `key` whose value is `value`, already in the binary form
+    /// ([`bin::Pieces`]).
+    pub fn put_bytes(&mut self, key: String, value: &[u8]) -> Result<(), bin::Error> {
+        self.put_with(key, |body| {
+            body.extend_from_slice(value);
+            Ok(())
+        })
+    }
+    /// Adds the record `key` whose value `write` puts at the end of the body.
+    fn put_with(
+        &mut self,
+        key: String,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), bin::Error>,
+    ) -> Result<(), bin::Error> {
         let start = self.body.len();
         let off = self.given + start as u64;
         self.body.extend_from_slice(key.as_bytes());
-        bin::to_end_of(value, &mut self.body)?;
+        if let Err(e) = write(&mut self.body) {
+            self.body.truncate(start);
+            return Err(e);
+        }
         let vlen = self.body.len() - start - key.len();
         if key.len() > u32::MAX as usize || vlen > u32::MAX as usize {
             self.body.truncate(start);
@@ -297,6 +316,11 @@ impl<'a, 'd> SystemRecords<'a, 'd> {
     /// Adds the rule system's record `key`.
     pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), bin::Error> {
         self.0.put(format!("x/{key}"), value)
+    }
+    /// Adds the rule system's record `key`, its value already in the binary
+    /// form ([`bin::Pieces`]).
+    pub fn put_bytes(&mut self, key: &str, value: &[u8]) -> Result<(), bin::Error> {
+        self.0.put_bytes(format!("x/{key}"), value)
     }
 }
 

@@ -1,8 +1,8 @@
 //! A turn's state written from the world a part at a time
 //! ([`GameSystem::write_state`]): the game, the factions and the structures are
 //! extracted whole, the places and units a part at a time, each part written and
-//! let go before the next; the mail index's records are made from the places'
-//! parts as they are written, and take the units of one faction at a time. So a
+//! let go before the next; the mail index's records are made from the same
+//! parts as they are written, each faction's units record a unit at a time. So a
 //! big world's state is never held whole beside the world (a million units are
 //! about a gigabyte extracted, their 200,000 places a quarter of that), and the
 //! files and records are, byte for byte, what [`world::extract`], [`data::scenario_files`]
@@ -12,7 +12,7 @@ use crate::core::game::index::{FactionRecord, GameRecord};
 use crate::core::game::{StateOut, StateSummary};
 use crate::core::system::GameSystem;
 use crate::systems::overlord::Overlord;
-use crate::systems::overlord::check::records::{Brief, PutRecords};
+use crate::systems::overlord::check::records::{Brief, PutRecords, UnitRecords};
 use crate::systems::overlord::data::{self, RuleSet};
 use crate::systems::overlord::world::components::{At, Id, Owner, Race, Titles};
 use crate::systems::overlord::world::resources::Directory;
@@ -80,17 +80,12 @@ fn write_in_parts(
         drop,
     )?;
     let units_file = data::load::STATE_FILES[4];
-    let streamed = put.as_ref().is_some_and(|p| p.in_state_order());
-    #[cfg(test)]
-    tests::STREAMED.set(Some(streamed));
-    // The units file and the index's units are made at once with a writing
-    // thread: the units file on a thread of its own. When the state lists the
-    // units faction after faction, as the index wants them (a generated world;
-    // a game until units change hands, new units going after their makers; not
-    // alpha), the index takes the records each part of the file was written
-    // from, as they are written; else it makes its own from the world.
+    // The units file and the index's units are made from the same records, a
+    // part at a time, each faction's record a unit at a time as its units come
+    // ([`UnitRecords`]): with a writing thread, the units file on a thread of
+    // its own, its parts' records sent to the index as they are written.
     match out.parts_beside() {
-        Some(mut beside) if streamed => {
+        Some(mut beside) => {
             let (parts, written) = std::sync::mpsc::sync_channel::<Vec<data::Unit>>(2);
             std::thread::scope(|s| {
                 let file = s.spawn(move || {
@@ -104,26 +99,32 @@ fn write_in_parts(
                 // The receiver goes with the index, so that a file with parts the
                 // index does not want is not kept waiting.
                 let indexed = {
-                    let written = written;
-                    index_from_parts(out, put, || written.recv().ok())
+                    let mut index = put.as_ref().map(|p| (p.unit_records(), Ok(())));
+                    if let Some((records, added)) = index.as_mut() {
+                        while let Ok(part) = written.recv() {
+                            *added = records.add(&part);
+                            if added.is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    drop(written);
+                    finish_index(out, put, index)
                 };
                 let done = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
                 done.and(indexed)
             })?
         }
-        Some(mut beside) => std::thread::scope(|s| {
-            let file = s.spawn(move || {
-                let write = |b: &mut crate::core::game::StateParts<'_>, bytes| b.part(units_file, bytes);
-                in_parts(&mut beside, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, drop)
-            });
-            let indexed = index_units(world, units, out, put);
-            let done = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            done.and(indexed)
-        })?,
         None => {
+            let mut index = put.as_ref().map(|p| (p.unit_records(), Ok(())));
+            let kept = |part: Vec<data::Unit>| {
+                if let Some((records, added @ Ok(()))) = index.as_mut() {
+                    *added = records.add(&part);
+                }
+            };
             let write = |out: &mut StateOut<'_, '_, RuleSet>, bytes| out.part(units_file, bytes);
-            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, drop)?;
-            index_units(world, units, out, put)?;
+            in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, kept)?;
+            finish_index(out, put, index)?;
         }
     }
     Ok(StateSummary { game, factions, units: units.len() })
@@ -159,55 +160,16 @@ fn in_parts<C, T: serde::Serialize>(
     Ok(())
 }
 
-/// The index's units, each faction's made from the world.
-fn index_units<'a, B: Fn(usize) -> Brief<'a>>(
-    world: &World,
-    units: &[Entity],
+/// The rest of the index's records once its units ([`UnitRecords`]) were
+/// given every unit in state order, or failed to take one: then the index is
+/// given up (the turn has none), as it is when it gave up before.
+fn finish_index<'a, B: Fn(usize) -> Brief<'a>>(
     out: &mut StateOut<'_, '_, RuleSet>,
     put: Option<PutRecords<'a, B>>,
+    units: Option<(UnitRecords, Result<(), crate::core::data::bin::Error>)>,
 ) -> std::io::Result<()> {
-    let Some(put) = put else { return Ok(()) };
-    let of_faction =
-        |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), crate::core::data::bin::Error>| {
-            let theirs: Vec<Entity> = at.iter().map(|&i| units[i]).collect();
-            let records = world::extract_units(world, &theirs);
-            put(&records.iter().collect::<Vec<_>>())
-        };
-    out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
-}
-
-/// The index's units, from the records of the units file's parts, which
-/// `next` gives in state order as they are written (none once the file
-/// stopped), held until the factions that have units in them are indexed: at
-/// most the parts a faction's units span.
-fn index_from_parts<'a, B: Fn(usize) -> Brief<'a>>(
-    out: &mut StateOut<'_, '_, RuleSet>,
-    put: Option<PutRecords<'a, B>>,
-    mut next: impl FnMut() -> Option<Vec<data::Unit>>,
-) -> std::io::Result<()> {
-    use crate::core::data::bin;
-    let Some(put) = put else { return Ok(()) };
-    // The parts held, each with the position of its first unit.
-    let mut held: std::collections::VecDeque<(usize, Vec<data::Unit>)> = std::collections::VecDeque::new();
-    let mut given = 0;
-    let of_faction = |at: &[usize], put: &mut dyn FnMut(&[&data::Unit]) -> Result<(), bin::Error>| {
-        let (Some(&first), Some(&last)) = (at.first(), at.last()) else { return put(&[]) };
-        while given <= last {
-            let part = next().ok_or_else(|| bin::Error("the units file stopped before its last part".into()))?;
-            held.push_back((given, part));
-            given += held.back().map_or(0, |p| p.1.len());
-        }
-        while held.front().is_some_and(|(start, p)| start + p.len() <= first) {
-            held.pop_front();
-        }
-        let mut theirs: Vec<&data::Unit> = Vec::with_capacity(at.len());
-        for (start, p) in &held {
-            let (from, to) = (first.max(*start) - start, (last + 1).min(start + p.len()).saturating_sub(*start));
-            theirs.extend(p.get(from..to).unwrap_or_default());
-        }
-        put(&theirs)
-    };
-    out.with_records(|sys| put.finish(of_faction, sys)).map(drop)
+    let (Some(put), Some((units, added))) = (put, units) else { return Ok(()) };
+    out.with_records(|sys| added.and_then(|()| put.finish(units, sys))).map(drop)
 }
 
 /// Unit `u` as the records of places name it, as [`world::extract_units`] writes
@@ -240,10 +202,10 @@ mod tests {
     /// made and lost some.
     #[test]
     fn the_state_in_parts_is_the_whole_state_written() {
-        // Alpha lists two factions' units mixed: the index makes its own units'
-        // records. Listed faction after faction (here in the reverse of the
-        // factions' order), the index takes them from the units file's parts as
-        // they are written.
+        // Alpha lists two factions' units mixed: each faction's record of its
+        // units is made a unit at a time among the other's. Listed faction after
+        // faction (here in the reverse of the factions' order), one after the
+        // other.
         let mut grouped = alpha();
         let rank: std::collections::HashMap<String, usize> =
             grouped.factions.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
@@ -253,21 +215,14 @@ mod tests {
             |s: &data::Scenario| s.factions.iter().filter(|f| s.units.iter().any(|u| u.faction == f.id)).count();
         assert!(runs(&alpha()) > with_units(&alpha()), "alpha lists some faction's units apart");
         assert_eq!(runs(&grouped), with_units(&grouped));
-        for (scenario, streamed) in [(alpha(), false), (grouped, true)] {
-            state_in_parts_is_whole_state(scenario, streamed);
+        for scenario in [alpha(), grouped] {
+            state_in_parts_is_whole_state(scenario);
         }
     }
 
-    thread_local! {
-        /// Whether the last state written on this thread gave the index its units
-        /// from the units file's parts.
-        pub(super) static STREAMED: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
-    }
-
     /// Writes `scenario`'s state in parts of every size, before and after a
-    /// month, and compares it with the whole state; `streamed` says whether the
-    /// index is to take its units from the units file's parts.
-    fn state_in_parts_is_whole_state(scenario: data::Scenario, streamed: bool) {
+    /// month, and compares it with the whole state.
+    fn state_in_parts_is_whole_state(scenario: data::Scenario) {
         let rules = overlord_rules();
         let mut engine = Engine::<Overlord>::new(rules.clone(), scenario, Threads::One).unwrap();
         let kept = check::records::mail_rules(&rules);
@@ -292,7 +247,6 @@ mod tests {
                 let (summary, records) =
                     with_state_out(t.path(), &kept, piped, |out| write_in_parts(w, out, per_part)).unwrap();
                 assert_eq!(summary.units, whole.units.len());
-                assert_eq!(STREAMED.take(), Some(streamed), "units from the parts, month {month}");
                 // The index as written (what was given as made, then the rest)
                 // is the index of the records of the whole state.
                 let meta = index::Meta::now("overlord", turn, t.path(), t.path()).unwrap();

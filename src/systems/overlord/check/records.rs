@@ -24,7 +24,9 @@ use crate::systems::overlord::orders::{Order, OrderFile, Target};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
-/// A faction's units and the places where they hold titles, as written.
+/// A faction's units and the places where they hold titles, as serde writes
+/// them whole: the bytes [`UnitRecords`] writes a unit at a time (tested).
+#[cfg(test)]
 #[derive(Serialize)]
 struct UnitsOut<'a> {
     units: Vec<UnitSeen<'a>>,
@@ -276,7 +278,9 @@ pub fn records(state: &Scenario, out: &mut SystemRecords) -> Result<(), bin::Err
         state.locations.iter().flat_map(|l| &l.titles).filter_map(|t| t.holder.as_deref()).collect();
     let mut put = PutRecords::new(state, |id| holders.contains(id), state.units.len(), brief, out)?;
     put.locations(&state.locations, out)?;
-    put.finish(|at, put| put(&at.iter().map(|&i| &state.units[i]).collect::<Vec<_>>()), out)
+    let mut units = put.unit_records();
+    units.add(&state.units)?;
+    put.finish(units, out)
 }
 
 /// A unit as the records of places name it: id, faction, race, and where it
@@ -292,11 +296,13 @@ pub struct Brief<'a> {
     pub location: &'a str,
 }
 
-/// Puts the checker's records into a mail index, in three moves: [`PutRecords::new`]
+/// Puts the checker's records into a mail index, in four moves: [`PutRecords::new`]
 /// (`head`'s game, and what the units' brief says of where they stand), then
 /// [`PutRecords::locations`] for every location, in state order, all at once
-/// or a part at a time (`head`'s own are not read), then [`PutRecords::finish`]
-/// (the factions with their units, and the structures). Whether the locations
+/// or a part at a time (`head`'s own are not read), then every unit, in state
+/// order, all at once or a part at a time, into [`PutRecords::unit_records`],
+/// then [`PutRecords::finish`] (the factions with their units, and the
+/// structures). Whether the locations
 /// and units come from a whole state or, a part at a time, from the world, the
 /// records are the same; so the world's are made from the parts its state file
 /// is written from.
@@ -394,14 +400,26 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
         Ok(())
     }
 
-    /// Whether each faction's units come one after another in state order:
-    /// then [`PutRecords::finish`], which asks for the factions' units in the
-    /// order of their first units, asks for them in state order, each faction's
-    /// as one run, so they can be given from the parts a state's units file is
-    /// written from, as they are written.
-    pub fn in_state_order(&self) -> bool {
-        // Positions are ascending: one run when its ends are as far apart as its length.
-        self.units.values().all(|at| at.last().zip(at.first()).is_some_and(|(l, f)| l - f + 1 == at.len()))
+    /// The factions' units records, to be given the units in state order
+    /// ([`UnitRecords::add`]) and then to [`PutRecords::finish`].
+    pub fn unit_records(&self) -> UnitRecords {
+        let mut faction_at = vec![u32::MAX; self.unit_count()];
+        let mut numbers = FastMap::default();
+        let mut pieces = Vec::with_capacity(self.units.len());
+        for (key, at) in &self.units {
+            let n = pieces.len() as u32;
+            for &i in at {
+                faction_at[i] = n;
+            }
+            numbers.insert(key.clone(), n);
+            pieces.push(UnitRecords::begin(at.len()));
+        }
+        UnitRecords { faction_at, given: 0, numbers, pieces }
+    }
+
+    /// How many units there are (`at_place` holds each once).
+    fn unit_count(&self) -> usize {
+        self.at_place.len()
     }
 
     /// `head`'s factions in the order [`PutRecords::finish`] puts them: those
@@ -418,28 +436,77 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
         order.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// Puts the records of the factions, each with its units, which
-    /// `units_of(positions, put)` gives to `put` (the units at `positions`), and of
-    /// the structures.
-    pub fn finish<F>(mut self, mut units_of: F, out: &mut SystemRecords) -> Result<(), bin::Error>
-    where
-        F: FnMut(&[usize], &mut dyn FnMut(&[&Unit]) -> Result<(), bin::Error>) -> Result<(), bin::Error>,
-    {
+    /// Puts the records of the factions, each with its units (`units`, given
+    /// every unit), and of the structures.
+    pub fn finish(mut self, mut units: UnitRecords, out: &mut SystemRecords) -> Result<(), bin::Error> {
+        if units.given != units.faction_at.len() {
+            return Err(bin::Error(format!(
+                "the index was given {} units of {}: the units file stopped before its last part",
+                units.given,
+                units.faction_at.len()
+            )));
+        }
         for i in self.faction_order() {
             let f = &self.head.factions[i];
             let key = f.id.to_ascii_lowercase();
             out.put(&faction_key(&f.id), &mail_faction(f))?;
             let titled = self.titled.remove(&key).unwrap_or_default();
-            let at = self.units.remove(&key).unwrap_or_default();
             let titled: BTreeSet<&str> = titled.iter().map(String::as_str).collect();
-            units_of(&at, &mut |units| {
-                let units = units.iter().map(|u| mail_unit(u)).collect();
-                out.put(&units_key(&f.id), &UnitsOut { units, titled: titled.clone() })
-            })?;
+            let mut theirs = match units.numbers.remove(&key) {
+                Some(n) => std::mem::take(&mut units.pieces[n as usize]),
+                None => UnitRecords::begin(0),
+            };
+            theirs.field(UnitRecords::TITLED);
+            theirs.value(&titled)?;
+            out.put_bytes(&units_key(&f.id), &theirs.into_bytes())?;
         }
         for s in &self.head.structures {
             out.put(&format!("s/{}", s.id), s)?;
         }
+        Ok(())
+    }
+}
+
+/// Each faction's record of its units ([`UnitsOut`]: the units as [`mail_unit`]
+/// keeps them, then the places where the faction holds titles), written a unit
+/// at a time as the units come in state order, among other factions' units
+/// (from the parts of the units file as it is written), in the bytes of the
+/// whole record ([`bin::Pieces`]; tested). So the index needs no second copy of
+/// the units, nor every unit held until its faction's last one comes.
+pub struct UnitRecords {
+    /// Each unit's faction (in state order), by its number in `pieces`.
+    faction_at: Vec<u32>,
+    /// Units given so far.
+    given: usize,
+    /// The factions' numbers, by id in lower case.
+    numbers: FastMap<String, u32>,
+    /// Each faction's record so far.
+    pieces: Vec<bin::Pieces>,
+}
+
+impl UnitRecords {
+    /// [`UnitsOut`]'s fields, as its `Serialize` names them.
+    const UNITS: &'static str = "units";
+    const TITLED: &'static str = "titled";
+
+    /// A faction's record of `count` units, up to its first unit.
+    fn begin(count: usize) -> bin::Pieces {
+        let mut p = bin::Pieces::default();
+        p.begin_struct(2);
+        p.field(Self::UNITS);
+        p.begin_seq(count);
+        p
+    }
+
+    /// The next units in state order (after those given before).
+    pub fn add(&mut self, units: &[Unit]) -> Result<(), bin::Error> {
+        let Some(factions) = self.faction_at.get(self.given..self.given + units.len()) else {
+            return Err(bin::Error("the index was given more units than the state has".into()));
+        };
+        for (u, &n) in units.iter().zip(factions) {
+            self.pieces[n as usize].value(&mail_unit(u))?;
+        }
+        self.given += units.len();
         Ok(())
     }
 }
@@ -494,4 +561,63 @@ pub fn state(records: &SystemLookup, faction: &str, file: &OrderFile) -> Result<
     state.units = own_units.units;
     state.units.extend(others);
     Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::index::{self, GameRecord};
+
+    fn game() -> GameRecord {
+        GameRecord { name: "g".into(), title: "G".into(), turn: 1 }
+    }
+
+    /// Each faction's record of its units, made a unit at a time among the
+    /// other factions' units (in parts of any size), is the record serde makes
+    /// of the faction's units whole; a faction without units has the record of
+    /// none. The index given fewer units than the state has, or more, fails.
+    #[test]
+    fn a_factions_units_record_made_a_unit_at_a_time_is_the_record_made_whole() {
+        let mut state = crate::systems::overlord::testkit::alpha();
+        let runs = state.units.chunk_by(|a, b| a.faction == b.faction).count();
+        let with_units = state.factions.iter().filter(|f| state.units.iter().any(|u| u.faction == f.id)).count();
+        assert!(runs > with_units, "alpha lists some faction's units apart");
+        let idle = Faction { id: "f9".into(), name: "Idle".into(), ..state.factions[0].clone() };
+        state.factions.push(idle);
+        let brief = |i: usize| {
+            let u = &state.units[i];
+            Brief { id: &u.id, faction: &u.faction, race: &u.race, location: &u.location }
+        };
+        let titled: BTreeSet<&str> = ["L2", "L1"].into();
+        for per_part in [1, 5, state.units.len()] {
+            index::records(game(), &(), Vec::new(), |out| {
+                let put = PutRecords::new(&state, |_| false, state.units.len(), brief, out)?;
+                let mut units = put.unit_records();
+                for part in state.units.chunks(per_part) {
+                    units.add(part)?;
+                }
+                assert!(units.add(&state.units[..1]).is_err(), "one unit more than the state has");
+                for f in &state.factions {
+                    let theirs = state.units.iter().filter(|u| u.faction.eq_ignore_ascii_case(&f.id));
+                    let whole = UnitsOut { units: theirs.map(mail_unit).collect(), titled: titled.clone() };
+                    let mut made = match units.numbers.get(&f.id.to_ascii_lowercase()) {
+                        Some(&n) => std::mem::take(&mut units.pieces[n as usize]),
+                        None => UnitRecords::begin(0),
+                    };
+                    made.field(UnitRecords::TITLED);
+                    made.value(&titled)?;
+                    assert_eq!(made.into_bytes(), bin::to_bytes(&whole)?, "{}, parts of {per_part}", f.id);
+                }
+                Ok(())
+            })
+            .unwrap();
+        }
+        let short = index::records(game(), &(), Vec::new(), |out| {
+            let put = PutRecords::new(&state, |_| false, state.units.len(), brief, out)?;
+            let mut units = put.unit_records();
+            units.add(&state.units[1..])?;
+            put.finish(units, out)
+        });
+        assert!(short.is_err(), "a unit short");
+    }
 }
