@@ -102,13 +102,13 @@ pub fn collect(world: &mut World) {
         },
     };
     let occupied = reckon(world, &catalog.rules.economy.land.force, &mut watch);
-    // The places with an owner, kept from day to day: most have none.
-    for (l, owner) in watch.owners.iter(world) {
-        match (watch.owned.binary_search(&l), owner.0.is_some()) {
-            (Err(at), true) => watch.owned.insert(at, l),
-            (Ok(at), false) => drop(watch.owned.remove(at)),
-            _ => {}
-        }
+    // The places with an owner, kept from day to day: most have none. Those
+    // whose owner changed are merged in, in one pass over the kept ones (the
+    // first day, every owned place: no insertion shifts the rest).
+    let mut changed: Vec<(Entity, bool)> = watch.owners.iter(world).map(|(l, o)| (l, o.0.is_some())).collect();
+    if !changed.is_empty() {
+        changed.sort_unstable_by_key(|c| c.0);
+        watch.owned = merge_owned(&watch.owned, &changed);
     }
     #[cfg(test)]
     {
@@ -165,6 +165,27 @@ pub fn collect(world: &mut World) {
     }
     world.insert_resource(book);
     world.insert_resource(Occupation(occupied));
+}
+
+/// The owned places `owned` (in entity order) after the places of `changed`
+/// (in entity order, each once) came to have an owner (`true`) or none.
+fn merge_owned(owned: &[Entity], changed: &[(Entity, bool)]) -> Vec<Entity> {
+    let mut out = Vec::with_capacity(owned.len() + changed.len());
+    let mut i = 0;
+    for &(l, has_owner) in changed {
+        while i < owned.len() && owned[i] < l {
+            out.push(owned[i]);
+            i += 1;
+        }
+        if owned.get(i) == Some(&l) {
+            i += 1;
+        }
+        if has_owner {
+            out.push(l);
+        }
+    }
+    out.extend_from_slice(&owned[i..]);
+    out
 }
 
 /// Whether the owner of `place` collected taxes there this month (POP-OPTIMA:
@@ -336,4 +357,44 @@ fn occupier_at(
         })
         .max_by_key(|&&(f, n)| (n, std::cmp::Reverse(seq(f))))
         .map(|&(f, _)| f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_owned;
+    use bevy_ecs::prelude::*;
+    use rand::RngExt;
+
+    /// The owned places merged with the day's changes are those a set of the
+    /// places, changed one at a time, holds: in entity order, each once, over
+    /// many seeded draws of owned places and changes (first days, when every
+    /// place changes, among them).
+    #[test]
+    fn the_owned_places_merged_with_the_changes_are_those_changed_one_at_a_time() {
+        let mut world = World::new();
+        let places: Vec<Entity> = (0..64).map(|_| world.spawn_empty().id()).collect();
+        for draw in 0..500u64 {
+            let mut rng = crate::core::engine::rng::stream(draw, 1, "owned places", 0);
+            let mut owned: std::collections::BTreeSet<Entity> =
+                places.iter().copied().filter(|_| rng.random_bool(0.3)).collect();
+            let kept: Vec<Entity> = owned.iter().copied().collect();
+            let share = if draw % 10 == 0 { 1.0 } else { 0.2 };
+            let mut changed: Vec<(Entity, bool)> = Vec::new();
+            for &l in &places {
+                if rng.random_bool(share) {
+                    changed.push((l, rng.random_bool(0.5)));
+                }
+            }
+            // In entity order, as the day's changes are merged.
+            changed.sort_unstable_by_key(|c| c.0);
+            for &(l, has_owner) in &changed {
+                if has_owner {
+                    owned.insert(l);
+                } else {
+                    owned.remove(&l);
+                }
+            }
+            assert_eq!(merge_owned(&kept, &changed), owned.into_iter().collect::<Vec<_>>(), "draw {draw}");
+        }
+    }
 }
