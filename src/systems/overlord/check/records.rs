@@ -467,7 +467,7 @@ impl<'a, B: Fn(usize) -> Brief<'a>> PutRecords<'a, B> {
     }
 }
 
-/// Each faction's record of its units ([`UnitsOut`]: the units as [`mail_unit`]
+/// Each faction's record of its units (`UnitsOut`: the units as [`mail_unit`]
 /// keeps them, then the places where the faction holds titles), written a unit
 /// at a time as the units come in state order, among other factions' units
 /// (from the parts of the units file as it is written), in the bytes of the
@@ -485,7 +485,7 @@ pub struct UnitRecords {
 }
 
 impl UnitRecords {
-    /// [`UnitsOut`]'s fields, as its `Serialize` names them.
+    /// `UnitsOut`'s fields, as its `Serialize` names them.
     const UNITS: &'static str = "units";
     const TITLED: &'static str = "titled";
 
