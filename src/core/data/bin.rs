@@ -737,8 +737,7 @@ mod tests {
         p.field("tail");
         p.value(&vec![7u8, 8]).unwrap();
         assert_eq!(p.into_bytes(), whole);
-        // A different order of elements makes other bytes: the pieces follow
-        // what is given.
+        // A sequence alone, outside any struct.
         let mut q = Pieces::default();
         q.begin_seq(1);
         q.value(&Inner { a: 2, b: Some("y".into()) }).unwrap();

@@ -84,6 +84,12 @@ fn write_in_parts(
     // part at a time, each faction's record a unit at a time as its units come
     // ([`UnitRecords`]): with a writing thread, the units file on a thread of
     // its own, its parts' records sent to the index as they are written.
+    // The index's records of places done, and its units' to make (none once
+    // the index gave up), with whether every unit given was taken.
+    let mut index = put.map(|p| {
+        let units = p.unit_records();
+        (p, units, Ok(()))
+    });
     match out.parts_beside() {
         Some(mut beside) => {
             let (parts, written) = std::sync::mpsc::sync_channel::<Vec<data::Unit>>(2);
@@ -99,8 +105,7 @@ fn write_in_parts(
                 // The receiver goes with the index, so that a file with parts the
                 // index does not want is not kept waiting.
                 let indexed = {
-                    let mut index = put.as_ref().map(|p| (p.unit_records(), Ok(())));
-                    if let Some((records, added)) = index.as_mut() {
+                    if let Some((_, records, added)) = index.as_mut() {
                         while let Ok(part) = written.recv() {
                             *added = records.add(&part);
                             if added.is_err() {
@@ -109,22 +114,21 @@ fn write_in_parts(
                         }
                     }
                     drop(written);
-                    finish_index(out, put, index)
+                    finish_index(out, index)
                 };
                 let done = file.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
                 done.and(indexed)
             })?
         }
         None => {
-            let mut index = put.as_ref().map(|p| (p.unit_records(), Ok(())));
             let kept = |part: Vec<data::Unit>| {
-                if let Some((records, added @ Ok(()))) = index.as_mut() {
+                if let Some((_, records, added @ Ok(()))) = index.as_mut() {
                     *added = records.add(&part);
                 }
             };
             let write = |out: &mut StateOut<'_, '_, RuleSet>, bytes| out.part(units_file, bytes);
             in_parts(out, units, per_part, data::load::UNITS_DEPTH, units_of(world), write, kept)?;
-            finish_index(out, put, index)?;
+            finish_index(out, index)?;
         }
     }
     Ok(StateSummary { game, factions, units: units.len() })
@@ -165,10 +169,9 @@ fn in_parts<C, T: serde::Serialize>(
 /// given up (the turn has none), as it is when it gave up before.
 fn finish_index<'a, B: Fn(usize) -> Brief<'a>>(
     out: &mut StateOut<'_, '_, RuleSet>,
-    put: Option<PutRecords<'a, B>>,
-    units: Option<(UnitRecords, Result<(), crate::core::data::bin::Error>)>,
+    index: Option<(PutRecords<'a, B>, UnitRecords, Result<(), crate::core::data::bin::Error>)>,
 ) -> std::io::Result<()> {
-    let (Some(put), Some((units, added))) = (put, units) else { return Ok(()) };
+    let Some((put, units, added)) = index else { return Ok(()) };
     out.with_records(|sys| added.and_then(|()| put.finish(units, sys))).map(drop)
 }
 
